@@ -1,0 +1,37 @@
+import { Link } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { LanguageSwitcher } from "~/components/language-switcher";
+import { homePathForRole, type Role } from "~/domain/roles";
+
+export function SiteHeader({ signedInRole }: { signedInRole: Role | null }) {
+  const { t } = useTranslation();
+  return (
+    <header className="border-b border-base-300 bg-base-100">
+      <div className="mx-auto flex max-w-5xl flex-wrap items-center justify-between gap-2 px-3 py-2">
+        <Link to="/" className="flex items-baseline gap-2 text-xl font-bold text-primary" aria-label={t("shell.home")}>
+          <span>Qoda</span>
+          <span lang="am">ቆዳ</span>
+        </Link>
+        <div className="flex flex-wrap items-center gap-1">
+          <LanguageSwitcher />
+          <nav aria-label={t("shell.mainNavigation")} className="flex items-center gap-1">
+            {signedInRole ? (
+              <Link to={homePathForRole(signedInRole)} className="btn btn-sm btn-primary">
+                {t("shell.dashboard")}
+              </Link>
+            ) : (
+              <>
+                <Link to="/login" className="btn btn-sm btn-ghost">
+                  {t("shell.signIn")}
+                </Link>
+                <Link to="/register?type=patient" className="btn btn-sm btn-primary">
+                  {t("shell.getStarted")}
+                </Link>
+              </>
+            )}
+          </nav>
+        </div>
+      </div>
+    </header>
+  );
+}

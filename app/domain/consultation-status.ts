@@ -1,0 +1,150 @@
+// The consultation state machine: the only place that knows which move is allowed, who may make it
+// and what it sets. Actions, rooms and jobs ask `planTransition` first and apply its `changes` with a
+// conditional update on `from`, so a refused or raced move changes nothing.
+
+import { PAYMENT_WINDOW_MS } from "./constants";
+import type { Role } from "./roles";
+
+export const CONSULTATION_STATUSES = [
+  "awaiting_assets",
+  "pending",
+  "accepted_awaiting_payment",
+  "in_progress",
+  "completed",
+  "cancelled",
+] as const;
+export type ConsultationStatus = (typeof CONSULTATION_STATUSES)[number];
+
+export const PRIORITIES = ["normal", "high", "urgent"] as const;
+export type Priority = (typeof PRIORITIES)[number];
+export const DEFAULT_PRIORITY: Priority = "normal";
+
+/** Doctors' queues sort by priority (most pressing first), then by waiting time. */
+export const PRIORITY_RANK: Record<Priority, number> = { urgent: 0, high: 1, normal: 2 };
+
+export const CONSULTATION_MOVES = [
+  "submit",
+  "accept",
+  "decline",
+  "withdraw",
+  "confirmPayment",
+  "expirePayment",
+  "complete",
+] as const;
+export type ConsultationMove = (typeof CONSULTATION_MOVES)[number];
+
+/** Who asks for a move: a signed-in user in a role, or the system (payment provider, alarm). */
+export type Actor = { kind: "user"; userId: string; role: Role } | { kind: "system" };
+
+/** Who may make a move. */
+type MoveAuthority = "owning-patient" | "any-doctor" | "assigned-doctor" | "system";
+
+const MOVES: Record<
+  ConsultationMove,
+  { from: ConsultationStatus; to: ConsultationStatus; by: MoveAuthority }
+> = {
+  // The patient's final submit, once every photo is stored.
+  submit: { from: "awaiting_assets", to: "pending", by: "owning-patient" },
+  accept: { from: "pending", to: "accepted_awaiting_payment", by: "any-doctor" },
+  decline: { from: "pending", to: "cancelled", by: "any-doctor" },
+  withdraw: { from: "pending", to: "cancelled", by: "owning-patient" },
+  // A verified payment; the provider may repeat itself, the move happens once.
+  confirmPayment: { from: "accepted_awaiting_payment", to: "in_progress", by: "system" },
+  // The payment window's alarm: the doctor is cleared and the request goes back to the queue.
+  expirePayment: { from: "accepted_awaiting_payment", to: "pending", by: "system" },
+  complete: { from: "in_progress", to: "completed", by: "assigned-doctor" },
+};
+
+export interface ConsultationFacts {
+  status: ConsultationStatus;
+  patientId: string;
+  doctorId: string | null;
+}
+
+/** The columns a move writes besides `status`. `null` clears a column. */
+export interface ConsultationChanges {
+  status: ConsultationStatus;
+  doctorId?: string | null;
+  acceptedAt?: Date | null;
+  paymentDeadlineAt?: Date | null;
+  startedAt?: Date;
+  completedAt?: Date;
+  cancelledAt?: Date;
+  updatedAt: Date;
+}
+
+export type TransitionRefusal = "wrong_status" | "not_permitted";
+
+export type TransitionPlan =
+  | { ok: true; move: ConsultationMove; from: ConsultationStatus; to: ConsultationStatus; changes: ConsultationChanges }
+  | { ok: false; move: ConsultationMove; refusal: TransitionRefusal };
+
+function isPermitted(by: MoveAuthority, facts: ConsultationFacts, actor: Actor): boolean {
+  if (by === "system") return actor.kind === "system";
+  if (actor.kind !== "user") return false;
+  switch (by) {
+    case "owning-patient":
+      return actor.role === "patient" && actor.userId === facts.patientId;
+    case "any-doctor":
+      return actor.role === "doctor";
+    case "assigned-doctor":
+      return actor.role === "doctor" && actor.userId === facts.doctorId;
+  }
+}
+
+function changesFor(move: ConsultationMove, actor: Actor, now: Date): Omit<ConsultationChanges, "status" | "updatedAt"> {
+  switch (move) {
+    case "accept":
+      return {
+        doctorId: actor.kind === "user" ? actor.userId : null,
+        acceptedAt: now,
+        paymentDeadlineAt: new Date(now.getTime() + PAYMENT_WINDOW_MS),
+      };
+    case "expirePayment":
+      return { doctorId: null, acceptedAt: null, paymentDeadlineAt: null };
+    case "confirmPayment":
+      return { startedAt: now, paymentDeadlineAt: null };
+    case "complete":
+      return { completedAt: now };
+    case "decline":
+    case "withdraw":
+      return { cancelledAt: now };
+    case "submit":
+      return {};
+  }
+}
+
+/**
+ * Plans `move` on a consultation for `actor` at `now`. Permission is checked before status so that a
+ * stranger learns nothing about a consultation's state from the refusal.
+ */
+export function planTransition(
+  facts: ConsultationFacts,
+  move: ConsultationMove,
+  actor: Actor,
+  now: Date,
+): TransitionPlan {
+  const rule = MOVES[move];
+  if (!isPermitted(rule.by, facts, actor)) return { ok: false, move, refusal: "not_permitted" };
+  if (facts.status !== rule.from) return { ok: false, move, refusal: "wrong_status" };
+  return {
+    ok: true,
+    move,
+    from: rule.from,
+    to: rule.to,
+    changes: { status: rule.to, ...changesFor(move, actor, now), updatedAt: now },
+  };
+}
+
+/** The statuses a consultation can reach from `status` in one move, whoever makes it. */
+export function nextStatuses(status: ConsultationStatus): ConsultationStatus[] {
+  return CONSULTATION_MOVES.filter((move) => MOVES[move].from === status).map((move) => MOVES[move].to);
+}
+
+export function isConsultationStatus(value: unknown): value is ConsultationStatus {
+  return typeof value === "string" && (CONSULTATION_STATUSES as readonly string[]).includes(value);
+}
+
+export function isPriority(value: unknown): value is Priority {
+  return typeof value === "string" && (PRIORITIES as readonly string[]).includes(value);
+}

@@ -1,0 +1,104 @@
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useLoaderData,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import { useEffect, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { useChangeLanguage } from "remix-i18next/react";
+import { SiteFooter } from "~/components/site-footer";
+import { SiteHeader } from "~/components/site-header";
+import { StatusPage } from "~/components/status-page";
+import { Toaster } from "~/components/toaster";
+import { DEFAULT_LANGUAGE, LANGUAGE_STORAGE_KEY } from "~/domain/languages";
+import { detectLanguage, getTranslator, pageTitle, rememberRequestedLanguage } from "~/i18n.server";
+import { useNonce } from "~/nonce";
+import { findSessionUser } from "~/server/auth/session.server";
+import { readToast } from "~/server/toast.server";
+import stylesheet from "~/app.css?url";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const [language, t, toast, user, languageCookie] = await Promise.all([
+    detectLanguage(request),
+    getTranslator(request),
+    readToast(request, context.config),
+    findSessionUser(context.db, request, new Date()),
+    rememberRequestedLanguage(request),
+  ]);
+  const headers = new Headers();
+  if (toast.setCookie) headers.append("Set-Cookie", toast.setCookie);
+  if (languageCookie) headers.append("Set-Cookie", languageCookie);
+  return data(
+    {
+      language,
+      toast: toast.toast,
+      signedInRole: user?.role ?? null,
+      // For the error boundary, which has no loader of its own to translate a title.
+      errorTitle: pageTitle(t("pages.error.title")),
+    },
+    { headers },
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data: rootData }) => [
+  { title: rootData?.errorTitle ?? "Qoda" },
+];
+
+export function Layout({ children }: { children: ReactNode }) {
+  const rootData = useRouteLoaderData<typeof loader>("root");
+  const { t } = useTranslation();
+  const nonce = useNonce();
+  const language = rootData?.language ?? DEFAULT_LANGUAGE;
+  return (
+    <html lang={language} dir="ltr">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light dark" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-screen flex-col bg-base-100 font-sans text-base-content antialiased">
+        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 btn btn-sm">
+          {t("shell.skipToContent")}
+        </a>
+        <SiteHeader signedInRole={rootData?.signedInRole ?? null} />
+        <main id="main" className="flex-1">
+          {children}
+        </main>
+        <SiteFooter />
+        {rootData?.toast ? <Toaster toast={rootData.toast} /> : null}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const { language } = useLoaderData<typeof loader>();
+  useChangeLanguage(language);
+  // The server's cookie decides; the browser keeps a mirror of the choice (spec: appLanguage).
+  useEffect(() => {
+    window.localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
+  }, [language]);
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (!isRouteErrorResponse(error)) console.error(error);
+  return <StatusPage status={isRouteErrorResponse(error) ? error.status : 500} />;
+}

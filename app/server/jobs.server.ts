@@ -1,0 +1,25 @@
+// Scheduled housekeeping, run by the cron trigger. Safe to run twice: each step only removes what is
+// still due at the time it runs.
+import { lt } from "drizzle-orm";
+import { sessions } from "~/db/schema";
+import { DRAFT_LIFETIME_MS } from "~/domain/constants";
+import type { Database } from "~/server/db/client.server";
+import { deleteDrafts, findAbandonedDrafts } from "~/server/db/consultations.server";
+
+export interface HousekeepingReport {
+  draftsDeleted: number;
+  filesDeleted: number;
+  sessionsDeleted: number;
+}
+
+export async function runHousekeeping(db: Database, files: R2Bucket, now: Date): Promise<HousekeepingReport> {
+  const drafts = await findAbandonedDrafts(db, new Date(now.getTime() - DRAFT_LIFETIME_MS));
+  // Objects first: a draft row without its objects is harmless, objects without a row would be orphans.
+  const storageKeys = drafts.flatMap((draft) => draft.storageKeys);
+  for (let start = 0; start < storageKeys.length; start += 1000) {
+    await files.delete(storageKeys.slice(start, start + 1000));
+  }
+  const draftsDeleted = await deleteDrafts(db, drafts.map((draft) => draft.id));
+  const expired = await db.delete(sessions).where(lt(sessions.expiresAt, now)).returning({ id: sessions.id });
+  return { draftsDeleted, filesDeleted: storageKeys.length, sessionsDeleted: expired.length };
+}

@@ -1,0 +1,17 @@
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { createDatabase, type Database } from "~/server/db/client.server";
+import { loadConfig, type AppConfig } from "~/server/env.server";
+
+declare module "@remix-run/cloudflare" {
+  interface AppLoadContext {
+    cloudflare: { env: Env; ctx: ExecutionContext };
+    config: AppConfig;
+    db: Database;
+    /** This response's CSP nonce, for the scripts Remix renders. */
+    cspNonce: string;
+  }
+}
+
+export function createLoadContext(env: Env, ctx: ExecutionContext, cspNonce: string): AppLoadContext {
+  return { cloudflare: { env, ctx }, config: loadConfig(env), db: createDatabase(env.DB), cspNonce };
+}

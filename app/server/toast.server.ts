@@ -1,0 +1,43 @@
+// Toasts travel in a signed flash cookie: an action redirects with one, root renders it once.
+import { createCookieSessionStorage, redirect } from "@remix-run/cloudflare";
+import type { AppConfig } from "~/server/env.server";
+import { ToastSchema, type Toast } from "~/toast";
+
+
+const TOAST_KEY = "toast";
+
+function toastStorage(config: AppConfig) {
+  return createCookieSessionStorage({
+    cookie: {
+      name: "__Host-qoda_toast",
+      path: "/",
+      sameSite: "lax",
+      secure: true,
+      httpOnly: true,
+      secrets: [config.SESSION_SECRET],
+    },
+  });
+}
+
+export async function toastHeaders(config: AppConfig, toast: Toast): Promise<Headers> {
+  const storage = toastStorage(config);
+  const session = await storage.getSession();
+  session.flash(TOAST_KEY, toast);
+  return new Headers({ "Set-Cookie": await storage.commitSession(session) });
+}
+
+export async function redirectWithToast(url: string, toast: Toast, config: AppConfig, init?: ResponseInit) {
+  const headers = new Headers(init?.headers);
+  for (const cookie of (await toastHeaders(config, toast)).getSetCookie()) headers.append("Set-Cookie", cookie);
+  return redirect(url, { ...init, headers });
+}
+
+/** The pending toast, if any, and the header that clears it. */
+export async function readToast(request: Request, config: AppConfig): Promise<{ toast: Toast | null; setCookie: string | null }> {
+  const storage = toastStorage(config);
+  const session = await storage.getSession(request.headers.get("Cookie"));
+  const raw = session.get(TOAST_KEY);
+  if (raw === undefined) return { toast: null, setCookie: null };
+  const parsed = ToastSchema.safeParse(raw);
+  return { toast: parsed.success ? parsed.data : null, setCookie: await storage.destroySession(session) };
+}

@@ -1,0 +1,8 @@
+import { defineConfig } from "drizzle-kit";
+
+// Generates SQL migrations from app/db/schema.ts; wrangler applies them (`wrangler d1 migrations apply`).
+export default defineConfig({
+  dialect: "sqlite",
+  schema: "./app/db/schema.ts",
+  out: "./migrations",
+});

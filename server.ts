@@ -1,0 +1,40 @@
+// The Worker entry, kept thin: rooms under /parties/*, everything else to Remix, security headers on
+// every response, and the cron trigger's housekeeping.
+import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
+import { routePartykitRequest } from "partyserver";
+// @ts-ignore: exists once `remix vite:build` has run (npm start and npm test build first).
+import * as remixBuild from "./build/server/index.js";
+import { createDatabase } from "~/server/db/client.server";
+import { loadConfig } from "~/server/env.server";
+import { runHousekeeping } from "~/server/jobs.server";
+import { createLoadContext } from "~/server/load-context.server";
+import { refuseRoomAccess } from "~/server/room-access.server";
+import { createNonce, withSecurityHeaders } from "~/server/security-headers.server";
+
+export { ConsultationRoom } from "./party/consultation";
+export { DoctorsLobby } from "./party/lobby";
+
+const handleRemixRequest = createRequestHandler(remixBuild as unknown as ServerBuild);
+
+export default {
+  async fetch(request, env, ctx) {
+    const config = loadConfig(env);
+    const nonce = createNonce();
+    const db = createDatabase(env.DB);
+    const guardRoom = (req: Request, room: { className: string; name: string }) =>
+      refuseRoomAccess(db, req, room, new Date()).then((refusal) => refusal ?? undefined);
+
+    const response =
+      (await routePartykitRequest(request, env, { onBeforeConnect: guardRoom, onBeforeRequest: guardRoom })) ??
+      (await handleRemixRequest(request, createLoadContext(env, ctx, nonce)));
+    return withSecurityHeaders(response, nonce, { production: config.APP_ENV === "production" });
+  },
+
+  async scheduled(controller, env, ctx) {
+    ctx.waitUntil(
+      runHousekeeping(createDatabase(env.DB), env.FILES, new Date(controller.scheduledTime)).then((report) =>
+        console.log(JSON.stringify({ job: "housekeeping", cron: controller.cron, ...report })),
+      ),
+    );
+  },
+} satisfies ExportedHandler<Env>;
