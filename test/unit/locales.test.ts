@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import am from "~/locales/am.json";
+import en from "~/locales/en.json";
+
+type Tree = { [key: string]: string | Tree };
+
+function leaves(tree: Tree, prefix = ""): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const [key, value] of Object.entries(tree)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (typeof value === "string") found.set(path, value);
+    else for (const [childPath, text] of leaves(value, path)) found.set(childPath, text);
+  }
+  return found;
+}
+
+const english = leaves(en as Tree);
+const amharic = leaves(am as Tree);
+const ETHIOPIC = /[\u1200-\u137F]/;
+const placeholders = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((match) => match[1]).sort();
+
+describe("translations", () => {
+  it("have the same keys in English and Amharic", () => {
+    expect([...english.keys()].filter((key) => !amharic.has(key))).toEqual([]);
+    expect([...amharic.keys()].filter((key) => !english.has(key))).toEqual([]);
+  });
+
+  it("leave no text empty", () => {
+    for (const [key, text] of [...english, ...amharic]) expect(text.trim(), key).not.toBe("");
+  });
+
+  it("write Amharic in Ethiopic script", () => {
+    const notEthiopic = [...amharic].filter(([, text]) => !ETHIOPIC.test(text.replace(/\{\{\w+\}\}/g, "")));
+    // Only texts that are all names, numbers or symbols may be without Ethiopic letters.
+    expect(notEthiopic.map(([key]) => key)).toEqual([]);
+  });
+
+  it("use the same placeholders in both languages", () => {
+    for (const [key, text] of english) expect(placeholders(amharic.get(key) ?? ""), key).toEqual(placeholders(text));
+  });
+});

@@ -1,0 +1,46 @@
+// Builders for rows the tests need, written through the app's own drizzle schema into the real D1.
+import { env } from "cloudflare:test";
+import { consultations, doctors, profiles, userRoles, users } from "~/db/schema";
+import type { ConsultationStatus } from "~/domain/consultation-status";
+import type { DoctorStatus, Role } from "~/domain/roles";
+import { createSession } from "~/server/auth/session.server";
+import { createDatabase } from "~/server/db/client.server";
+
+export const db = createDatabase(env.DB);
+export const ORIGIN = "https://qoda.test";
+
+export async function createUser(role: Role, options: { doctorStatus?: DoctorStatus } = {}) {
+  const id = crypto.randomUUID();
+  const now = new Date();
+  await db.insert(users).values({ id, email: `${role}-${id}@qoda.test`, emailConfirmedAt: now });
+  await db.insert(userRoles).values({ userId: id, role });
+  await db.insert(profiles).values({ userId: id, firstName: "Test", lastName: role, consentTerms: true, consentPrivacy: true });
+  if (role === "doctor") {
+    await db.insert(doctors).values({ userId: id, status: options.doctorStatus ?? "active", doctorCode: id.slice(0, 8) });
+  }
+  return id;
+}
+
+/** A signed-in user: the id and the Cookie header that carries their session. */
+export async function signedIn(role: Role, options: { doctorStatus?: DoctorStatus; at?: Date } = {}) {
+  const userId = await createUser(role, options);
+  return { userId, cookie: await sessionCookieFor(userId, options.at) };
+}
+
+/** Starts a session for an existing user; returns the Cookie header value. */
+export async function sessionCookieFor(userId: string, at = new Date()) {
+  const { setCookie } = await createSession(db, userId, at);
+  return setCookie.split(";")[0]!;
+}
+
+export async function createConsultation(
+  patientId: string,
+  status: ConsultationStatus,
+  extra: Partial<typeof consultations.$inferInsert> = {},
+) {
+  const [row] = await db
+    .insert(consultations)
+    .values({ patientId, status, title: "Itchy rash", mainConcern: "Itchy rash on my arm", ...extra })
+    .returning();
+  return row!;
+}
