@@ -1,0 +1,38 @@
+// Starts the app once for all browser journeys: fresh local D1/R2/rooms in a temporary directory,
+// migrated and seeded, served by `wrangler dev` on a port of its own; stopped by PID afterwards.
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TestProject } from "vitest/node";
+import { ensureChromium } from "./chromium";
+import { PROJECT_ROOT, applyMigrations, build, seedDemoData, startDevServer, type DevServer } from "../../scripts/local-stack";
+
+export const E2E_PORT = 8799;
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseUrl: string;
+  }
+}
+
+let server: DevServer | undefined;
+let stateDir: string | undefined;
+
+export async function setup(project: TestProject) {
+  ensureChromium();
+  if (!existsSync(join(PROJECT_ROOT, "build", "server", "index.js"))) await build({ quiet: true });
+  stateDir = mkdtempSync(join(tmpdir(), "qoda-e2e-"));
+  await applyMigrations(stateDir, { quiet: true });
+  await seedDemoData(stateDir, { quiet: true });
+  server = await startDevServer({
+    port: E2E_PORT,
+    persistTo: stateDir,
+    vars: { APP_ENV: "test", SESSION_SECRET: crypto.randomUUID() + crypto.randomUUID() },
+  });
+  project.provide("baseUrl", server.url);
+}
+
+export async function teardown() {
+  await server?.stop();
+  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+}

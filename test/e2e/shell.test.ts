@@ -1,0 +1,132 @@
+import type { BrowserContext, Page } from "playwright-core";
+import { afterEach, describe, expect, inject, it } from "vitest";
+import { openBrowser } from "./chromium";
+
+const baseUrl = inject("baseUrl");
+let browser: BrowserContext | undefined;
+
+afterEach(async () => {
+  await browser?.close();
+  browser = undefined;
+});
+
+/** A page whose console errors (CSP violations among them) and uncaught exceptions are collected. */
+async function newPage(options?: { javaScriptEnabled?: boolean }) {
+  browser = await openBrowser(options);
+  const page = await browser.newPage();
+  const problems: string[] = [];
+  page.on("console", (message) => message.type() === "error" && problems.push(message.text()));
+  page.on("pageerror", (error) => problems.push(error.message));
+  return { page, problems };
+}
+
+async function fitsPhoneWidth(page: Page) {
+  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+}
+
+describe("the landing page", () => {
+  it("speaks English by default, with the way in for patients and doctors", async () => {
+    const { page, problems } = await newPage();
+    const response = await page.goto(baseUrl);
+    expect(response?.status()).toBe(200);
+    await expect.poll(() => page.locator("h1").textContent()).toBe("A dermatologist's advice, right on your phone");
+    expect(await page.getAttribute("html", "lang")).toBe("en");
+    expect(await page.getByTestId("start-consultation").getAttribute("href")).toBe("/register?type=patient");
+    expect(await page.getByRole("link", { name: "Join as a doctor" }).first().getAttribute("href")).toBe("/register/doctor");
+    expect(await page.getByText("A doctor in under 10 minutes").isVisible()).toBe(true);
+    expect(await page.getByTestId("emergency-notice").textContent()).toContain("Not for emergencies");
+    for (const name of ["Terms of Service", "Privacy Policy", "Register as a Doctor"]) {
+      expect(await page.getByRole("contentinfo").getByRole("link", { name }).isVisible()).toBe(true);
+    }
+    expect(await fitsPhoneWidth(page)).toBe(true);
+    await page.waitForLoadState("networkidle");
+    expect(problems).toEqual([]);
+  });
+
+  it("speaks Amharic with ?lng=am, drawn in the self-hosted Ethiopic font", async () => {
+    const { page, problems } = await newPage();
+    const fontResponses: string[] = [];
+    page.on("response", (response) => {
+      if (/noto-sans-ethiopic-ethiopic-\d+-normal.*\.woff2$/.test(response.url()) && response.ok()) fontResponses.push(response.url());
+    });
+    await page.goto(`${baseUrl}/?lng=am`);
+    expect(await page.getAttribute("html", "lang")).toBe("am");
+    expect(await page.locator("h1").textContent()).toBe("የቆዳ ሐኪም ምክር፣ በስልክዎ ላይ");
+    await page.evaluate(() => document.fonts.ready);
+    const ethiopicFaceLoaded = await page.evaluate(() =>
+      [...document.fonts].some(
+        (face) => face.family.replace(/"/g, "") === "Noto Sans Ethiopic" && face.unicodeRange.includes("U+1200") && face.status === "loaded",
+      ),
+    );
+    expect(ethiopicFaceLoaded).toBe(true);
+    expect(fontResponses.length).toBeGreaterThan(0);
+    expect(fontResponses.every((url) => url.startsWith(baseUrl))).toBe(true);
+    expect(await page.locator("h1").evaluate((h1) => getComputedStyle(h1).fontFamily)).toMatch(/^"?Noto Sans Ethiopic/);
+    // Real glyphs, not boxes: different Ethiopic letters have different widths in the loaded font.
+    const widths = await page.evaluate(() => {
+      const context = document.createElement("canvas").getContext("2d")!;
+      context.font = '40px "Noto Sans Ethiopic"';
+      return ["ሀሀሀሀ", "ጨጨጨጨ", "ፐፐፐፐ"].map((text) => Math.round(context.measureText(text).width));
+    });
+    expect(new Set(widths).size).toBeGreaterThan(1);
+    expect(await fitsPhoneWidth(page)).toBe(true);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe("the language switcher", () => {
+  it("switches in place with JavaScript on, mirrors the choice in localStorage, and the server remembers it", async () => {
+    const { page, problems } = await newPage();
+    await page.goto(`${baseUrl}/terms`);
+    await page.waitForLoadState("networkidle");
+    await page.evaluate(() => ((window as unknown as { stillSamePage: boolean }).stillSamePage = true));
+    await page.getByTestId("language-am").click();
+    await expect.poll(() => page.locator("h1").textContent()).toBe("የአገልግሎት ውሎች");
+    expect(await page.getAttribute("html", "lang")).toBe("am");
+    expect(await page.evaluate(() => (window as unknown as { stillSamePage?: boolean }).stillSamePage)).toBe(true);
+    expect(await page.evaluate(() => window.localStorage.getItem("appLanguage"))).toBe("am");
+    expect(await page.getByRole("contentinfo").getByRole("link", { name: "የግላዊነት ፖሊሲ" }).isVisible()).toBe(true);
+
+    await page.goto(`${baseUrl}/privacy`);
+    expect(await page.locator("h1").textContent()).toBe("የግላዊነት ፖሊሲ");
+
+    await page.getByTestId("language-en").click();
+    await expect.poll(() => page.locator("h1").textContent()).toBe("Privacy Policy");
+    expect(await page.evaluate(() => window.localStorage.getItem("appLanguage"))).toBe("en");
+    expect(problems).toEqual([]);
+  });
+
+  it("works as a plain link with JavaScript off", async () => {
+    const { page } = await newPage({ javaScriptEnabled: false });
+    await page.goto(baseUrl);
+    expect(await page.locator("h1").textContent()).toBe("A dermatologist's advice, right on your phone");
+    await page.getByTestId("language-am").click();
+    await page.waitForURL(/lng=am/);
+    expect(await page.getAttribute("html", "lang")).toBe("am");
+    expect(await page.locator("h1").textContent()).toBe("የቆዳ ሐኪም ምክር፣ በስልክዎ ላይ");
+    await page.getByRole("contentinfo").getByRole("link", { name: "የአገልግሎት ውሎች" }).click();
+    await page.waitForURL(/\/terms$/);
+    expect(await page.locator("h1").textContent()).toBe("የአገልግሎት ውሎች");
+  });
+});
+
+describe("the 404 page", () => {
+  it("answers 404 in the shell with a link home", async () => {
+    const { page, problems } = await newPage();
+    const response = await page.goto(`${baseUrl}/this/page/does-not-exist`);
+    expect(response?.status()).toBe(404);
+    expect(await page.locator("h1").textContent()).toBe("Page not found");
+    expect(await page.title()).toBe("Page not found · Qoda");
+    await page.getByRole("link", { name: "Go to the home page" }).click();
+    await expect.poll(() => page.locator("h1").textContent()).toBe("A dermatologist's advice, right on your phone");
+    expect(new URL(page.url()).pathname).toBe("/");
+    expect(problems.filter((problem) => !problem.includes("404"))).toEqual([]);
+  });
+
+  it("speaks Amharic for an Amharic reader", async () => {
+    const { page } = await newPage();
+    await page.goto(`${baseUrl}/nowhere?lng=am`);
+    expect(await page.locator("h1").textContent()).toBe("ገጹ አልተገኘም");
+    expect(await page.getByRole("link", { name: "ወደ መነሻ ገጽ ይሂዱ" }).getAttribute("href")).toBe("/");
+  });
+});

@@ -1,0 +1,16 @@
+import { defineConfig } from "vitest/config";
+
+// Layer (c): browser journeys. Debian's chromium, driven by playwright-core, against one real
+// `wrangler dev` on its own port with fresh local state (test/e2e/global-setup.ts).
+export default defineConfig({
+  resolve: { alias: { "~": new URL("./app", import.meta.url).pathname } },
+  test: {
+    include: ["test/e2e/**/*.test.ts"],
+    environment: "node",
+    globalSetup: ["./test/e2e/global-setup.ts"],
+    // One server, one browser at a time: the machine has two cores.
+    fileParallelism: false,
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+  },
+});
