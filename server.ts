@@ -1,5 +1,5 @@
-// The Worker entry, kept thin: rooms under /parties/*, everything else to Remix, security headers on
-// every response, and the cron trigger's housekeeping.
+// The Worker entry, kept thin: cross-site posts refused, rooms under /parties/*, everything else to
+// Remix, security headers on every response, and the cron trigger's housekeeping.
 import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
 import { routePartykitRequest } from "partyserver";
 // @ts-ignore: exists once `remix vite:build` has run (npm start and npm test build first).
@@ -9,6 +9,7 @@ import { loadConfig } from "~/server/env.server";
 import { runHousekeeping } from "~/server/jobs.server";
 import { createLoadContext } from "~/server/load-context.server";
 import { refuseRoomAccess } from "~/server/room-access.server";
+import { refuseCrossSiteMutation } from "~/server/same-origin.server";
 import { createNonce, withSecurityHeaders } from "~/server/security-headers.server";
 
 export { ConsultationRoom } from "./party/consultation";
@@ -25,6 +26,7 @@ export default {
       refuseRoomAccess(db, req, room, new Date()).then((refusal) => refusal ?? undefined);
 
     const response =
+      refuseCrossSiteMutation(request) ??
       (await routePartykitRequest(request, env, { onBeforeConnect: guardRoom, onBeforeRequest: guardRoom })) ??
       (await handleRemixRequest(request, createLoadContext(env, ctx, nonce)));
     return withSecurityHeaders(response, nonce, { production: config.APP_ENV === "production" });

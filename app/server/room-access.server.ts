@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { consultations } from "~/db/schema";
 import { findSessionUser } from "~/server/auth/session.server";
 import type { Database } from "~/server/db/client.server";
+import { isSameOriginRequest } from "~/server/same-origin.server";
 
 export interface RoomAddress {
   /** The Durable Object class the URL names, e.g. "DoctorsLobby". */
@@ -16,12 +17,6 @@ function refuse(status: 401 | 403 | 404, message: string) {
   return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }
 
-/** Browsers send cookies with cross-site WebSocket handshakes, so the Origin must be our own. */
-function isSameOrigin(request: Request): boolean {
-  const origin = request.headers.get("Origin");
-  return origin === null || origin === new URL(request.url).origin;
-}
-
 /** Null when the request may go on to the room, else the refusal to send instead. */
 export async function refuseRoomAccess(
   db: Database,
@@ -29,7 +24,7 @@ export async function refuseRoomAccess(
   room: RoomAddress,
   now: Date,
 ): Promise<Response | null> {
-  if (!isSameOrigin(request)) return refuse(403, "Cross-site connections are not allowed.");
+  if (!isSameOriginRequest(request)) return refuse(403, "Cross-site connections are not allowed.");
   const user = await findSessionUser(db, request, now);
   if (!user) return refuse(401, "Sign in required.");
 
