@@ -48,3 +48,8 @@ export async function getTranslator(request: Request) {
 export function pageTitle(title: string): string {
   return `${title} · Qoda`;
 }
+
+/** A translator in a given language, e.g. for an email in the recipient's language. */
+export function getTranslatorFor(language: Language) {
+  return i18nServer.getFixedT(language, "common");
+}

@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { LanguageSwitcher } from "~/components/language-switcher";
 import { homePathForRole, type Role } from "~/domain/roles";
@@ -16,9 +16,19 @@ export function SiteHeader({ signedInRole }: { signedInRole: Role | null }) {
           <LanguageSwitcher />
           <nav aria-label={t("shell.mainNavigation")} className="flex items-center gap-1">
             {signedInRole ? (
-              <Link to={homePathForRole(signedInRole)} className="btn btn-sm btn-primary">
-                {t("shell.dashboard")}
-              </Link>
+              <>
+                <Link to={homePathForRole(signedInRole)} className="btn btn-sm btn-primary">
+                  {t("shell.dashboard")}
+                </Link>
+                <Link to={`/${signedInRole}/profile`} className="btn btn-sm btn-ghost">
+                  {t("shell.profile")}
+                </Link>
+                <Form method="post" action="/logout">
+                  <button type="submit" className="btn btn-sm btn-ghost" data-testid="sign-out">
+                    {t("shell.signOut")}
+                  </button>
+                </Form>
+              </>
             ) : (
               <>
                 <Link to="/login" className="btn btn-sm btn-ghost">

@@ -6,7 +6,7 @@
 // is refused by the database itself whatever code wrote it.
 
 import { sql } from "drizzle-orm";
-import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { CONSULTATION_STATUSES, PRIORITIES } from "../domain/consultation-status";
 import {
   MAX_LICENCE_BYTES,
@@ -45,6 +45,7 @@ export const CONTACT_METHODS = ["telegram", "phone", "email"] as const;
 export const CHAT_STATUSES = ["active", "closed"] as const;
 export const REGISTRATION_STATUSES = ["pending", "approved", "rejected"] as const;
 export const MAIL_STATUSES = ["queued", "sent", "failed"] as const;
+export const AUTH_TOKEN_PURPOSES = ["email_confirmation", "password_reset", "invite"] as const;
 
 export const users = sqliteTable(
   "users",
@@ -435,6 +436,52 @@ export const mailOutbox = sqliteTable(
     index("mail_outbox_to_idx").on(t.toEmail, t.createdAt),
     check("mail_outbox_status_valid", oneOf("status", MAIL_STATUSES)),
   ],
+);
+
+/** One-time links (confirm email, reset password, accept an invite). Only the token's hash is kept. */
+export const authTokens = sqliteTable(
+  "auth_tokens",
+  {
+    /** SHA-256 of the random token in the link. */
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    purpose: text("purpose", { enum: AUTH_TOKEN_PURPOSES }).notNull(),
+    createdAt: createdAt(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    usedAt: integer("used_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    index("auth_tokens_user_idx").on(t.userId, t.purpose),
+    index("auth_tokens_expires_idx").on(t.expiresAt),
+    check("auth_tokens_purpose_valid", oneOf("purpose", AUTH_TOKEN_PURPOSES)),
+  ],
+);
+
+/** Sign-ins through another provider (Google), by that provider's stable user id. */
+export const oauthAccounts = sqliteTable(
+  "oauth_accounts",
+  {
+    provider: text("provider").notNull(),
+    providerUserId: text("provider_user_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.providerUserId] }), index("oauth_accounts_user_idx").on(t.userId)],
+);
+
+/** Attempts counted for rate limits: one row per attempt, keyed by what is limited (e.g. `sign-in:account:<email>`). */
+export const rateLimitHits = sqliteTable(
+  "rate_limit_hits",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    key: text("key").notNull(),
+    hitAt: integer("hit_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("rate_limit_hits_key_idx").on(t.key, t.hitAt), index("rate_limit_hits_hit_at_idx").on(t.hitAt)],
 );
 
 export type User = typeof users.$inferSelect;

@@ -65,3 +65,11 @@ export function formatConsultationId(id: string): string {
 export function formatBadgeCount(count: number): string {
   return count > BADGE_MAX_COUNT ? `${BADGE_MAX_COUNT}+` : String(count);
 }
+
+// One-time links.
+export const EMAIL_CONFIRMATION_LINK_LIFETIME_MS = 24 * 60 * 60_000;
+export const PASSWORD_RESET_LINK_LIFETIME_MS = 60 * 60_000;
+export const INVITE_LINK_LIFETIME_MS = 72 * 60 * 60_000;
+
+/** A session's last-seen time is written at most this often, to spare D1 a write per request. */
+export const SESSION_TOUCH_INTERVAL_MS = 60_000;

@@ -1,10 +1,13 @@
-// Server-side sessions: the cookie holds a random token, D1 holds its SHA-256 with an idle timeout and
-// an absolute lifetime. Sign-in, renewal and sign-out build on these (docs/decisions/0005).
+// Server-side sessions (docs/decisions/0005): the cookie holds a random token, D1 holds its SHA-256
+// with an idle timeout and an absolute lifetime. Activity slides the idle timeout; sign-out, a password
+// change or a doctor's deactivation delete rows, which ends those sessions at once.
 import { createCookie } from "@remix-run/cloudflare";
-import { and, eq } from "drizzle-orm";
-import { doctors, sessions, userRoles } from "~/db/schema";
-import { SESSION_ABSOLUTE_LIFETIME_MS, SESSION_IDLE_TIMEOUT_MS } from "~/domain/constants";
+import { and, eq, ne } from "drizzle-orm";
+import { doctors, profiles, sessions, userRoles, users } from "~/db/schema";
+import { SESSION_ABSOLUTE_LIFETIME_MS, SESSION_IDLE_TIMEOUT_MS, SESSION_TOUCH_INTERVAL_MS } from "~/domain/constants";
+import type { Language } from "~/domain/languages";
 import type { DoctorStatus, Role } from "~/domain/roles";
+import { randomToken, sha256Hex } from "~/server/auth/tokens.server";
 import type { Database } from "~/server/db/client.server";
 
 export const sessionCookie = createCookie("__Host-qoda_session", {
@@ -18,22 +21,18 @@ export const sessionCookie = createCookie("__Host-qoda_session", {
 export interface SessionUser {
   userId: string;
   sessionId: string;
+  email: string;
+  firstName: string | null;
+  /** A user without a role row counts as a patient (spec); `hasRoleRow` says whether one exists. */
   role: Role;
+  hasRoleRow: boolean;
   /** Only for doctors: whether an admin has them active. */
   doctorStatus: DoctorStatus | null;
+  hasConsented: boolean;
+  preferredLanguage: Language | null;
 }
 
-async function sha256Hex(value: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value));
-  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
-function randomToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-/** Starts a session for `userId`; returns the Set-Cookie header value that carries it. */
+/** Starts a session for `userId`; returns its id and the Set-Cookie header value that carries it. */
 export async function createSession(db: Database, userId: string, now: Date, userAgent: string | null = null) {
   const token = randomToken();
   const sessionId = await sha256Hex(token);
@@ -43,13 +42,30 @@ export async function createSession(db: Database, userId: string, now: Date, use
     createdAt: now,
     lastSeenAt: now,
     expiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_LIFETIME_MS),
-    userAgent,
+    userAgent: userAgent?.slice(0, 300) ?? null,
   });
   return { sessionId, setCookie: await sessionCookie.serialize(token) };
 }
 
+/** The Set-Cookie header value that removes the session cookie from the browser. */
+export function clearSessionCookie() {
+  return sessionCookie.serialize("", { maxAge: 0, expires: new Date(0) });
+}
+
+// Loaders of one request share the lookup instead of each reading D1.
+const lookups = new WeakMap<Request, Promise<SessionUser | null>>();
+
 /** The signed-in user behind `request`'s cookie, or null when there is none or it has lapsed. */
-export async function findSessionUser(db: Database, request: Request, now: Date): Promise<SessionUser | null> {
+export function findSessionUser(db: Database, request: Request, now: Date): Promise<SessionUser | null> {
+  let lookup = lookups.get(request);
+  if (!lookup) {
+    lookup = lookUpSession(db, request, now);
+    lookups.set(request, lookup);
+  }
+  return lookup;
+}
+
+async function lookUpSession(db: Database, request: Request, now: Date): Promise<SessionUser | null> {
   const token: unknown = await sessionCookie.parse(request.headers.get("Cookie"));
   if (typeof token !== "string" || token.length === 0) return null;
   const sessionId = await sha256Hex(token);
@@ -58,19 +74,53 @@ export async function findSessionUser(db: Database, request: Request, now: Date)
       userId: sessions.userId,
       lastSeenAt: sessions.lastSeenAt,
       expiresAt: sessions.expiresAt,
+      email: users.email,
       role: userRoles.role,
       doctorStatus: doctors.status,
+      firstName: profiles.firstName,
+      consentTerms: profiles.consentTerms,
+      consentPrivacy: profiles.consentPrivacy,
+      preferredLanguage: profiles.preferredLanguage,
     })
     .from(sessions)
-    .innerJoin(userRoles, eq(userRoles.userId, sessions.userId))
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(userRoles, eq(userRoles.userId, sessions.userId))
     .leftJoin(doctors, eq(doctors.userId, sessions.userId))
+    .leftJoin(profiles, eq(profiles.userId, sessions.userId))
     .where(eq(sessions.id, sessionId))
     .limit(1);
   if (!row) return null;
-  const idleSince = now.getTime() - row.lastSeenAt.getTime();
-  if (idleSince > SESSION_IDLE_TIMEOUT_MS || row.expiresAt.getTime() <= now.getTime()) {
-    await db.delete(sessions).where(and(eq(sessions.id, sessionId)));
+  const idleForMs = now.getTime() - row.lastSeenAt.getTime();
+  if (idleForMs > SESSION_IDLE_TIMEOUT_MS || row.expiresAt.getTime() <= now.getTime()) {
+    await endSession(db, sessionId);
     return null;
   }
-  return { userId: row.userId, sessionId, role: row.role, doctorStatus: row.doctorStatus ?? null };
+  if (idleForMs > SESSION_TOUCH_INTERVAL_MS) {
+    await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, sessionId));
+  }
+  return {
+    userId: row.userId,
+    sessionId,
+    email: row.email,
+    firstName: row.firstName,
+    role: row.role ?? "patient",
+    hasRoleRow: row.role !== null,
+    doctorStatus: row.doctorStatus ?? null,
+    hasConsented: Boolean(row.consentTerms && row.consentPrivacy),
+    preferredLanguage: row.preferredLanguage ?? null,
+  };
+}
+
+export async function endSession(db: Database, sessionId: string) {
+  await db.delete(sessions).where(eq(sessions.id, sessionId));
+}
+
+/** Ends every session of `userId` but the one in use (after a password change). */
+export async function endOtherSessions(db: Database, userId: string, keepSessionId: string) {
+  await db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)));
+}
+
+/** Ends every session of `userId` (password reset, doctor deactivation). */
+export async function endAllSessions(db: Database, userId: string) {
+  await db.delete(sessions).where(eq(sessions.userId, userId));
 }

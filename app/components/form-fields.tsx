@@ -1,0 +1,114 @@
+// Form fields bound to conform. Error messages are translation keys; they are translated here, so a
+// message reads the same whether the browser or the server found the problem.
+import { getInputProps, type FieldMetadata } from "@conform-to/react";
+import { useNavigation } from "@remix-run/react";
+import type { InputHTMLAttributes, ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+
+export function FieldErrors({ id, errors }: { id: string; errors: string[] | undefined }) {
+  const { t } = useTranslation();
+  if (!errors?.length) return null;
+  return (
+    <ul id={id} className="text-sm text-error" aria-live="polite">
+      {errors.map((error) => (
+        <li key={error}>{t(error as never)}</li>
+      ))}
+    </ul>
+  );
+}
+
+type InputType = "text" | "email" | "password" | "tel";
+
+export function TextField({
+  meta,
+  label,
+  type = "text",
+  hint,
+  ...inputProps
+}: {
+  meta: FieldMetadata<string | null | undefined>;
+  label: string;
+  type?: InputType;
+  hint?: string;
+} & Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "name" | "id" | "defaultValue">) {
+  const props = getInputProps(meta, { type, ariaAttributes: true });
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={meta.id} className="font-medium">
+        {label}
+      </label>
+      <input {...props} {...inputProps} key={props.key} className={`input w-full ${meta.errors ? "input-error" : ""}`} />
+      {hint ? <p className="text-sm text-base-content/70">{hint}</p> : null}
+      <FieldErrors id={meta.errorId} errors={meta.errors} />
+    </div>
+  );
+}
+
+export function CheckboxField({
+  meta,
+  children,
+  checked,
+  onChange,
+  hideErrors = false,
+}: {
+  meta: FieldMetadata<boolean | null | undefined>;
+  children: ReactNode;
+  checked?: boolean;
+  onChange?: (checked: boolean) => void;
+  /** When the page states the error elsewhere (e.g. above the form). */
+  hideErrors?: boolean;
+}) {
+  const { key, defaultChecked, ...props } = getInputProps(meta, { type: "checkbox", ariaAttributes: true });
+  // Controlled when the page needs to know the box's state (to enable a button), else left to the browser.
+  const state =
+    checked !== undefined
+      ? { checked, onChange: (event: { target: HTMLInputElement }) => onChange?.(event.target.checked) }
+      : { defaultChecked };
+  return (
+    <div className="flex items-start gap-3">
+      <input key={key} {...props} {...state} className="checkbox checkbox-primary mt-0.5" />
+      <div className="flex flex-col gap-1">
+        <label htmlFor={meta.id} className="text-sm leading-relaxed">
+          {children}
+        </label>
+        {hideErrors ? null : <FieldErrors id={meta.errorId} errors={meta.errors} />}
+      </div>
+    </div>
+  );
+}
+
+/** A problem with the whole form (wrong password, too many attempts), shown above it. */
+export function FormAlert({ title, message, children }: { title?: string; message: string; children?: ReactNode }) {
+  return (
+    <div role="alert" className="alert alert-error flex flex-col items-start gap-1" data-testid="form-alert">
+      {title ? <p className="font-bold">{title}</p> : null}
+      <p>{message}</p>
+      {children}
+    </div>
+  );
+}
+
+/** Disabled while its form is being submitted, so a double tap sends it once. */
+export function SubmitButton({
+  children,
+  busyLabel,
+  disabled,
+  className = "btn btn-primary w-full",
+  name,
+  value,
+}: {
+  children: ReactNode;
+  busyLabel?: string;
+  disabled?: boolean;
+  className?: string;
+  name?: string;
+  value?: string;
+}) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && (!name || navigation.formData?.get(name) === value);
+  return (
+    <button type="submit" className={className} disabled={disabled || busy} aria-disabled={disabled || busy} name={name} value={value}>
+      {busy && busyLabel ? busyLabel : children}
+    </button>
+  );
+}

@@ -1,0 +1,8 @@
+import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { requireAdmin } from "~/server/auth/guards.server";
+
+// /admin and /admin/dashboard are the same screen (spec).
+export async function loader(args: LoaderFunctionArgs) {
+  await requireAdmin(args);
+  return redirect("/admin/dashboard");
+}

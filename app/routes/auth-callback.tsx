@@ -1,0 +1,25 @@
+import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { eq } from "drizzle-orm";
+import { users } from "~/db/schema";
+import { homePathForRole } from "~/domain/roles";
+import { ensureRoleRow } from "~/server/auth/accounts.server";
+import { requireUser, signOutInactiveDoctor } from "~/server/auth/guards.server";
+import { clearSessionCookie, endSession } from "~/server/auth/session.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+// The gate after every sign-in (spec section 6): each person goes where their role and state say.
+export async function loader(args: LoaderFunctionArgs) {
+  const user = await requireUser(args);
+  const { db, config } = args.context;
+  const userRow = await db.query.users.findFirst({ columns: { id: true }, where: eq(users.id, user.userId) });
+  if (!userRow) {
+    await endSession(db, user.sessionId);
+    return redirectWithToast("/login", { kind: "error", title: "auth.signIn.errorTitle", description: "auth.signIn.userMissing" }, config, {
+      headers: { "Set-Cookie": await clearSessionCookie() },
+    });
+  }
+  if (!user.hasRoleRow) await ensureRoleRow(db, user.userId, new Date());
+  if (user.role === "doctor" && user.doctorStatus !== "active") return signOutInactiveDoctor(args, user);
+  if (user.role === "patient" && !user.hasConsented) return redirect("/consent");
+  return redirect(homePathForRole(user.role));
+}

@@ -1,0 +1,36 @@
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Link } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { AuthCard } from "~/components/auth-card";
+import { getTranslator, pageTitle } from "~/i18n.server";
+import { markEmailConfirmed } from "~/server/auth/accounts.server";
+import { redeemOneTimeLink } from "~/server/auth/one-time-links.server";
+import { recordAudit } from "~/server/audit.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+// Public: the link in the confirmation email. It works once; a used, expired or forged link says so.
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const now = new Date();
+  const userId = token ? await redeemOneTimeLink(context.db, token, "email_confirmation", now) : null;
+  if (userId) {
+    await markEmailConfirmed(context.db, userId, now);
+    await recordAudit(context.db, request, { action: "auth.email_confirmed", actorId: userId, targetType: "user", targetId: userId });
+    return redirectWithToast("/login", { kind: "success", title: "auth.confirm.doneTitle", description: "auth.confirm.doneBody" }, context.config);
+  }
+  const t = await getTranslator(request);
+  return data({ title: pageTitle(t("auth.links.invalidTitle")) }, { status: 400 });
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+
+export default function ConfirmEmail() {
+  const { t } = useTranslation();
+  return (
+    <AuthCard title={t("auth.links.invalidTitle")} intro={t("auth.links.invalidBody")}>
+      <Link to="/auth/resend" className="btn btn-primary">
+        {t("auth.confirm.resendLink")}
+      </Link>
+    </AuthCard>
+  );
+}

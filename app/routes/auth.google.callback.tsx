@@ -1,0 +1,52 @@
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { detectLanguage } from "~/i18n.server";
+import { createPatient, findUserByEmail, findUserByOAuthAccount, linkOAuthAccount, markEmailConfirmed } from "~/server/auth/accounts.server";
+import { afterGoogleCookie, googleAuthenticator, type GoogleProfile } from "~/server/auth/google.server";
+import { completeSignIn } from "~/server/auth/sign-in.server";
+import { recordAudit } from "~/server/audit.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+// Public: where Google sends the person back. A first Google sign-in creates a patient, who still has
+// to give consent at the sign-in gate.
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  let profile: GoogleProfile;
+  try {
+    profile = await googleAuthenticator(context, request).authenticate("google", request);
+  } catch (error) {
+    console.error(JSON.stringify({ event: "google_sign_in_failed", error: String(error) }));
+    await recordAudit(context.db, request, { action: "auth.sign_in.failure", actorId: null, details: { method: "google", error: String(error) } });
+    return redirectWithToast("/login", { kind: "error", title: "auth.google.errorTitle", description: "auth.google.errorBody" }, context.config);
+  }
+  const now = new Date();
+  let userId = await findUserByOAuthAccount(context.db, "google", profile.sub);
+  if (!userId && profile.emailVerified) {
+    // Google vouches for the address, so it may join the account that already has it.
+    const existing = await findUserByEmail(context.db, profile.email);
+    if (existing) {
+      userId = existing.id;
+      await markEmailConfirmed(context.db, userId, now);
+    }
+  }
+  if (!userId) {
+    userId = await createPatient(
+      context.db,
+      {
+        firstName: profile.givenName || profile.email.split("@")[0]!,
+        lastName: profile.familyName,
+        email: profile.email,
+        password: null,
+        consented: false,
+        emailConfirmed: profile.emailVerified,
+        preferredLanguage: await detectLanguage(request),
+      },
+      now,
+    );
+    if (!userId) return redirectWithToast("/login", { kind: "error", title: "auth.google.errorTitle", description: "auth.signUp.emailTaken" }, context.config);
+    await recordAudit(context.db, request, { action: "auth.sign_up", actorId: userId, targetType: "user", targetId: userId, details: { method: "google" } });
+  }
+  await linkOAuthAccount(context.db, "google", profile.sub, userId, now);
+  const redirectTo = (await afterGoogleCookie.parse(request.headers.get("Cookie"))) as string | null;
+  const response = await completeSignIn(context, request, userId, { redirectTo, method: "google" });
+  response.headers.append("Set-Cookie", await afterGoogleCookie.serialize("", { maxAge: 0 }));
+  return response;
+}

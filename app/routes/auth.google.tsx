@@ -1,0 +1,22 @@
+import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
+import { safeRedirectPath } from "~/domain/safe-redirect";
+import { afterGoogleCookie, googleAuthenticator } from "~/server/auth/google.server";
+
+// Public: a GET has nothing to do here.
+export async function loader() {
+  return redirect("/login");
+}
+
+// Public: starts Google sign-in (state and PKCE in a short-lived cookie), then off to Google.
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const redirectTo = safeRedirectPath(form.get("redirect")?.toString(), "/auth-callback");
+  try {
+    await googleAuthenticator(context, request).authenticate("google", request);
+    throw new Error("Google sign-in did not redirect");
+  } catch (thrown) {
+    if (!(thrown instanceof Response)) throw thrown;
+    thrown.headers.append("Set-Cookie", await afterGoogleCookie.serialize(redirectTo));
+    return thrown;
+  }
+}

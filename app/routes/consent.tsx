@@ -1,0 +1,68 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, useActionData } from "@remix-run/react";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { AuthCard } from "~/components/auth-card";
+import { CheckboxField, FormAlert, SubmitButton } from "~/components/form-fields";
+import { useHydrated } from "~/components/use-hydrated";
+import { ConsentSchema } from "~/domain/auth-schemas";
+import { safeRedirectPath } from "~/domain/safe-redirect";
+import { getTranslator, pageTitle } from "~/i18n.server";
+import { recordConsent } from "~/server/auth/accounts.server";
+import { requireRole } from "~/server/auth/guards.server";
+import { recordAudit } from "~/server/audit.server";
+
+const AFTER_CONSENT = "/patient/dashboard";
+
+// Patients only: the terms and privacy consents every patient gives before using Qoda.
+export async function loader(args: LoaderFunctionArgs) {
+  const user = await requireRole(args, "patient");
+  const redirectTo = new URL(args.request.url).searchParams.get("redirect");
+  if (user.hasConsented) throw redirect(safeRedirectPath(redirectTo, AFTER_CONSENT));
+  const t = await getTranslator(args.request);
+  return { title: pageTitle(t("auth.consent.title")) };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+
+export async function action(args: ActionFunctionArgs) {
+  const user = await requireRole(args, "patient");
+  const submission = parseWithZod(await args.request.formData(), { schema: ConsentSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  await recordConsent(args.context.db, user.userId, new Date());
+  await recordAudit(args.context.db, args.request, { action: "auth.consent_given", actorId: user.userId, targetType: "user", targetId: user.userId });
+  return redirect(safeRedirectPath(new URL(args.request.url).searchParams.get("redirect"), AFTER_CONSENT));
+}
+
+export default function Consent() {
+  const { t } = useTranslation();
+  const actionData = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ConsentSchema }),
+  });
+  const [acceptTerms, setAcceptTerms] = useState(false);
+  const [acceptPrivacy, setAcceptPrivacy] = useState(false);
+  const consentMissing = useHydrated() && !(acceptTerms && acceptPrivacy);
+  const errors = fields.acceptTerms.errors;
+  return (
+    <AuthCard title={t("auth.consent.title")} intro={t("auth.consent.intro")}>
+      {errors?.length ? <FormAlert title={t("auth.consent.requiredTitle")} message={t(errors[0] as never)} /> : null}
+      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+        <CheckboxField meta={fields.acceptTerms} checked={acceptTerms} onChange={setAcceptTerms} hideErrors>
+          {t("auth.consent.agreeTo")}{" "}
+          <a href="/terms" target="_blank" rel="noopener" className="link link-primary">{t("footer.terms")}</a>
+        </CheckboxField>
+        <CheckboxField meta={fields.acceptPrivacy} checked={acceptPrivacy} onChange={setAcceptPrivacy}>
+          {t("auth.consent.agreeTo")}{" "}
+          <a href="/privacy" target="_blank" rel="noopener" className="link link-primary">{t("footer.privacy")}</a>
+        </CheckboxField>
+        <SubmitButton disabled={consentMissing} busyLabel={t("forms.busy")}>
+          {t("auth.consent.continue")}
+        </SubmitButton>
+      </Form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,69 @@
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { AuthCard } from "~/components/auth-card";
+import { STAND_IN_CLIENT } from "~/server/auth/google.server";
+import { STAND_IN_IDENTITIES, issueCode } from "~/server/auth/google-stand-in.server";
+import { requireStandIns } from "~/server/stand-ins.server";
+
+const PASSED_ON = ["client_id", "redirect_uri", "state", "code_challenge", "code_challenge_method", "scope", "response_type"] as const;
+
+/** The authorization request, checked as Google would: our client, a redirect back to this site, PKCE S256. */
+function readAuthorizationRequest(request: Request, params: URLSearchParams) {
+  const origin = new URL(request.url).origin;
+  const redirectUri = params.get("redirect_uri") ?? "";
+  const valid =
+    params.get("response_type") === "code" &&
+    params.get("client_id") === STAND_IN_CLIENT.id &&
+    redirectUri.startsWith(`${origin}/`) &&
+    params.get("code_challenge_method") === "S256" &&
+    Boolean(params.get("code_challenge")) &&
+    Boolean(params.get("state"));
+  if (!valid) throw new Response("invalid_request", { status: 400 });
+  return { redirectUri, state: params.get("state")!, challenge: params.get("code_challenge")! };
+}
+
+// Development and tests only: Google's consent screen, where you pick a test identity.
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  requireStandIns(context);
+  const params = new URL(request.url).searchParams;
+  readAuthorizationRequest(request, params);
+  return { identities: STAND_IN_IDENTITIES, params: Object.fromEntries(PASSED_ON.map((name) => [name, params.get(name) ?? ""])) };
+}
+
+export const meta: MetaFunction = () => [{ title: "Google (local stand-in) · Qoda" }];
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  requireStandIns(context);
+  const form = await request.formData();
+  const params = new URLSearchParams(PASSED_ON.map((name) => [name, form.get(name)?.toString() ?? ""]));
+  const { redirectUri, state, challenge } = readAuthorizationRequest(request, params);
+  const identity = STAND_IN_IDENTITIES.find((candidate) => candidate.sub === form.get("sub"));
+  const back = new URL(redirectUri);
+  back.searchParams.set("state", state);
+  if (!identity) back.searchParams.set("error", "access_denied");
+  else back.searchParams.set("code", await issueCode(context.config, identity, { challenge, redirectUri, clientId: STAND_IN_CLIENT.id }));
+  return redirect(back.toString());
+}
+
+export default function GoogleStandIn() {
+  const { t } = useTranslation();
+  const { identities, params } = useLoaderData<typeof loader>();
+  return (
+    <AuthCard title={t("devTools.google.title")} intro={t("devTools.google.intro")}>
+      <Form method="post" className="flex flex-col gap-2">
+        {Object.entries(params).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        {identities.map((identity) => (
+          <button key={identity.sub} type="submit" name="sub" value={identity.sub} className="btn btn-outline justify-start" data-testid={`google-identity-${identity.sub}`}>
+            {identity.given_name} {identity.family_name} · {identity.email}
+          </button>
+        ))}
+        <button type="submit" name="sub" value="" className="btn btn-ghost">
+          {t("devTools.google.cancel")}
+        </button>
+      </Form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,66 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { desc } from "drizzle-orm";
+import { Fragment } from "react";
+import { useTranslation } from "react-i18next";
+import { mailOutbox } from "~/db/schema";
+import { requireStandIns } from "~/server/stand-ins.server";
+
+const SHOWN_MESSAGES = 100;
+
+// Development and tests only (404 in production): every email the app sent, newest first, with its links.
+export async function loader({ context }: LoaderFunctionArgs) {
+  requireStandIns(context);
+  const messages = await context.db
+    .select({ id: mailOutbox.id, toEmail: mailOutbox.toEmail, subject: mailOutbox.subject, textBody: mailOutbox.textBody, createdAt: mailOutbox.createdAt })
+    .from(mailOutbox)
+    .orderBy(desc(mailOutbox.createdAt))
+    .limit(SHOWN_MESSAGES);
+  return { messages };
+}
+
+export const meta: MetaFunction = () => [{ title: "Outbox · Qoda" }];
+
+/** The message text with its URLs as links. */
+function LinkedText({ text }: { text: string }) {
+  return (
+    <>
+      {text.split(/(https?:\/\/\S+)/g).map((part, index) =>
+        /^https?:\/\//.test(part) ? (
+          <a key={index} href={part} className="link link-primary break-all" data-testid="outbox-link">
+            {part}
+          </a>
+        ) : (
+          <Fragment key={index}>{part}</Fragment>
+        ),
+      )}
+    </>
+  );
+}
+
+export default function DevOutbox() {
+  const { t } = useTranslation();
+  const { messages } = useLoaderData<typeof loader>();
+  return (
+    <section className="mx-auto flex max-w-3xl flex-col gap-4 px-4 py-8">
+      <h1 className="text-2xl font-bold">{t("devTools.outbox.title")}</h1>
+      <p className="text-base-content/80">{t("devTools.outbox.intro")}</p>
+      {messages.length === 0 ? <p>{t("devTools.outbox.empty")}</p> : null}
+      <ol className="flex flex-col gap-3">
+        {messages.map((message) => (
+          <li key={message.id} className="card border border-base-300" data-testid="outbox-message" data-to={message.toEmail}>
+            <div className="card-body gap-2 p-4">
+              <p className="text-sm text-base-content/70">
+                {message.toEmail} · {new Date(message.createdAt).toISOString().replace("T", " ").slice(0, 19)}
+              </p>
+              <h2 className="font-bold">{message.subject}</h2>
+              <p className="whitespace-pre-wrap text-sm">
+                <LinkedText text={message.textBody} />
+              </p>
+            </div>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}

@@ -1,0 +1,95 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { AuthCard } from "~/components/auth-card";
+import { FormAlert, SubmitButton, TextField } from "~/components/form-fields";
+import { GoogleButton } from "~/components/google-button";
+import { LoginSchema } from "~/domain/auth-schemas";
+import { minutesToWait } from "~/domain/rate-limits";
+import { safeRedirectPath } from "~/domain/safe-redirect";
+import { getTranslator, pageTitle } from "~/i18n.server";
+import { checkCredentials } from "~/server/auth/accounts.server";
+import { signInLimits } from "~/server/auth/client-limits.server";
+import { getSessionUser } from "~/server/auth/guards.server";
+import { AFTER_SIGN_IN_DEFAULT, completeSignIn } from "~/server/auth/sign-in.server";
+import { recordAudit } from "~/server/audit.server";
+import { checkRateLimits, clearRateLimitHits, recordRateLimitHit } from "~/server/rate-limit.server";
+
+type FormError = { key: string; values?: Record<string, string | number>; resendFor?: string };
+
+// Public. Someone already signed in goes straight on to where they were headed.
+export async function loader(args: LoaderFunctionArgs) {
+  const user = await getSessionUser(args);
+  const redirectTo = new URL(args.request.url).searchParams.get("redirect");
+  if (user) throw redirect(safeRedirectPath(redirectTo, AFTER_SIGN_IN_DEFAULT));
+  const t = await getTranslator(args.request);
+  return { title: pageTitle(t("auth.signIn.title")) };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const now = new Date();
+  const submission = parseWithZod(await request.formData(), { schema: LoginSchema });
+  const reply = (formError: FormError | null, status: number) =>
+    data({ result: submission.reply({ hideFields: ["password"] }), formError }, { status });
+  if (submission.status !== "success") return reply(null, 400);
+
+  const { email, password, redirect: redirectTo } = submission.value;
+  const limits = signInLimits(request, email);
+  const limit = await checkRateLimits(context.db, limits, now);
+  if (!limit.allowed) return reply({ key: "forms.errors.rateLimited", values: { minutes: minutesToWait(limit.retryAfterMs) } }, 429);
+
+  const check = await checkCredentials(context.db, email, password);
+  if (!check.ok) {
+    for (const [key] of limits) await recordRateLimitHit(context.db, key, now);
+    await recordAudit(context.db, request, { action: "auth.sign_in.failure", actorId: null, details: { email } });
+    return reply({ key: "auth.signIn.invalidCredentials" }, 401);
+  }
+  if (!check.emailConfirmed) return reply({ key: "auth.signIn.emailNotConfirmed", resendFor: email }, 403);
+
+  await clearRateLimitHits(context.db, limits[0]![0]);
+  return completeSignIn(context, request, check.userId, { redirectTo, method: "password" });
+}
+
+export default function Login() {
+  const { t } = useTranslation();
+  const actionData = useActionData<typeof action>();
+  const [searchParams] = useSearchParams();
+  const redirectTo = searchParams.get("redirect") ?? undefined;
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  const formError = actionData?.formError;
+  return (
+    <AuthCard title={t("auth.signIn.title")} intro={t("auth.signIn.intro")}>
+      {formError ? (
+        <FormAlert title={t("auth.signIn.errorTitle")} message={t(formError.key as never, formError.values)}>
+          {formError.resendFor ? (
+            <Link to={`/auth/resend?email=${encodeURIComponent(formError.resendFor)}`} className="link font-semibold">
+              {t("auth.confirm.resendLink")}
+            </Link>
+          ) : null}
+        </FormAlert>
+      ) : null}
+      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+        {redirectTo ? <input type="hidden" name="redirect" value={redirectTo} /> : null}
+        <TextField meta={fields.email} label={t("forms.fields.email")} type="email" autoComplete="email" />
+        <TextField meta={fields.password} label={t("forms.fields.password")} type="password" autoComplete="current-password" />
+        <SubmitButton busyLabel={t("forms.busy")}>{t("auth.signIn.submit")}</SubmitButton>
+      </Form>
+      <GoogleButton label={t("auth.google.signIn")} redirectTo={redirectTo} />
+      <div className="flex flex-col gap-1 text-sm">
+        <Link to="/forgot-password" className="link link-primary">{t("auth.signIn.forgotPassword")}</Link>
+        <p>
+          {t("auth.signIn.noAccount")} <Link to="/register?type=patient" className="link link-primary font-semibold">{t("auth.signUp.title")}</Link>
+        </p>
+      </div>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,22 @@
+import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
+import { clearSessionCookie, endSession } from "~/server/auth/session.server";
+import { getSessionUser } from "~/server/auth/guards.server";
+import { recordAudit } from "~/server/audit.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+// Signing out is a POST (a link or prefetch must not sign anyone out); a GET just goes home.
+export async function loader() {
+  return redirect("/");
+}
+
+export async function action(args: ActionFunctionArgs) {
+  const { request, context } = args;
+  const user = await getSessionUser(args);
+  const headers = { "Set-Cookie": await clearSessionCookie() };
+  if (!user) {
+    return redirectWithToast("/login", { kind: "info", title: "auth.signOut.alreadyTitle", description: "auth.signOut.alreadyBody" }, context.config, { headers });
+  }
+  await endSession(context.db, user.sessionId);
+  await recordAudit(context.db, request, { action: "auth.sign_out", actorId: user.userId, targetType: "user", targetId: user.userId });
+  return redirectWithToast("/login", { kind: "success", title: "auth.signOut.doneTitle" }, context.config, { headers });
+}

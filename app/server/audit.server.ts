@@ -1,0 +1,44 @@
+// The append-only audit log: sign-ins, password changes, and every doctor's or admin's look at a
+// patient's data. Admins read it; nothing updates or deletes it.
+import { auditLog } from "~/db/schema";
+import type { Database } from "~/server/db/client.server";
+
+export type AuditAction =
+  | "auth.sign_in.success"
+  | "auth.sign_in.failure"
+  | "auth.sign_out"
+  | "auth.sign_up"
+  | "auth.email_confirmed"
+  | "auth.password_changed"
+  | "auth.password_reset_requested"
+  | "auth.password_reset"
+  | "auth.invite_accepted"
+  | "auth.consent_given";
+
+export interface AuditEvent {
+  action: AuditAction;
+  actorId: string | null;
+  targetType?: string;
+  targetId?: string;
+  details?: Record<string, unknown>;
+}
+
+/** The client's address as Cloudflare reports it; kept with each entry. */
+export function clientAddress(request: Request): string | null {
+  return request.headers.get("CF-Connecting-IP");
+}
+
+export function auditStatement(db: Database, request: Request, event: AuditEvent) {
+  return db.insert(auditLog).values({
+    actorId: event.actorId,
+    action: event.action,
+    targetType: event.targetType ?? null,
+    targetId: event.targetId ?? null,
+    ipAddress: clientAddress(request),
+    details: event.details ?? null,
+  });
+}
+
+export async function recordAudit(db: Database, request: Request, event: AuditEvent) {
+  await auditStatement(db, request, event);
+}

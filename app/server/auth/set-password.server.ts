@@ -1,0 +1,37 @@
+// Setting a password from a one-time link: a reset (ends every session) or an invite (also confirms
+// the email, which the invite proved).
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, type AppLoadContext } from "@remix-run/cloudflare";
+import { SetPasswordSchema } from "~/domain/auth-schemas";
+import { markEmailConfirmed, setPassword } from "~/server/auth/accounts.server";
+import { peekOneTimeLink, redeemOneTimeLink } from "~/server/auth/one-time-links.server";
+import { endAllSessions } from "~/server/auth/session.server";
+import { recordAudit } from "~/server/audit.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+type Purpose = "password_reset" | "invite";
+
+export async function linkIsUsable(context: AppLoadContext, request: Request, purpose: Purpose) {
+  const token = new URL(request.url).searchParams.get("token");
+  return token ? (await peekOneTimeLink(context.db, token, purpose, new Date())) !== null : false;
+}
+
+export async function handleSetPassword(context: AppLoadContext, request: Request, purpose: Purpose) {
+  const now = new Date();
+  const submission = parseWithZod(await request.formData(), { schema: SetPasswordSchema });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), linkInvalid: false }, { status: 400 });
+  }
+  const userId = await redeemOneTimeLink(context.db, submission.value.token, purpose, now);
+  if (!userId) return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), linkInvalid: true }, { status: 400 });
+  await setPassword(context.db, userId, submission.value.password, now);
+  await endAllSessions(context.db, userId);
+  if (purpose === "invite") await markEmailConfirmed(context.db, userId, now);
+  await recordAudit(context.db, request, {
+    action: purpose === "invite" ? "auth.invite_accepted" : "auth.password_reset",
+    actorId: userId,
+    targetType: "user",
+    targetId: userId,
+  });
+  return redirectWithToast("/login", { kind: "success", title: "profile.passwordChangedTitle", description: "auth.reset.doneBody" }, context.config);
+}

@@ -1,0 +1,40 @@
+// Completing a sign-in, whichever way the person proved who they are: a new session (a new id every
+// time), the old one ended, the audit entry, their language, and the way on.
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { redirect } from "@remix-run/cloudflare";
+import { eq } from "drizzle-orm";
+import { profiles, userRoles } from "~/db/schema";
+import { safeRedirectPath } from "~/domain/safe-redirect";
+import { languageCookie } from "~/i18n.server";
+import { createSession, endSession, findSessionUser } from "~/server/auth/session.server";
+import { recordAudit } from "~/server/audit.server";
+import { toastHeaders } from "~/server/toast.server";
+
+export const AFTER_SIGN_IN_DEFAULT = "/auth-callback";
+
+export async function completeSignIn(
+  context: AppLoadContext,
+  request: Request,
+  userId: string,
+  options: { redirectTo: string | null | undefined; method: "password" | "google" },
+) {
+  const now = new Date();
+  const previous = await findSessionUser(context.db, request, now);
+  if (previous) await endSession(context.db, previous.sessionId);
+  const { setCookie } = await createSession(context.db, userId, now, request.headers.get("User-Agent"));
+  await recordAudit(context.db, request, { action: "auth.sign_in.success", actorId: userId, targetType: "user", targetId: userId, details: { method: options.method } });
+
+  const profile = await context.db.query.profiles.findFirst({ columns: { firstName: true, preferredLanguage: true }, where: eq(profiles.userId, userId) });
+  const role = await context.db.query.userRoles.findFirst({ columns: { role: true }, where: eq(userRoles.userId, userId) });
+  const headers = new Headers({ "Set-Cookie": setCookie });
+  // The site speaks the language the person chose in their profile.
+  if (profile) headers.append("Set-Cookie", await languageCookie.serialize(profile.preferredLanguage));
+  const toast = await toastHeaders(context.config, {
+    kind: "success",
+    title: "auth.signIn.welcomeBack",
+    description: `auth.signIn.signedInAs.${role?.role ?? "patient"}`,
+    values: { name: profile?.firstName ?? "" },
+  });
+  for (const cookie of toast.getSetCookie()) headers.append("Set-Cookie", cookie);
+  return redirect(safeRedirectPath(options.redirectTo, AFTER_SIGN_IN_DEFAULT), { headers });
+}
