@@ -1,0 +1,216 @@
+import { and, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { auditLog, profiles, sessions, users } from "~/db/schema";
+import { Visitor } from "./browser-like";
+import { GOOD_PASSWORD, lastEmailTo, registeredPatient, registrationForm, uniqueEmail } from "./auth-helpers";
+import { db } from "./fixtures";
+
+async function userByEmail(email: string) {
+  return db.query.users.findFirst({ where: eq(users.email, email) });
+}
+
+describe("sign-up", () => {
+  it("refuses bad input with the spec's messages, keeps what was typed and writes nothing", async () => {
+    const visitor = new Visitor();
+    const email = uniqueEmail();
+    const cases: Array<[Record<string, string | undefined>, string]> = [
+      [{ confirmPassword: "Something-else-1" }, "Passwords don&#x27;t match"],
+      [{ acceptPrivacy: undefined }, "You must agree to all consent terms to create an account"],
+      [{ password: "abc", confirmPassword: "abc" }, "Password must be at least 6 characters long."],
+      [{ password: "password123", confirmPassword: "password123" }, "This password is too common."],
+      [{ email: "not-an-email" }, "Please enter a valid email address."],
+      [{ firstName: "   " }, "This field is required."],
+    ];
+    for (const [overrides, message] of cases) {
+      const response = await visitor.post("/register", registrationForm(email, overrides));
+      const html = await response.text();
+      expect(response.status, message).toBe(400);
+      expect(html, message).toContain(message);
+      expect(html).toContain('value="Mekonnen"');
+      expect(html).not.toContain(GOOD_PASSWORD);
+    }
+    expect(await userByEmail(email)).toBeUndefined();
+  });
+
+  it("answers in Amharic for an Amharic reader", async () => {
+    const visitor = new Visitor();
+    await visitor.get("/?lng=am");
+    const response = await visitor.post("/register", registrationForm(uniqueEmail(), { acceptTerms: undefined }));
+    expect(await response.text()).toContain("መለያ ለመፍጠር በሁሉም የስምምነት ውሎች መስማማት አለብዎት");
+  });
+
+  it("creates an unconfirmed patient with consent, emails a confirmation link and says so", async () => {
+    const visitor = new Visitor();
+    const email = uniqueEmail();
+    const response = await visitor.post("/register", registrationForm(email.toUpperCase()));
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/");
+    const { html } = await visitor.follow(response);
+    expect(html).toContain("Success!");
+    expect(html).toContain("Please check your email to confirm your account.");
+
+    const user = await userByEmail(email);
+    expect(user?.emailConfirmedAt).toBeNull();
+    const profile = await db.query.profiles.findFirst({ where: eq(profiles.userId, user!.id) });
+    expect(profile).toMatchObject({ firstName: "Liya", lastName: "Mekonnen", consentTerms: true, consentPrivacy: true });
+    expect(profile?.consentTimestamp).toBeInstanceOf(Date);
+    const mail = await lastEmailTo(email);
+    expect(mail?.subject).toBe("Confirm your Qoda account");
+    expect(mail?.link?.pathname).toBe("/auth/confirm");
+  });
+
+  it("tells someone the email is taken without creating a second account", async () => {
+    const { email } = await registeredPatient();
+    const response = await new Visitor().post("/register", registrationForm(email));
+    expect(response.status).toBe(409);
+    expect(await response.text()).toContain("An account with this email already exists.");
+    expect(await db.$count(users, eq(users.email, email))).toBe(1);
+  });
+});
+
+describe("email confirmation", () => {
+  it("is required before the first sign-in, works once, and refuses forged links", async () => {
+    const visitor = new Visitor();
+    const email = uniqueEmail();
+    await visitor.post("/register", registrationForm(email));
+    const early = await visitor.post("/login", { email, password: GOOD_PASSWORD });
+    expect(early.status).toBe(403);
+    const earlyHtml = await early.text();
+    expect(earlyHtml).toContain("Please confirm your email before signing in.");
+    expect(earlyHtml).toContain(`/auth/resend?email=${encodeURIComponent(email)}`);
+
+    const link = (await lastEmailTo(email))!.link!;
+    const confirmed = await visitor.get(`${link.pathname}${link.search}`);
+    expect(confirmed.headers.get("Location")).toBe("/login");
+    expect((await userByEmail(email))?.emailConfirmedAt).toBeInstanceOf(Date);
+
+    const reused = await visitor.get(`${link.pathname}${link.search}`);
+    expect(reused.status).toBe(400);
+    expect(await reused.text()).toContain("This link no longer works");
+    const forged = await visitor.get("/auth/confirm?token=forged-token-value");
+    expect(forged.status).toBe(400);
+  });
+
+  it("can be sent again, with the same answer for unknown addresses", async () => {
+    const visitor = new Visitor();
+    const email = uniqueEmail();
+    await visitor.post("/register", registrationForm(email));
+    const first = (await lastEmailTo(email))!.id;
+    const known = await visitor.post("/auth/resend", { email });
+    const unknown = await visitor.post("/auth/resend", { email: uniqueEmail("nobody") });
+    const [knownHtml, unknownHtml] = [await known.text(), await unknown.text()];
+    expect(knownHtml).toContain("a new link is on its way");
+    expect(unknownHtml).toContain("a new link is on its way");
+    expect((await lastEmailTo(email))!.id).not.toBe(first);
+  });
+});
+
+describe("sign-in", () => {
+  it("starts a server session in an HttpOnly Secure __Host- cookie and goes through the gate", async () => {
+    const { visitor, signInResponse } = await registeredPatient();
+    expect(signInResponse.status).toBe(302);
+    expect(signInResponse.headers.get("Location")).toBe("/auth-callback");
+    const sessionCookie = signInResponse.headers.getSetCookie().find((cookie) => cookie.startsWith("__Host-qoda_session="))!;
+    expect(sessionCookie).toMatch(/HttpOnly/i);
+    expect(sessionCookie).toMatch(/Secure/i);
+    expect(sessionCookie).toMatch(/SameSite=Lax/i);
+    expect(sessionCookie).toMatch(/Path=\//);
+    const { url, html } = await visitor.follow(signInResponse);
+    expect(new URL(url).pathname).toBe("/patient/dashboard");
+    expect(html).toContain("Welcome back, Liya!");
+    expect(html).toContain("You are signed in as a patient.");
+    expect(html).toContain("Welcome, Liya!");
+  });
+
+  it("gives a new session id at every sign-in and ends the previous one", async () => {
+    const { visitor, email } = await registeredPatient();
+    const before = visitor.cookieHeader();
+    await visitor.post("/login", { email, password: GOOD_PASSWORD });
+    expect(visitor.cookieHeader()).not.toBe(before);
+    const user = await userByEmail(email);
+    expect(await db.$count(sessions, eq(sessions.userId, user!.id))).toBe(1);
+  });
+
+  it("says the same thing for a wrong password and an unknown email, and audits both", async () => {
+    const { email } = await registeredPatient();
+    const wrong = await new Visitor().post("/login", { email, password: "Not-the-password-1" });
+    const unknown = await new Visitor().post("/login", { email: uniqueEmail("ghost"), password: "Whatever-1" });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(await wrong.text()).toContain("The email or password is incorrect.");
+    expect(await unknown.text()).toContain("The email or password is incorrect.");
+    const failures = await db.select().from(auditLog).where(eq(auditLog.action, "auth.sign_in.failure"));
+    expect(failures.some((entry) => (entry.details as { email?: string }).email === email)).toBe(true);
+  });
+
+  it("goes only to paths on this site after signing in", async () => {
+    const { email } = await registeredPatient();
+    const targets: Array<[string, string]> = [
+      ["/patient/profile", "/patient/profile"],
+      ["//evil.example/steal", "/auth-callback"],
+      ["https://evil.example/", "/auth-callback"],
+      ["/\\evil.example", "/auth-callback"],
+      ["javascript:alert(1)", "/auth-callback"],
+    ];
+    for (const [target, expected] of targets) {
+      const response = await new Visitor().post("/login", { email, password: GOOD_PASSWORD, redirect: target });
+      expect(response.headers.get("Location"), target).toBe(expected);
+    }
+  });
+
+  it("sends a visitor who is already signed in on to the target", async () => {
+    const { visitor } = await registeredPatient();
+    const response = await visitor.get("/login?redirect=%2Fpatient%2Fprofile");
+    expect(response.headers.get("Location")).toBe("/patient/profile");
+  });
+
+  it("locks an account after 5 failures in 15 minutes and says how long to wait, even for the right password", async () => {
+    const { email } = await registeredPatient();
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const response = await new Visitor().post("/login", { email, password: `Wrong-${attempt}-pass` }, { "CF-Connecting-IP": `10.0.0.${attempt}` });
+      expect(response.status).toBe(401);
+    }
+    const blocked = await new Visitor().post("/login", { email, password: GOOD_PASSWORD }, { "CF-Connecting-IP": "10.0.1.1" });
+    expect(blocked.status).toBe(429);
+    expect(await blocked.text()).toMatch(/Too many attempts\. Please wait 1[45] minutes and try again\./);
+  });
+
+  it("limits failures from one client across accounts", async () => {
+    const client = { "CF-Connecting-IP": "192.0.2.77" };
+    for (let attempt = 0; attempt < 5; attempt++) {
+      await new Visitor().post("/login", { email: uniqueEmail("spray"), password: "Guess-123" }, client);
+    }
+    const { email } = await registeredPatient();
+    const blocked = await new Visitor().post("/login", { email, password: GOOD_PASSWORD }, client);
+    expect(blocked.status).toBe(429);
+  });
+});
+
+describe("sign-out", () => {
+  it("ends the session on the server: the old cookie no longer opens anything", async () => {
+    const { visitor, email } = await registeredPatient();
+    const stolenCookie = visitor.cookieHeader();
+    const response = await visitor.post("/logout", {});
+    expect(response.headers.get("Location")).toBe("/login");
+    const user = await userByEmail(email);
+    expect(await db.$count(sessions, eq(sessions.userId, user!.id))).toBe(0);
+    const replay = await new Visitor(stolenCookie.split("; ").find((c) => c.startsWith("__Host-qoda_session="))).get("/patient/dashboard");
+    expect(replay.status).toBe(302);
+    expect(replay.headers.get("Location")).toBe("/login?redirect=%2Fpatient%2Fdashboard");
+    const audit = await db.select().from(auditLog).where(and(eq(auditLog.action, "auth.sign_out"), eq(auditLog.actorId, user!.id)));
+    expect(audit).toHaveLength(1);
+  });
+
+  it("says 'Already signed out' when there was no session", async () => {
+    const visitor = new Visitor();
+    const { html } = await visitor.follow(await visitor.post("/logout", {}));
+    expect(html).toContain("Already signed out");
+    expect(html).toContain("No active session found.");
+  });
+
+  it("is never done by a GET", async () => {
+    const { visitor } = await registeredPatient();
+    await visitor.get("/logout");
+    expect((await visitor.get("/patient/dashboard")).status).toBe(200);
+  });
+});
