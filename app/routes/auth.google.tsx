@@ -12,7 +12,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData();
   const redirectTo = safeRedirectPath(form.get("redirect")?.toString(), "/auth-callback");
   try {
-    await googleAuthenticator(context, request).authenticate("google", request);
+    // The strategy needs only the URL and cookies; the form body has been read already.
+    const bodyless = new Request(request.url, { headers: request.headers });
+    await googleAuthenticator(context, request).authenticate("google", bodyless);
     throw new Error("Google sign-in did not redirect");
   } catch (thrown) {
     if (!(thrown instanceof Response)) throw thrown;
