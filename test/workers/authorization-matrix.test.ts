@@ -1,0 +1,144 @@
+// Walks every route in the built app and checks, for each kind of visitor, what they get. A route that
+// is not in the table below fails this test: adding a page means deciding here who may open it.
+import type { ServerBuild } from "@remix-run/cloudflare";
+import { describe, expect, it } from "vitest";
+// @ts-ignore: the built server exists once `npm test` has built the app.
+import * as built from "../../build/server/index.js";
+import { Visitor } from "./browser-like";
+import { signedIn } from "./fixtures";
+
+type Persona = "anonymous" | "patient" | "anotherPatient" | "activeDoctor" | "inactiveDoctor" | "admin";
+/** A status code, or the path a redirect goes to (`LOGIN` means /login?redirect=<this path>). */
+type Expectation = number | string;
+const LOGIN = "LOGIN";
+const PERSONAS: Persona[] = ["anonymous", "patient", "anotherPatient", "activeDoctor", "inactiveDoctor", "admin"];
+
+const everyone = (expected: Expectation): Record<Persona, Expectation> =>
+  Object.fromEntries(PERSONAS.map((persona) => [persona, expected])) as Record<Persona, Expectation>;
+
+const onlyFor = (role: "patient" | "doctor" | "admin"): Record<Persona, Expectation> => ({
+  anonymous: LOGIN,
+  patient: role === "patient" ? 200 : "/access-denied",
+  anotherPatient: role === "patient" ? 200 : "/access-denied",
+  activeDoctor: role === "doctor" ? 200 : "/access-denied",
+  inactiveDoctor: role === "doctor" ? "/account-issue" : "/access-denied",
+  admin: role === "admin" ? 200 : "/access-denied",
+});
+
+const signedInGoHome = (anonymous: Expectation): Record<Persona, Expectation> => ({
+  anonymous,
+  patient: "/patient/dashboard",
+  anotherPatient: "/patient/dashboard",
+  activeDoctor: "/doctor/dashboard",
+  inactiveDoctor: "/doctor/dashboard",
+  admin: "/admin/dashboard",
+});
+
+const MATRIX: Record<string, Record<Persona, Expectation>> = {
+  "routes/_index": signedInGoHome(200),
+  "routes/terms": everyone(200),
+  "routes/privacy": everyone(200),
+  "routes/health": everyone(200),
+  "routes/access-denied": everyone(403),
+  "routes/account-issue": everyone(200),
+  "routes/$": everyone(404),
+  "routes/register._index": signedInGoHome(200),
+  "routes/login": { ...everyone("/auth-callback"), anonymous: 200 },
+  "routes/logout": everyone("/"),
+  "routes/auth-callback": { ...signedInGoHome(LOGIN), inactiveDoctor: "/account-issue" },
+  "routes/consent": { ...onlyFor("patient"), patient: "/patient/dashboard", anotherPatient: "/patient/dashboard" },
+  "routes/auth.confirm": everyone(400),
+  "routes/auth.resend": everyone(200),
+  "routes/forgot-password": everyone(200),
+  "routes/reset-password": everyone(400),
+  "routes/invite": everyone(400),
+  "routes/auth.google": everyone("/login"),
+  "routes/auth.google.callback": everyone("/login"),
+  // Stand-ins and the outbox answer only outside production (a separate test covers that).
+  "routes/dev.google.authorize": everyone(400),
+  "routes/dev.google.token": everyone(400), // POST only; Remix answers a GET with 400
+  "routes/dev.google.userinfo": everyone(401),
+  "routes/dev.outbox": everyone(200),
+  // A layout's own URL is its index route's, which goes on to the dashboard.
+  "routes/patient": { ...onlyFor("patient"), patient: "/patient/dashboard", anotherPatient: "/patient/dashboard" },
+  "routes/patient._index": { ...onlyFor("patient"), patient: "/patient/dashboard", anotherPatient: "/patient/dashboard" },
+  "routes/patient.dashboard": onlyFor("patient"),
+  "routes/patient.profile": onlyFor("patient"),
+  "routes/doctor": { ...onlyFor("doctor"), activeDoctor: "/doctor/dashboard" },
+  "routes/doctor._index": { ...onlyFor("doctor"), activeDoctor: "/doctor/dashboard" },
+  "routes/doctor.dashboard": onlyFor("doctor"),
+  "routes/doctor.profile": onlyFor("doctor"),
+  "routes/admin": { ...onlyFor("admin"), admin: "/admin/dashboard" },
+  "routes/admin._index": { ...onlyFor("admin"), admin: "/admin/dashboard" },
+  "routes/admin.dashboard": onlyFor("admin"),
+  "routes/admin.profile": onlyFor("admin"),
+};
+
+const routes = (built as unknown as ServerBuild).routes;
+
+/** The URL path of a route: its ancestors' paths joined, with sample values for parameters. */
+function urlPathOf(routeId: string): string {
+  const segments: string[] = [];
+  for (let route = routes[routeId]; route; route = route.parentId ? routes[route.parentId] : undefined) {
+    if (route.path) segments.unshift(route.path);
+  }
+  const path = `/${segments.join("/")}`.replace(/\/+/g, "/");
+  return path.replace(/:[^/]+/g, crypto.randomUUID()).replace(/\*$/, "no-such-page");
+}
+
+async function visitors(): Promise<Record<Persona, Visitor>> {
+  const cookie = async (...args: Parameters<typeof signedIn>) => (await signedIn(...args)).cookie;
+  return {
+    anonymous: new Visitor(),
+    patient: new Visitor(await cookie("patient")),
+    anotherPatient: new Visitor(await cookie("patient")),
+    activeDoctor: new Visitor(await cookie("doctor")),
+    inactiveDoctor: new Visitor(await cookie("doctor", { doctorStatus: "inactive" })),
+    admin: new Visitor(await cookie("admin")),
+  };
+}
+
+describe("the authorization matrix", () => {
+  const routeIds = Object.keys(routes).filter((id) => id !== "root");
+
+  it("has a row for every route of the app", () => {
+    expect(routeIds.filter((id) => !MATRIX[id]), "routes missing from MATRIX").toEqual([]);
+    expect(Object.keys(MATRIX).filter((id) => !routes[id]), "MATRIX rows for routes that no longer exist").toEqual([]);
+  });
+
+  it.each(routeIds)("%s answers each visitor as expected", async (routeId) => {
+    const path = urlPathOf(routeId);
+    const people = await visitors();
+    for (const persona of PERSONAS) {
+      const expected = MATRIX[routeId]![persona];
+      const response = await people[persona].get(path);
+      await response.arrayBuffer();
+      const what = `${persona} GET ${path}`;
+      if (typeof expected === "number") {
+        expect(response.status, what).toBe(expected);
+      } else {
+        expect(response.status, what).toBeGreaterThanOrEqual(300);
+        expect(response.status, what).toBeLessThan(400);
+        const location = expected === LOGIN ? `/login?redirect=${encodeURIComponent(path)}` : expected;
+        expect(response.headers.get("Location"), what).toBe(location);
+      }
+    }
+  });
+
+  // Actions are guarded like their pages: whoever is turned away from the page is turned away from
+  // posting to it, before the form is even read.
+  const guardedActions = routeIds.filter((id) => routes[id]!.module.action && MATRIX[id]!.anonymous === LOGIN);
+
+  it.each(guardedActions)("%s refuses posts from everyone its page turns away", async (routeId) => {
+    const path = urlPathOf(routeId);
+    const people = await visitors();
+    for (const persona of PERSONAS) {
+      const expected = MATRIX[routeId]![persona];
+      if (typeof expected === "number" || !["/access-denied", "/account-issue", LOGIN].includes(expected)) continue;
+      const response = await people[persona].post(path, { intent: "update-profile", firstName: "Mallory", lastName: "X", preferredLanguage: "en" });
+      await response.arrayBuffer();
+      const location = expected === LOGIN ? `/login?redirect=${encodeURIComponent(path)}` : expected;
+      expect(response.headers.get("Location"), `${persona} POST ${path}`).toBe(location);
+    }
+  });
+});
