@@ -11,6 +11,8 @@ export default defineConfig({
     // One server, one browser at a time: the machine has two cores.
     fileParallelism: false,
     testTimeout: 30_000,
+    // Pages hydrate after their scripts load; give live updates time on a loaded machine.
+    expect: { poll: { timeout: 10_000 } },
     hookTimeout: 120_000,
   },
 });

@@ -47,26 +47,25 @@ export function TextField({
 export function CheckboxField({
   meta,
   children,
-  checked,
-  onChange,
+  onCheckedChange,
   hideErrors = false,
 }: {
   meta: FieldMetadata<boolean | null | undefined>;
   children: ReactNode;
-  checked?: boolean;
-  onChange?: (checked: boolean) => void;
+  /** Told of every change, for pages that enable a button once a box is ticked; the box stays the browser's. */
+  onCheckedChange?: (checked: boolean) => void;
   /** When the page states the error elsewhere (e.g. above the form). */
   hideErrors?: boolean;
 }) {
-  const { key, defaultChecked, ...props } = getInputProps(meta, { type: "checkbox", ariaAttributes: true });
-  // Controlled when the page needs to know the box's state (to enable a button), else left to the browser.
-  const state =
-    checked !== undefined
-      ? { checked, onChange: (event: { target: HTMLInputElement }) => onChange?.(event.target.checked) }
-      : { defaultChecked };
+  const { key, ...props } = getInputProps(meta, { type: "checkbox", ariaAttributes: true });
   return (
     <div className="flex items-start gap-3">
-      <input key={key} {...props} {...state} className="checkbox checkbox-primary mt-0.5" />
+      <input
+        key={key}
+        {...props}
+        onChange={onCheckedChange ? (event) => onCheckedChange(event.target.checked) : undefined}
+        className="checkbox checkbox-primary mt-0.5"
+      />
       <div className="flex flex-col gap-1">
         <label htmlFor={meta.id} className="text-sm leading-relaxed">
           {children}

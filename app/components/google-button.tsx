@@ -3,7 +3,8 @@ import { Form } from "@remix-run/react";
 /** Starts Google sign-in: a real form post, so it works without JavaScript too. */
 export function GoogleButton({ label, disabled, redirectTo }: { label: string; disabled?: boolean; redirectTo?: string }) {
   return (
-    <Form method="post" action="/auth/google">
+    // A full page post: the answer is a redirect to Google, which the browser follows itself.
+    <Form method="post" action="/auth/google" reloadDocument>
       {redirectTo ? <input type="hidden" name="redirect" value={redirectTo} /> : null}
       <button type="submit" className="btn btn-outline w-full gap-2" disabled={disabled} data-testid="google-sign-in">
         <svg aria-hidden="true" viewBox="0 0 48 48" className="h-5 w-5">

@@ -46,16 +46,17 @@ export default function Consent() {
   const [acceptTerms, setAcceptTerms] = useState(false);
   const [acceptPrivacy, setAcceptPrivacy] = useState(false);
   const consentMissing = useHydrated() && !(acceptTerms && acceptPrivacy);
-  const errors = fields.acceptTerms.errors;
+  // Only the server's verdict (see register): with JavaScript the button waits for both boxes.
+  const errors = actionData?.result.error?.acceptTerms;
   return (
     <AuthCard title={t("auth.consent.title")} intro={t("auth.consent.intro")}>
       {errors?.length ? <FormAlert title={t("auth.consent.requiredTitle")} message={t(errors[0] as never)} /> : null}
       <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
-        <CheckboxField meta={fields.acceptTerms} checked={acceptTerms} onChange={setAcceptTerms} hideErrors>
+        <CheckboxField meta={fields.acceptTerms} onCheckedChange={setAcceptTerms} hideErrors>
           {t("auth.consent.agreeTo")}{" "}
           <a href="/terms" target="_blank" rel="noopener" className="link link-primary">{t("footer.terms")}</a>
         </CheckboxField>
-        <CheckboxField meta={fields.acceptPrivacy} checked={acceptPrivacy} onChange={setAcceptPrivacy}>
+        <CheckboxField meta={fields.acceptPrivacy} onCheckedChange={setAcceptPrivacy} hideErrors>
           {t("auth.consent.agreeTo")}{" "}
           <a href="/privacy" target="_blank" rel="noopener" className="link link-primary">{t("footer.privacy")}</a>
         </CheckboxField>

@@ -51,7 +51,8 @@ export default function GoogleStandIn() {
   const { identities, params } = useLoaderData<typeof loader>();
   return (
     <AuthCard title={t("devTools.google.title")} intro={t("devTools.google.intro")}>
-      <Form method="post" className="flex flex-col gap-2">
+      {/* A full page post, as on Google's own page: the browser itself follows the redirect back. */}
+      <Form method="post" reloadDocument className="flex flex-col gap-2">
         {Object.entries(params).map(([name, value]) => (
           <input key={name} type="hidden" name={name} value={value} />
         ))}

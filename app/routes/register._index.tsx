@@ -5,7 +5,7 @@ import { Form, Link, useActionData } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "~/components/auth-card";
-import { CheckboxField, FormAlert, SubmitButton, TextField } from "~/components/form-fields";
+import { CheckboxField, FieldErrors, FormAlert, SubmitButton, TextField } from "~/components/form-fields";
 import { GoogleButton } from "~/components/google-button";
 import { useHydrated } from "~/components/use-hydrated";
 import { RegisterSchema } from "~/domain/auth-schemas";
@@ -69,6 +69,9 @@ export default function Register() {
   const [acceptTerms, setAcceptTerms] = useState(fields.acceptTerms.initialValue === "on");
   const [acceptPrivacy, setAcceptPrivacy] = useState(fields.acceptPrivacy.initialValue === "on");
   const consentMissing = useHydrated() && !(acceptTerms && acceptPrivacy);
+  // Only the server's verdict: with JavaScript the buttons wait for the boxes, and a message appearing
+  // on blur would shift the boxes under the reader's finger.
+  const consentError = actionData?.result.error?.acceptTerms?.[0];
 
   return (
     <AuthCard title={t("auth.signUp.title")} intro={t("auth.signUp.intro")}>
@@ -91,11 +94,12 @@ export default function Register() {
         <TextField meta={fields.password} label={t("forms.fields.password")} type="password" autoComplete="new-password" hint={t("forms.hints.password")} />
         <TextField meta={fields.confirmPassword} label={t("forms.fields.confirmPassword")} type="password" autoComplete="new-password" />
         <div className="flex flex-col gap-2">
-          <CheckboxField meta={fields.acceptTerms} checked={acceptTerms} onChange={setAcceptTerms}>
+          {consentError ? <FieldErrors id="consent-error" errors={[consentError]} /> : null}
+          <CheckboxField meta={fields.acceptTerms} onCheckedChange={setAcceptTerms} hideErrors>
             {t("auth.consent.agreeTo")}{" "}
             <a href="/terms" target="_blank" rel="noopener" className="link link-primary">{t("footer.terms")}</a>
           </CheckboxField>
-          <CheckboxField meta={fields.acceptPrivacy} checked={acceptPrivacy} onChange={setAcceptPrivacy}>
+          <CheckboxField meta={fields.acceptPrivacy} onCheckedChange={setAcceptPrivacy} hideErrors>
             {t("auth.consent.agreeTo")}{" "}
             <a href="/privacy" target="_blank" rel="noopener" className="link link-primary">{t("footer.privacy")}</a>
           </CheckboxField>

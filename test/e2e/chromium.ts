@@ -24,13 +24,21 @@ export function ensureChromium() {
 }
 
 /** A fresh browser profile at phone width; closed by the caller. */
+/**
+ * Each browser gets its own client address (wrangler dev passes the header through; in production
+ * Cloudflare sets it), so rate limits in one journey do not spill into the next.
+ */
+let browsersOpened = 0;
+
 export async function openBrowser(options: { javaScriptEnabled?: boolean; width?: number } = {}): Promise<BrowserContext> {
+  browsersOpened += 1;
   return chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "qoda-chromium-")), {
     executablePath: CHROMIUM_PATH,
     headless: true,
     javaScriptEnabled: options.javaScriptEnabled ?? true,
     viewport: { width: options.width ?? 360, height: 780 },
     locale: "en-US",
+    extraHTTPHeaders: { "CF-Connecting-IP": `203.0.113.${browsersOpened % 250}-${process.pid}` },
     args: [
       "--no-sandbox",
       "--disable-gpu",

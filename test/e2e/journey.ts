@@ -1,0 +1,45 @@
+// Shared steps of browser journeys.
+import type { BrowserContext, Page } from "playwright-core";
+import { inject } from "vitest";
+import { openBrowser } from "./chromium";
+
+export const baseUrl = inject("baseUrl");
+
+export interface Journey {
+  browser: BrowserContext;
+  page: Page;
+  /** Console errors and uncaught exceptions seen so far. */
+  problems: string[];
+}
+
+export async function startJourney(options?: { javaScriptEnabled?: boolean }): Promise<Journey> {
+  const browser = await openBrowser(options);
+  const page = await browser.newPage();
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    // A page answered with 4xx on purpose (403, 404, 429…) is logged by Chromium as a failed load.
+    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) problems.push(message.text());
+  });
+  page.on("pageerror", (error) => problems.push(error.message));
+  return { browser, page, problems };
+}
+
+export const path = (page: Page) => new URL(page.url()).pathname;
+
+/** Opens the dev outbox and follows the newest link sent to `email`. */
+export async function followEmailedLink(page: Page, email: string) {
+  await page.goto(`${baseUrl}/dev/outbox`);
+  const message = page.locator(`[data-testid="outbox-message"][data-to="${email}"]`).first();
+  const href = await message.getByTestId("outbox-link").first().getAttribute("href");
+  if (!href) throw new Error(`No emailed link for ${email}`);
+  await page.goto(href);
+}
+
+export async function signIn(page: Page, email: string, password: string) {
+  await page.goto(`${baseUrl}/login`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+}
+
+export const uniqueEmail = (label: string) => `${label}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
