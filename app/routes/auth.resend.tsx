@@ -7,7 +7,7 @@ import { EmailRequestForm } from "~/components/email-request-form";
 import { profiles } from "~/db/schema";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { findUserByEmail } from "~/server/auth/accounts.server";
-import { sendConfirmationLink } from "~/server/auth/account-links.server";
+import { sendAccountLink } from "~/server/auth/account-links.server";
 import { resendLimits } from "~/server/auth/client-limits.server";
 import { handleEmailRequest } from "~/server/auth/email-request.server";
 
@@ -24,7 +24,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const user = await findUserByEmail(context.db, email);
     if (!user || user.emailConfirmedAt) return;
     const profile = await context.db.query.profiles.findFirst({ where: eq(profiles.userId, user.id) });
-    await sendConfirmationLink(context, request, { userId: user.id, email, firstName: profile?.firstName ?? "", language: profile?.preferredLanguage ?? "en" }, now);
+    await sendAccountLink("confirm", context, request, { userId: user.id, email, firstName: profile?.firstName ?? "", language: profile?.preferredLanguage ?? "en" }, now);
   });
 }
 

@@ -5,7 +5,8 @@ import { Form, useActionData } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "~/components/auth-card";
-import { CheckboxField, FormAlert, SubmitButton } from "~/components/form-fields";
+import { ConsentCheckboxes } from "~/components/consent-checkboxes";
+import { FormAlert, SubmitButton } from "~/components/form-fields";
 import { useHydrated } from "~/components/use-hydrated";
 import { ConsentSchema } from "~/domain/auth-schemas";
 import { safeRedirectPath } from "~/domain/safe-redirect";
@@ -52,14 +53,7 @@ export default function Consent() {
     <AuthCard title={t("auth.consent.title")} intro={t("auth.consent.intro")}>
       {errors?.length ? <FormAlert title={t("auth.consent.requiredTitle")} message={t(errors[0] as never)} /> : null}
       <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
-        <CheckboxField meta={fields.acceptTerms} onCheckedChange={setAcceptTerms} hideErrors>
-          {t("auth.consent.agreeTo")}{" "}
-          <a href="/terms" target="_blank" rel="noopener" className="link link-primary">{t("footer.terms")}</a>
-        </CheckboxField>
-        <CheckboxField meta={fields.acceptPrivacy} onCheckedChange={setAcceptPrivacy} hideErrors>
-          {t("auth.consent.agreeTo")}{" "}
-          <a href="/privacy" target="_blank" rel="noopener" className="link link-primary">{t("footer.privacy")}</a>
-        </CheckboxField>
+        <ConsentCheckboxes terms={fields.acceptTerms} privacy={fields.acceptPrivacy} onTermsChange={setAcceptTerms} onPrivacyChange={setAcceptPrivacy} />
         <SubmitButton disabled={consentMissing} busyLabel={t("forms.busy")}>
           {t("auth.consent.continue")}
         </SubmitButton>

@@ -7,7 +7,7 @@ import { EmailRequestForm } from "~/components/email-request-form";
 import { profiles } from "~/db/schema";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { findUserByEmail } from "~/server/auth/accounts.server";
-import { sendPasswordResetLink } from "~/server/auth/account-links.server";
+import { sendAccountLink } from "~/server/auth/account-links.server";
 import { resetLimits } from "~/server/auth/client-limits.server";
 import { handleEmailRequest } from "~/server/auth/email-request.server";
 import { recordAudit } from "~/server/audit.server";
@@ -25,7 +25,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const user = await findUserByEmail(context.db, email);
     if (!user) return;
     const profile = await context.db.query.profiles.findFirst({ where: eq(profiles.userId, user.id) });
-    await sendPasswordResetLink(context, request, { userId: user.id, email, firstName: profile?.firstName ?? "", language: profile?.preferredLanguage ?? "en" }, now);
+    await sendAccountLink("reset", context, request, { userId: user.id, email, firstName: profile?.firstName ?? "", language: profile?.preferredLanguage ?? "en" }, now);
     await recordAudit(context.db, request, { action: "auth.password_reset_requested", actorId: null, targetType: "user", targetId: user.id });
   });
 }

@@ -5,7 +5,8 @@ import { Form, Link, useActionData } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "~/components/auth-card";
-import { CheckboxField, FieldErrors, FormAlert, SubmitButton, TextField } from "~/components/form-fields";
+import { ConsentCheckboxes } from "~/components/consent-checkboxes";
+import { FieldErrors, FormAlert, SubmitButton, TextField } from "~/components/form-fields";
 import { GoogleButton } from "~/components/google-button";
 import { useHydrated } from "~/components/use-hydrated";
 import { RegisterSchema } from "~/domain/auth-schemas";
@@ -13,7 +14,7 @@ import { minutesToWait } from "~/domain/rate-limits";
 import { homePathForRole } from "~/domain/roles";
 import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
 import { createPatient } from "~/server/auth/accounts.server";
-import { sendConfirmationLink } from "~/server/auth/account-links.server";
+import { sendAccountLink } from "~/server/auth/account-links.server";
 import { signUpLimits } from "~/server/auth/client-limits.server";
 import { getSessionUser } from "~/server/auth/guards.server";
 import { recordAudit } from "~/server/audit.server";
@@ -51,7 +52,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const formError = { key: "auth.signUp.emailTaken", values: {} };
     return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), formError }, { status: 409 });
   }
-  await sendConfirmationLink(context, request, { userId, email, firstName, language }, now);
+  await sendAccountLink("confirm", context, request, { userId, email, firstName, language }, now);
   await recordAudit(context.db, request, { action: "auth.sign_up", actorId: userId, targetType: "user", targetId: userId });
   return redirectWithToast("/", { kind: "success", title: "auth.signUp.successTitle", description: "auth.signUp.successBody" }, context.config);
 }
@@ -93,17 +94,8 @@ export default function Register() {
         <TextField meta={fields.email} label={t("forms.fields.email")} type="email" autoComplete="email" />
         <TextField meta={fields.password} label={t("forms.fields.password")} type="password" autoComplete="new-password" hint={t("forms.hints.password")} />
         <TextField meta={fields.confirmPassword} label={t("forms.fields.confirmPassword")} type="password" autoComplete="new-password" />
-        <div className="flex flex-col gap-2">
-          {consentError ? <FieldErrors id="consent-error" errors={[consentError]} /> : null}
-          <CheckboxField meta={fields.acceptTerms} onCheckedChange={setAcceptTerms} hideErrors>
-            {t("auth.consent.agreeTo")}{" "}
-            <a href="/terms" target="_blank" rel="noopener" className="link link-primary">{t("footer.terms")}</a>
-          </CheckboxField>
-          <CheckboxField meta={fields.acceptPrivacy} onCheckedChange={setAcceptPrivacy} hideErrors>
-            {t("auth.consent.agreeTo")}{" "}
-            <a href="/privacy" target="_blank" rel="noopener" className="link link-primary">{t("footer.privacy")}</a>
-          </CheckboxField>
-        </div>
+        {consentError ? <FieldErrors id="consent-error" errors={[consentError]} /> : null}
+        <ConsentCheckboxes terms={fields.acceptTerms} privacy={fields.acceptPrivacy} onTermsChange={setAcceptTerms} onPrivacyChange={setAcceptPrivacy} />
         <SubmitButton disabled={consentMissing} busyLabel={t("forms.busy")}>
           {t("auth.signUp.submit")}
         </SubmitButton>

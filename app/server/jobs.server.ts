@@ -1,7 +1,7 @@
 // Scheduled housekeeping, run by the cron trigger. Safe to run twice: each step only removes what is
 // still due at the time it runs.
 import { lt } from "drizzle-orm";
-import { sessions } from "~/db/schema";
+import { authTokens, rateLimitHits, sessions } from "~/db/schema";
 import { DRAFT_LIFETIME_MS } from "~/domain/constants";
 import type { Database } from "~/server/db/client.server";
 import { deleteDrafts, findAbandonedDrafts } from "~/server/db/consultations.server";
@@ -10,7 +10,12 @@ export interface HousekeepingReport {
   draftsDeleted: number;
   filesDeleted: number;
   sessionsDeleted: number;
+  linksDeleted: number;
+  rateLimitHitsDeleted: number;
 }
+
+/** Longer than any rate limit's window, so no attempt that still counts is removed. */
+const RATE_LIMIT_HIT_RETENTION_MS = 24 * 60 * 60_000;
 
 export async function runHousekeeping(db: Database, files: R2Bucket, now: Date): Promise<HousekeepingReport> {
   const drafts = await findAbandonedDrafts(db, new Date(now.getTime() - DRAFT_LIFETIME_MS));
@@ -21,5 +26,16 @@ export async function runHousekeeping(db: Database, files: R2Bucket, now: Date):
   }
   const draftsDeleted = await deleteDrafts(db, drafts.map((draft) => draft.id));
   const expired = await db.delete(sessions).where(lt(sessions.expiresAt, now)).returning({ id: sessions.id });
-  return { draftsDeleted, filesDeleted: storageKeys.length, sessionsDeleted: expired.length };
+  const links = await db.delete(authTokens).where(lt(authTokens.expiresAt, now)).returning({ id: authTokens.id });
+  const hits = await db
+    .delete(rateLimitHits)
+    .where(lt(rateLimitHits.hitAt, new Date(now.getTime() - RATE_LIMIT_HIT_RETENTION_MS)))
+    .returning({ id: rateLimitHits.id });
+  return {
+    draftsDeleted,
+    filesDeleted: storageKeys.length,
+    sessionsDeleted: expired.length,
+    linksDeleted: links.length,
+    rateLimitHitsDeleted: hits.length,
+  };
 }

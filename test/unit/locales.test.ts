@@ -39,3 +39,35 @@ describe("translations", () => {
     for (const [key, text] of english) expect(placeholders(amharic.get(key) ?? ""), key).toEqual(placeholders(text));
   });
 });
+
+describe("translation keys in the code", () => {
+  it("all exist, including those passed around as strings (form errors, toasts)", async () => {
+    const { readdirSync, readFileSync, statSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const root = new URL("../../app", import.meta.url).pathname;
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const full = join(dir, name);
+        if (statSync(full).isDirectory()) walk(full);
+        else if (/\.(ts|tsx)$/.test(name)) files.push(full);
+      }
+    };
+    walk(root);
+    const namespaces = [...new Set([...english.keys()].map((key) => key.split(".")[0]))].join("|");
+    const keyPattern = new RegExp(`["'\`]((?:${namespaces})\\.[A-Za-z0-9_.]+)["'\`]`, "g");
+    const missing = new Set<string>();
+    let found = 0;
+    for (const file of files) {
+      for (const match of readFileSync(file, "utf8").matchAll(keyPattern)) {
+        const key = match[1]!;
+        if (key.endsWith(".")) continue; // a prefix completed at run time
+        if (key.includes("_")) continue; // audit actions (auth.sign_in.success) are snake_case, keys camelCase
+        found += 1;
+        if (!english.has(key)) missing.add(`${key} (${file.slice(root.length + 1)})`);
+      }
+    }
+    expect(found).toBeGreaterThan(50);
+    expect([...missing]).toEqual([]);
+  });
+});

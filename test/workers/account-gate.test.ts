@@ -3,6 +3,8 @@ import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { auditLog, mailOutbox, passwordCredentials, profiles, sessions, userRoles, users } from "~/db/schema";
 import { INVITE_LINK_LIFETIME_MS, PASSWORD_RESET_LINK_LIFETIME_MS } from "~/domain/constants";
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { sendAccountLink } from "~/server/auth/account-links.server";
 import { createOneTimeLink } from "~/server/auth/one-time-links.server";
 import { setDoctorStatus } from "~/server/db/doctors.server";
 import { loadConfig } from "~/server/env.server";
@@ -168,7 +170,14 @@ describe("invite links", () => {
   it("let an admin-created account set its own password once within 72 hours", async () => {
     const userId = await createUser("doctor");
     await db.update(users).set({ emailConfirmedAt: null }).where(eq(users.id, userId));
-    const token = await createOneTimeLink(db, userId, "invite", INVITE_LINK_LIFETIME_MS, new Date());
+    const email = (await db.query.users.findFirst({ where: eq(users.id, userId) }))!.email;
+    const context = { db, config: loadConfig(env) } as unknown as AppLoadContext;
+    await sendAccountLink("invite", context, new Request(ORIGIN), { userId, email, firstName: "Abebe", language: "am" }, new Date());
+    const mail = await lastEmailTo(email);
+    expect(mail?.subject).toBe("ወደ ቆዳ ተጋብዘዋል");
+    expect(mail?.textBody).toContain("72");
+    expect(mail?.link?.pathname).toBe("/invite");
+    const token = mail!.link!.searchParams.get("token")!;
     const done = await new Visitor().post(`/invite?token=${token}`, { token, password: "Doctor-Skin-5", confirmPassword: "Doctor-Skin-5" });
     expect(done.headers.get("Location")).toBe("/login");
     expect(await db.query.passwordCredentials.findFirst({ where: eq(passwordCredentials.userId, userId) })).toBeDefined();

@@ -1,7 +1,7 @@
 import { SELF, createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { consultationFiles, consultations, doctors, patientFeedback, sessions } from "~/db/schema";
+import { authTokens, consultationFiles, consultations, doctors, patientFeedback, rateLimitHits, sessions } from "~/db/schema";
 import { DRAFT_LIFETIME_MS, SESSION_IDLE_TIMEOUT_MS } from "~/domain/constants";
 import { findSessionUser } from "~/server/auth/session.server";
 import { applyConsultationMove } from "~/server/db/consultations.server";
@@ -146,6 +146,24 @@ describe("sessions", () => {
 });
 
 describe("the scheduled housekeeping", () => {
+  it("removes expired one-time links and rate-limit attempts that no longer count", async () => {
+    const userId = await createUser("patient");
+    const now = Date.now();
+    const { createOneTimeLink } = await import("~/server/auth/one-time-links.server");
+    await createOneTimeLink(db, userId, "password_reset", 60_000, new Date(now - 10 * 60_000));
+    const live = await createOneTimeLink(db, userId, "password_reset", 60 * 60_000, new Date(now));
+    await db.insert(rateLimitHits).values([
+      { key: `test:${userId}`, hitAt: new Date(now - 2 * 24 * 60 * 60_000) },
+      { key: `test:${userId}`, hitAt: new Date(now - 60_000) },
+    ]);
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ scheduledTime: new Date(now), cron: "*/15 * * * *" }), env, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(await db.$count(authTokens, eq(authTokens.userId, userId))).toBe(1);
+    expect(await db.$count(rateLimitHits, eq(rateLimitHits.key, `test:${userId}`))).toBe(1);
+    expect(live).toBeTruthy();
+  });
+
   it("deletes drafts older than a day with their photos, and keeps everything else", async () => {
     const patientId = await createUser("patient");
     const now = Date.now();
