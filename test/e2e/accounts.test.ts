@@ -144,4 +144,17 @@ describe("guards", () => {
     await page.waitForURL(/\/doctor\/profile$/);
     await expect.poll(() => page.locator("h1").textContent()).toBe("Profile");
   });
+
+  it("speak Amharic on the sign-in page, errors included", async () => {
+    journey = await startJourney();
+    const { page } = journey;
+    await page.goto(`${baseUrl}/login?lng=am`);
+    await expect.poll(() => page.locator("h1").textContent()).toBe("ይግቡ");
+    await page.getByLabel("ኢሜይል").fill("hana@qoda.test");
+    await page.getByLabel("የይለፍ ቃል", { exact: true }).fill("Not-her-password-1");
+    await page.getByRole("button", { name: "ይግቡ", exact: true }).click();
+    await page.getByTestId("form-alert").waitFor();
+    expect(await page.getByTestId("form-alert").textContent()).toContain("ኢሜይሉ ወይም የይለፍ ቃሉ ትክክል አይደለም።");
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  });
 });
