@@ -14,6 +14,19 @@ CREATE INDEX `audit_log_created_idx` ON `audit_log` (`created_at`);--> statement
 CREATE INDEX `audit_log_actor_idx` ON `audit_log` (`actor_id`,`created_at`);--> statement-breakpoint
 CREATE INDEX `audit_log_target_idx` ON `audit_log` (`target_type`,`target_id`);--> statement-breakpoint
 CREATE INDEX `audit_log_action_idx` ON `audit_log` (`action`,`created_at`);--> statement-breakpoint
+CREATE TABLE `auth_tokens` (
+	`id` text PRIMARY KEY NOT NULL,
+	`user_id` text NOT NULL,
+	`purpose` text NOT NULL,
+	`created_at` integer NOT NULL,
+	`expires_at` integer NOT NULL,
+	`used_at` integer,
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade,
+	CONSTRAINT "auth_tokens_purpose_valid" CHECK(purpose IN ('email_confirmation', 'password_reset', 'invite'))
+);
+--> statement-breakpoint
+CREATE INDEX `auth_tokens_user_idx` ON `auth_tokens` (`user_id`,`purpose`);--> statement-breakpoint
+CREATE INDEX `auth_tokens_expires_idx` ON `auth_tokens` (`expires_at`);--> statement-breakpoint
 CREATE TABLE `chats` (
 	`consultation_id` text PRIMARY KEY NOT NULL,
 	`doctor_id` text NOT NULL,
@@ -54,8 +67,8 @@ CREATE TABLE `consultations` (
 	`doctor_id` text,
 	`status` text NOT NULL,
 	`priority` text DEFAULT 'normal' NOT NULL,
-	`title` text NOT NULL,
-	`main_concern` text NOT NULL,
+	`title` text DEFAULT '' NOT NULL,
+	`main_concern` text DEFAULT '' NOT NULL,
 	`medical_history` text DEFAULT '' NOT NULL,
 	`additional_comments` text DEFAULT '' NOT NULL,
 	`requested_doctor_code` text,
@@ -73,8 +86,8 @@ CREATE TABLE `consultations` (
 	FOREIGN KEY (`doctor_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE no action,
 	CONSTRAINT "consultations_status_valid" CHECK(status IN ('awaiting_assets', 'pending', 'accepted_awaiting_payment', 'in_progress', 'completed', 'cancelled')),
 	CONSTRAINT "consultations_priority_valid" CHECK(priority IN ('normal', 'high', 'urgent')),
-	CONSTRAINT "consultations_title_length" CHECK(length("consultations"."title") BETWEEN 1 AND 100),
-	CONSTRAINT "consultations_main_concern_present" CHECK(length(trim("consultations"."main_concern")) > 0),
+	CONSTRAINT "consultations_title_length" CHECK(length("consultations"."title") <= 100 AND ("consultations"."status" = 'awaiting_assets' OR length("consultations"."title") >= 1)),
+	CONSTRAINT "consultations_main_concern_present" CHECK("consultations"."status" = 'awaiting_assets' OR length(trim("consultations"."main_concern")) > 0),
 	CONSTRAINT "consultations_doctor_matches_status" CHECK(("consultations"."status" IN ('awaiting_assets', 'pending') AND "consultations"."doctor_id" IS NULL) OR "consultations"."status" IN ('cancelled') OR ("consultations"."status" IN ('accepted_awaiting_payment', 'in_progress', 'completed') AND "consultations"."doctor_id" IS NOT NULL))
 );
 --> statement-breakpoint
@@ -175,6 +188,16 @@ CREATE TABLE `notifications` (
 );
 --> statement-breakpoint
 CREATE INDEX `notifications_user_idx` ON `notifications` (`user_id`,`is_read`,`created_at`);--> statement-breakpoint
+CREATE TABLE `oauth_accounts` (
+	`provider` text NOT NULL,
+	`provider_user_id` text NOT NULL,
+	`user_id` text NOT NULL,
+	`created_at` integer NOT NULL,
+	PRIMARY KEY(`provider`, `provider_user_id`),
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `oauth_accounts_user_idx` ON `oauth_accounts` (`user_id`);--> statement-breakpoint
 CREATE TABLE `password_credentials` (
 	`user_id` text PRIMARY KEY NOT NULL,
 	`password_hash` text NOT NULL,
@@ -252,6 +275,14 @@ CREATE TABLE `profiles` (
 );
 --> statement-breakpoint
 CREATE INDEX `profiles_name_idx` ON `profiles` (`last_name`,`first_name`);--> statement-breakpoint
+CREATE TABLE `rate_limit_hits` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`key` text NOT NULL,
+	`hit_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `rate_limit_hits_key_idx` ON `rate_limit_hits` (`key`,`hit_at`);--> statement-breakpoint
+CREATE INDEX `rate_limit_hits_hit_at_idx` ON `rate_limit_hits` (`hit_at`);--> statement-breakpoint
 CREATE TABLE `sessions` (
 	`id` text PRIMARY KEY NOT NULL,
 	`user_id` text NOT NULL,

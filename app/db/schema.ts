@@ -160,9 +160,9 @@ export const consultations = sqliteTable(
     status: text("status", { enum: CONSULTATION_STATUSES }).notNull(),
     priority: text("priority", { enum: PRIORITIES }).notNull().default("normal"),
     /** The chief complaint cut to its first characters. */
-    title: text("title").notNull(),
+    title: text("title").notNull().default(""),
     // The description's three sections, kept apart so each can be shown and searched as itself.
-    mainConcern: text("main_concern").notNull(),
+    mainConcern: text("main_concern").notNull().default(""),
     medicalHistory: text("medical_history").notNull().default(""),
     additionalComments: text("additional_comments").notNull().default(""),
     /** The doctor code the patient gave, if any: that doctor sees the request marked for them. */
@@ -190,8 +190,12 @@ export const consultations = sqliteTable(
     index("consultations_payment_deadline_idx").on(t.paymentDeadlineAt),
     check("consultations_status_valid", oneOf("status", CONSULTATION_STATUSES)),
     check("consultations_priority_valid", oneOf("priority", PRIORITIES)),
-    check("consultations_title_length", sql`length(${t.title}) BETWEEN 1 AND ${sql.raw(String(MAX_TITLE_CHARS))}`),
-    check("consultations_main_concern_present", sql`length(trim(${t.mainConcern})) > 0`),
+    // A draft (photos first, words later) may still be without its title and complaint; nothing else may.
+    check(
+      "consultations_title_length",
+      sql`length(${t.title}) <= ${sql.raw(String(MAX_TITLE_CHARS))} AND (${t.status} = 'awaiting_assets' OR length(${t.title}) >= 1)`,
+    ),
+    check("consultations_main_concern_present", sql`${t.status} = 'awaiting_assets' OR length(trim(${t.mainConcern})) > 0`),
     // A doctor is named exactly from acceptance on; a request in the queue has none.
     check(
       "consultations_doctor_matches_status",

@@ -1,7 +1,7 @@
 // Messages the rooms send to browsers. Both sides parse them with these schemas; a message that does
 // not parse is dropped.
 import { z } from "zod";
-import { CONSULTATION_STATUSES } from "./consultation-status";
+import { CONSULTATION_STATUSES, PRIORITIES, PRIORITY_RANK } from "./consultation-status";
 
 export const ConsultationStatusEvent = z.object({
   type: z.literal("status"),
@@ -14,3 +14,30 @@ export type ConsultationStatusEvent = z.infer<typeof ConsultationStatusEvent>;
 
 export const ConsultationRoomEvent = z.discriminatedUnion("type", [ConsultationStatusEvent]);
 export type ConsultationRoomEvent = z.infer<typeof ConsultationRoomEvent>;
+
+/** What a doctor sees of a waiting request before opening it. */
+export const RequestSummary = z.object({
+  id: z.string(),
+  title: z.string(),
+  priority: z.enum(PRIORITIES),
+  /** When the request started waiting for a doctor (ms since the epoch). */
+  waitingSince: z.number(),
+  patientFirstName: z.string(),
+  photoCount: z.number().int().min(0),
+  /** The doctor code the patient asked for, if any; the page marks it when it is the reader's. */
+  requestedDoctorCode: z.string().nullable(),
+});
+export type RequestSummary = z.infer<typeof RequestSummary>;
+
+export const LobbyEvent = z.discriminatedUnion("type", [
+  /** Sent on every (re)connection: the whole queue, so a page never misses what happened meanwhile. */
+  z.object({ type: z.literal("queue"), requests: z.array(RequestSummary) }),
+  z.object({ type: z.literal("request_added"), request: RequestSummary }),
+  z.object({ type: z.literal("request_removed"), id: z.string() }),
+]);
+export type LobbyEvent = z.infer<typeof LobbyEvent>;
+
+/** The doctors' queue order: most pressing priority first, then the longest waiting. */
+export function byQueueOrder(a: RequestSummary, b: RequestSummary): number {
+  return PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority] || a.waitingSince - b.waitingSince;
+}

@@ -13,7 +13,12 @@ export type AuditAction =
   | "auth.password_reset_requested"
   | "auth.password_reset"
   | "auth.invite_accepted"
-  | "auth.consent_given";
+  | "auth.consent_given"
+  | "consultation.submitted"
+  | "consultation.accepted"
+  | "consultation.declined"
+  | "consultation.viewed"
+  | "file.viewed";
 
 export interface AuditEvent {
   action: AuditAction;

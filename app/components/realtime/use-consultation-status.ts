@@ -1,0 +1,33 @@
+import usePartySocket from "partysocket/react";
+import { useState } from "react";
+import type { ConsultationStatus } from "~/domain/consultation-status";
+import { ConsultationRoomEvent } from "~/domain/room-events";
+
+/**
+ * The consultation's status as its room reports it, live. The room sends the current status on every
+ * (re)connection, so a page that lost its connection catches up by itself.
+ */
+export function useConsultationStatus(consultationId: string, initial: ConsultationStatus) {
+  const [status, setStatus] = useState(initial);
+  const [reason, setReason] = useState<string | undefined>();
+  usePartySocket({
+    party: "consultation-room",
+    room: consultationId,
+    onMessage(message) {
+      const parsed = ConsultationRoomEvent.safeParse(safeJson(message.data));
+      if (!parsed.success || parsed.data.type !== "status") return;
+      setStatus(parsed.data.status);
+      setReason(parsed.data.reason);
+    },
+  });
+  return { status, reason };
+}
+
+export function safeJson(data: unknown): unknown {
+  if (typeof data !== "string") return null;
+  try {
+    return JSON.parse(data);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,107 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { and, eq } from "drizzle-orm";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { DetailsStep, type DetailsProgress } from "~/components/request-wizard/details-step";
+import { PhotoStep } from "~/components/request-wizard/photo-step";
+import { RequestSidebar } from "~/components/request-wizard/sidebar";
+import { StepIndicator } from "~/components/request-wizard/step-indicator";
+import { WaitingForDoctor } from "~/components/waiting-for-doctor";
+import { consultations } from "~/db/schema";
+import { getTranslator, pageTitle } from "~/i18n.server";
+import { requirePatient } from "~/server/auth/guards.server";
+import { findOwnDraft } from "~/server/db/requests.server";
+import { listPhotos } from "~/server/files.server";
+import { receivePhotos, removePhoto, submitNewConsultation } from "~/server/new-consultation.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+function stepOf(url: URL): 1 | 2 | 3 {
+  const step = Number(url.searchParams.get("step"));
+  return step === 2 || step === 3 ? step : 1;
+}
+
+// Patients only. Three steps, each a real form post: photos (optional), details, then the thank-you
+// page that waits, live, for a doctor.
+export async function loader(args: LoaderFunctionArgs) {
+  const patient = await requirePatient(args);
+  const { context, request } = args;
+  const url = new URL(request.url);
+  const t = await getTranslator(request);
+  const title = pageTitle(t("request.title"));
+  const step = stepOf(url);
+  if (step === 3) {
+    const id = url.searchParams.get("id") ?? "";
+    const submitted = await context.db.query.consultations.findFirst({
+      columns: { id: true, status: true },
+      where: and(eq(consultations.id, id), eq(consultations.patientId, patient.userId)),
+    });
+    if (!submitted) throw new Response("Not Found", { status: 404 });
+    return { title, step, draftId: null, photoIds: [], submitted };
+  }
+  const draftParam = url.searchParams.get("draft");
+  const draft = draftParam ? await findOwnDraft(context.db, draftParam, patient.userId) : undefined;
+  const photoIds = draft ? (await listPhotos(context.db, draft.id)).map((photo) => photo.id) : [];
+  return { title, step, draftId: draft?.id ?? null, photoIds, submitted: null };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+
+export async function action(args: ActionFunctionArgs) {
+  const patient = await requirePatient(args);
+  const { context, request } = args;
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  const t = await getTranslator(request);
+
+  if (intent === "upload-photos") {
+    const result = await receivePhotos(context, request, patient, formData);
+    if (!result.ok) return data({ refusals: [t(`request.errors.${result.error}`)], submit: null, draftId: null }, { status: result.status });
+    const refusals = result.refused.map(({ fileName, refusal }) => t(`request.errors.${refusal}`, { name: fileName }));
+    if (refusals.length) return data({ refusals, submit: null, draftId: result.draftId as string | null }, { status: 422 });
+    return redirect(`/patient/new-consultation?step=1&draft=${result.draftId}`);
+  }
+  if (intent === "remove-photo") {
+    const draftId = formData.get("draftId")?.toString() ?? "";
+    await removePhoto(context, patient, draftId, formData.get("photoId")?.toString() ?? "");
+    return redirect(`/patient/new-consultation?step=1&draft=${draftId}`);
+  }
+  const outcome = await submitNewConsultation(context, request, patient, formData);
+  if (!outcome.ok) {
+    return data({ refusals: [] as string[], submit: { result: outcome.result, formError: outcome.formError }, draftId: null }, { status: 400 });
+  }
+  return redirectWithToast(`/patient/new-consultation?step=3&id=${outcome.consultationId}`, { kind: "success", title: "request.submitted" }, context.config);
+}
+
+export default function NewConsultation() {
+  const { t } = useTranslation();
+  const loaded = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const [progress, setProgress] = useState<DetailsProgress>({ complaintFilled: false, historyFilled: false });
+  const draftId: string | null = loaded.draftId ?? actionData?.draftId ?? null;
+  return (
+    <div className="mx-auto flex max-w-5xl flex-col gap-6 px-4 py-6">
+      <div className="flex items-center justify-between gap-2">
+        <h1 className="text-2xl font-bold">{t("request.title")}</h1>
+        <Link to="/patient/dashboard" className="btn btn-ghost btn-sm">{t("request.waiting.backToDashboard")}</Link>
+      </div>
+      <StepIndicator step={loaded.step} />
+      {loaded.step === 3 && loaded.submitted ? (
+        <section className="flex flex-col gap-4">
+          <h2 className="text-xl font-bold">{t("request.thankYou.title")}</h2>
+          <p>{t("request.thankYou.body")}</p>
+          <WaitingForDoctor consultationId={loaded.submitted.id} initialStatus={loaded.submitted.status} />
+        </section>
+      ) : (
+        <div className="grid gap-6 md:grid-cols-[1fr_18rem]">
+          {loaded.step === 1 ? (
+            <PhotoStep draftId={draftId} storedPhotoIds={loaded.photoIds} refusals={actionData?.refusals ?? []} />
+          ) : (
+            <DetailsStep draftId={draftId} lastResult={actionData?.submit?.result} formError={actionData?.submit?.formError} onProgress={setProgress} />
+          )}
+          <RequestSidebar photoCount={loaded.photoIds.length} complaintFilled={progress.complaintFilled} historyFilled={progress.historyFilled} />
+        </div>
+      )}
+    </div>
+  );
+}

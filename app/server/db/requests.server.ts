@@ -1,0 +1,126 @@
+// Patients' requests: drafts that gather photos, the submit that puts a request in front of doctors,
+// and the summaries doctors see.
+import { and, asc, count, eq, inArray, isNull, sql } from "drizzle-orm";
+import { consultationFiles, consultations, doctors, profiles } from "~/db/schema";
+import { planTransition, type Actor } from "~/domain/consultation-status";
+import { titleFromComplaint, type RequestDetails } from "~/domain/consultation-request";
+import { byQueueOrder, type RequestSummary } from "~/domain/room-events";
+import type { Database } from "~/server/db/client.server";
+import { everyPhotoStored } from "~/server/files.server";
+
+export async function createDraft(db: Database, patientId: string, now: Date) {
+  const [draft] = await db
+    .insert(consultations)
+    .values({ patientId, status: "awaiting_assets", createdAt: now, updatedAt: now })
+    .returning({ id: consultations.id });
+  return draft!.id;
+}
+
+/** The patient's own draft, or undefined (someone else's id finds nothing). */
+export async function findOwnDraft(db: Database, draftId: string, patientId: string) {
+  return db.query.consultations.findFirst({
+    where: and(eq(consultations.id, draftId), eq(consultations.patientId, patientId), eq(consultations.status, "awaiting_assets")),
+  });
+}
+
+export async function isActiveDoctorCode(db: Database, code: string) {
+  const doctor = await db.query.doctors.findFirst({ columns: { userId: true }, where: and(eq(doctors.doctorCode, code), eq(doctors.status, "active")) });
+  return doctor !== undefined;
+}
+
+export type SubmitOutcome =
+  | { ok: true; consultationId: string }
+  | { ok: false; reason: "draft_not_found" | "photos_missing" | "already_submitted" };
+
+/** Puts the request in front of doctors: a draft becomes `pending` once every photo is stored. */
+export async function submitRequest(
+  db: Database,
+  bucket: R2Bucket,
+  patientId: string,
+  details: RequestDetails,
+  now: Date,
+): Promise<SubmitOutcome> {
+  const words = {
+    title: titleFromComplaint(details.chiefComplaint),
+    mainConcern: details.chiefComplaint,
+    medicalHistory: details.knownIllnesses,
+    additionalComments: details.additionalComments,
+    requestedDoctorCode: details.doctorCode,
+    priority: details.priority,
+  };
+  if (!details.draftId) {
+    const [created] = await db
+      .insert(consultations)
+      .values({ patientId, status: "pending", ...words, createdAt: now, updatedAt: now })
+      .returning({ id: consultations.id });
+    return { ok: true, consultationId: created!.id };
+  }
+  const draft = await db.query.consultations.findFirst({ where: and(eq(consultations.id, details.draftId), eq(consultations.patientId, patientId)) });
+  if (!draft) return { ok: false, reason: "draft_not_found" };
+  const actor: Actor = { kind: "user", userId: patientId, role: "patient" };
+  const plan = planTransition(draft, "submit", actor, now);
+  if (!plan.ok) return { ok: false, reason: plan.refusal === "wrong_status" ? "already_submitted" : "draft_not_found" };
+  if (!(await everyPhotoStored(db, bucket, draft.id))) return { ok: false, reason: "photos_missing" };
+  // The request waits for a doctor from now on, not from when its first photo arrived.
+  const [updated] = await db
+    .update(consultations)
+    .set({ ...words, ...plan.changes, createdAt: now })
+    .where(and(eq(consultations.id, draft.id), eq(consultations.status, plan.from)))
+    .returning({ id: consultations.id });
+  return updated ? { ok: true, consultationId: updated.id } : { ok: false, reason: "already_submitted" };
+}
+
+const summaryColumns = {
+  id: consultations.id,
+  title: consultations.title,
+  priority: consultations.priority,
+  createdAt: consultations.createdAt,
+  updatedAt: consultations.updatedAt,
+  requestedDoctorCode: consultations.requestedDoctorCode,
+  patientFirstName: profiles.firstName,
+};
+
+async function withPhotoCounts(db: Database, rows: Array<{ id: string; title: string; priority: RequestSummary["priority"]; createdAt: Date; requestedDoctorCode: string | null; patientFirstName: string | null }>): Promise<RequestSummary[]> {
+  if (rows.length === 0) return [];
+  const photoCounts = new Map<string, number>();
+  for (let start = 0; start < rows.length; start += 90) {
+    const ids = rows.slice(start, start + 90).map((row) => row.id);
+    const counted = await db
+      .select({ consultationId: consultationFiles.consultationId, photos: count() })
+      .from(consultationFiles)
+      .where(and(inArray(consultationFiles.consultationId, ids), eq(consultationFiles.kind, "photo"), isNull(consultationFiles.deletedAt)))
+      .groupBy(consultationFiles.consultationId);
+    for (const row of counted) photoCounts.set(row.consultationId, row.photos);
+  }
+  return rows
+    .map((row) => ({
+      id: row.id,
+      title: row.title,
+      priority: row.priority,
+      waitingSince: row.createdAt.getTime(),
+      patientFirstName: row.patientFirstName ?? "",
+      photoCount: photoCounts.get(row.id) ?? 0,
+      requestedDoctorCode: row.requestedDoctorCode,
+    }))
+    .sort(byQueueOrder);
+}
+
+/** Every request waiting for a doctor, in queue order. */
+export async function pendingRequestSummaries(db: Database): Promise<RequestSummary[]> {
+  const rows = await db
+    .select(summaryColumns)
+    .from(consultations)
+    .leftJoin(profiles, eq(profiles.userId, consultations.patientId))
+    .where(eq(consultations.status, "pending"))
+    .orderBy(sql`CASE ${consultations.priority} WHEN 'urgent' THEN 0 WHEN 'high' THEN 1 ELSE 2 END`, asc(consultations.createdAt));
+  return withPhotoCounts(db, rows);
+}
+
+export async function requestSummary(db: Database, consultationId: string): Promise<RequestSummary | null> {
+  const rows = await db
+    .select(summaryColumns)
+    .from(consultations)
+    .leftJoin(profiles, eq(profiles.userId, consultations.patientId))
+    .where(and(eq(consultations.id, consultationId), eq(consultations.status, "pending")));
+  return (await withPhotoCounts(db, rows))[0] ?? null;
+}

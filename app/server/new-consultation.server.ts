@@ -1,0 +1,74 @@
+// The work behind the new-consultation wizard: photos into a draft, and the final submit.
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { MAX_PHOTO_BYTES, MAX_PHOTOS_PER_REQUEST } from "~/domain/constants";
+import { RequestDetailsSchema, type PhotoRefusal } from "~/domain/consultation-request";
+import type { SessionUser } from "~/server/auth/session.server";
+import { recordAudit } from "~/server/audit.server";
+import { createDraft, findOwnDraft, isActiveDoctorCode, requestSummary, submitRequest } from "~/server/db/requests.server";
+import { removeDraftPhoto, storePhoto } from "~/server/files.server";
+import { announceRequest } from "~/server/rooms.server";
+
+/** Room for the multipart framing around a full set of photos. */
+const MAX_UPLOAD_REQUEST_BYTES = MAX_PHOTOS_PER_REQUEST * MAX_PHOTO_BYTES + 1024 * 1024;
+
+export type PhotoUploadResult =
+  | { ok: true; draftId: string; storedIds: string[]; refused: Array<{ fileName: string; refusal: PhotoRefusal }> }
+  | { ok: false; status: 400 | 404 | 413; error: "uploadTooLarge" | "uploadUnreadable" | "draftNotFound" };
+
+/** Stores the photos of a multipart request into the patient's draft, creating the draft if needed. */
+export async function receivePhotos(context: AppLoadContext, request: Request, patient: SessionUser, formData?: FormData): Promise<PhotoUploadResult> {
+  const declaredBytes = Number(request.headers.get("Content-Length") ?? 0);
+  if (!formData && declaredBytes > MAX_UPLOAD_REQUEST_BYTES) return { ok: false, status: 413, error: "uploadTooLarge" };
+  let form: FormData;
+  try {
+    form = formData ?? (await request.formData());
+  } catch {
+    return { ok: false, status: 400, error: "uploadUnreadable" };
+  }
+  const files = form.getAll("photo").filter((value): value is File => typeof value !== "string" && (value.size > 0 || value.name !== ""));
+  const givenDraft = form.get("draftId")?.toString();
+  let draftId: string;
+  if (givenDraft) {
+    if (!(await findOwnDraft(context.db, givenDraft, patient.userId))) return { ok: false, status: 404, error: "draftNotFound" };
+    draftId = givenDraft;
+  } else {
+    draftId = await createDraft(context.db, patient.userId, new Date());
+  }
+  const storedIds: string[] = [];
+  const refused: Array<{ fileName: string; refusal: PhotoRefusal }> = [];
+  for (const file of files) {
+    const stored = await storePhoto(context.db, context.cloudflare.env.FILES, draftId, patient.userId, file);
+    if (stored.ok) storedIds.push(stored.id);
+    else refused.push({ fileName: stored.fileName, refusal: stored.refusal });
+  }
+  return { ok: true, draftId, storedIds, refused };
+}
+
+export async function removePhoto(context: AppLoadContext, patient: SessionUser, draftId: string, photoId: string) {
+  if (!(await findOwnDraft(context.db, draftId, patient.userId))) return false;
+  return removeDraftPhoto(context.db, context.cloudflare.env.FILES, draftId, photoId);
+}
+
+export type SubmitResult =
+  | { ok: true; consultationId: string }
+  | { ok: false; result: SubmissionResult<string[]>; formError?: string };
+
+export async function submitNewConsultation(context: AppLoadContext, request: Request, patient: SessionUser, formData: FormData): Promise<SubmitResult> {
+  const submission = parseWithZod(formData, { schema: RequestDetailsSchema });
+  if (submission.status !== "success") return { ok: false, result: submission.reply() };
+  const details = submission.value;
+  if (details.doctorCode && !(await isActiveDoctorCode(context.db, details.doctorCode))) {
+    return { ok: false, result: submission.reply({ fieldErrors: { doctorCode: ["request.errors.unknownDoctorCode"] } }) };
+  }
+  const outcome = await submitRequest(context.db, context.cloudflare.env.FILES, patient.userId, details, new Date());
+  if (!outcome.ok) {
+    const formError = { draft_not_found: "request.errors.draftNotFound", photos_missing: "request.errors.photosMissing", already_submitted: "request.errors.alreadySubmitted" }[outcome.reason];
+    return { ok: false, result: submission.reply(), formError };
+  }
+  await recordAudit(context.db, request, { action: "consultation.submitted", actorId: patient.userId, targetType: "consultation", targetId: outcome.consultationId });
+  const summary = await requestSummary(context.db, outcome.consultationId);
+  if (summary) await announceRequest(context.cloudflare.env, summary);
+  return { ok: true, consultationId: outcome.consultationId };
+}

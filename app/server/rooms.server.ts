@@ -1,0 +1,33 @@
+// Typed calls from the Worker into the two kinds of rooms.
+import { getServerByName } from "partyserver";
+import type { ConsultationRoomEvent, RequestSummary } from "~/domain/room-events";
+import type { ConsultationRoom } from "../../party/consultation";
+import type { DoctorsLobby } from "../../party/lobby";
+
+export const LOBBY_ROOM_NAME = "main";
+
+function lobby(env: Env) {
+  return getServerByName(env.DoctorsLobby, LOBBY_ROOM_NAME) as Promise<DurableObjectStub<DoctorsLobby>>;
+}
+
+export function consultationRoom(env: Env, consultationId: string) {
+  return getServerByName(env.ConsultationRoom, consultationId) as Promise<DurableObjectStub<ConsultationRoom>>;
+}
+
+/** Every connected doctor sees the request appear. */
+export async function announceRequest(env: Env, request: RequestSummary) {
+  await (await lobby(env)).requestAdded(request);
+}
+
+/** Every connected doctor sees the request go (accepted, declined, withdrawn). */
+export async function withdrawRequest(env: Env, consultationId: string) {
+  await (await lobby(env)).requestRemoved(consultationId);
+}
+
+export async function tellParticipants(env: Env, event: ConsultationRoomEvent) {
+  await (await consultationRoom(env, event.consultationId)).announce(event);
+}
+
+export async function armPaymentDeadline(env: Env, consultationId: string, deadline: Date) {
+  await (await consultationRoom(env, consultationId)).armPaymentDeadline(deadline);
+}
