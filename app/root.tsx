@@ -21,6 +21,7 @@ import { DEFAULT_LANGUAGE, LANGUAGE_STORAGE_KEY } from "~/domain/languages";
 import { detectLanguage, getTranslator, pageTitle, rememberRequestedLanguage } from "~/i18n.server";
 import { useNonce } from "~/nonce";
 import { findSessionUser } from "~/server/auth/session.server";
+import { doctorCodeOf, pendingRequestCount } from "~/server/db/requests.server";
 import { readToast } from "~/server/toast.server";
 import stylesheet from "~/app.css?url";
 
@@ -37,6 +38,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     findSessionUser(context.db, request, new Date()),
     rememberRequestedLanguage(request),
   ]);
+  // Active doctors see the live request bell; the first count comes with the page.
+  const doctorBell =
+    user?.role === "doctor" && user.doctorStatus === "active"
+      ? { initialCount: await pendingRequestCount(context.db), doctorCode: await doctorCodeOf(context.db, user.userId) }
+      : null;
   const headers = new Headers();
   if (toast.setCookie) headers.append("Set-Cookie", toast.setCookie);
   if (languageCookie) headers.append("Set-Cookie", languageCookie);
@@ -45,6 +51,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       language,
       toast: toast.toast,
       signedInRole: user?.role ?? null,
+      doctorBell,
       // For the error boundary, which has no loader of its own to translate a title.
       errorTitle: pageTitle(t("pages.error.title")),
     },
@@ -74,7 +81,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 btn btn-sm">
           {t("shell.skipToContent")}
         </a>
-        <SiteHeader signedInRole={rootData?.signedInRole ?? null} />
+        <SiteHeader signedInRole={rootData?.signedInRole ?? null} doctorBell={rootData?.doctorBell ?? null} />
         <main id="main" className="flex-1">
           {children}
         </main>

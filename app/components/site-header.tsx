@@ -1,9 +1,10 @@
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { RequestsBell } from "~/components/doctor/requests-bell";
 import { LanguageSwitcher } from "~/components/language-switcher";
 import { homePathForRole, type Role } from "~/domain/roles";
 
-export function SiteHeader({ signedInRole }: { signedInRole: Role | null }) {
+export function SiteHeader({ signedInRole, doctorBell }: { signedInRole: Role | null; doctorBell: { initialCount: number; doctorCode: string | null } | null }) {
   const { t } = useTranslation();
   return (
     <header className="border-b border-base-300 bg-base-100">
@@ -17,6 +18,7 @@ export function SiteHeader({ signedInRole }: { signedInRole: Role | null }) {
           <nav aria-label={t("shell.mainNavigation")} className="flex items-center gap-1">
             {signedInRole ? (
               <>
+                {doctorBell ? <RequestsBell initialCount={doctorBell.initialCount} doctorCode={doctorBell.doctorCode} /> : null}
                 <Link to={homePathForRole(signedInRole)} className="btn btn-sm btn-primary">
                   {t("shell.dashboard")}
                 </Link>

@@ -124,3 +124,13 @@ export async function requestSummary(db: Database, consultationId: string): Prom
     .where(and(eq(consultations.id, consultationId), eq(consultations.status, "pending")));
   return (await withPhotoCounts(db, rows))[0] ?? null;
 }
+
+export async function pendingRequestCount(db: Database) {
+  const [row] = await db.select({ waiting: count() }).from(consultations).where(eq(consultations.status, "pending"));
+  return row?.waiting ?? 0;
+}
+
+export async function doctorCodeOf(db: Database, doctorId: string) {
+  const doctor = await db.query.doctors.findFirst({ columns: { doctorCode: true }, where: eq(doctors.userId, doctorId) });
+  return doctor?.doctorCode ?? null;
+}
