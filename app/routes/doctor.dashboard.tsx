@@ -1,25 +1,65 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { DashboardWelcome } from "~/components/dashboard-welcome";
+import { ConsultationList } from "~/components/consultation-list";
+import { StatCard } from "~/components/stat-card";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireActiveDoctor } from "~/server/auth/guards.server";
+import { doctorConsultations, doctorFigures } from "~/server/db/consultation-lists.server";
+import { pendingRequestSummaries } from "~/server/db/requests.server";
 
-// The doctor's home after signing in; its cards arrive with the issues that bring their data.
+/** Midnight in Addis Ababa (UTC+3, no daylight saving), for "completed today". */
+function startOfTodayInEthiopia(now: Date) {
+  const offsetMs = 3 * 60 * 60_000;
+  const local = new Date(now.getTime() + offsetMs);
+  return new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate()) - offsetMs);
+}
+
+// Active doctors: their figures, their active consultations, and the requests waiting for anyone.
 export async function loader(args: LoaderFunctionArgs) {
-  const user = await requireActiveDoctor(args);
-  const t = await getTranslator(args.request);
-  return { title: pageTitle(t("dashboard.title")), firstName: user.firstName ?? "" };
+  const doctor = await requireActiveDoctor(args);
+  const { context, request } = args;
+  const t = await getTranslator(request);
+  const [figures, mine, waiting] = await Promise.all([
+    doctorFigures(context.db, doctor.userId, startOfTodayInEthiopia(new Date())),
+    doctorConsultations(context.db, doctor.userId),
+    pendingRequestSummaries(context.db),
+  ]);
+  const active = mine.filter((row) => row.status === "in_progress" || row.status === "accepted_awaiting_payment");
+  return {
+    title: pageTitle(t("dashboard.title")),
+    firstName: doctor.firstName ?? "",
+    figures,
+    active: active.map((row) => ({ id: row.id, title: row.title, status: row.status, priority: row.priority, createdAt: row.createdAt.toISOString(), subtitle: `${row.patientFirstName ?? ""} ${row.patientLastName ?? ""}`.trim() })),
+    waiting: waiting.map((request) => ({ id: request.id, title: request.title, status: "pending" as const, priority: request.priority, createdAt: new Date(request.waitingSince).toISOString(), subtitle: request.patientFirstName })),
+  };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
 
 export default function DoctorDashboard() {
   const { t } = useTranslation();
-  const { firstName } = useLoaderData<typeof loader>();
+  const data = useLoaderData<typeof loader>();
   return (
-    <DashboardWelcome firstName={firstName} profilePath="/doctor/profile">
-      <p className="text-base-content/80">{t("dashboard.doctorIntro")}</p>
-    </DashboardWelcome>
+    <section className="mx-auto flex max-w-5xl flex-col gap-5 px-4 py-6">
+      <h1 className="text-2xl font-bold" data-testid="dashboard-greeting">{t("doctor.greeting", { name: data.firstName })}</h1>
+      <div className="grid grid-cols-2 gap-3 sm:grid-cols-3">
+        <StatCard label={t("doctor.figures.total")} value={data.figures.total} testId="figure-total" />
+        <StatCard label={t("doctor.figures.completedToday")} value={data.figures.completedToday} testId="figure-completed-today" />
+        <StatCard label={t("doctor.figures.active")} value={data.figures.active} testId="figure-active" />
+      </div>
+      <section className="flex flex-col gap-2">
+        <h2 className="text-xl font-bold">{t("doctor.activeConsultations")}</h2>
+        <ConsultationList items={data.active} hrefFor={(id) => `/doctor/consultation/${id}`} empty={t("doctor.noActive")} />
+      </section>
+      <section className="flex flex-col gap-2">
+        <h2 className="text-xl font-bold">{t("doctor.requests.title")}</h2>
+        <ConsultationList items={data.waiting} hrefFor={(id) => `/doctor/consultation/${id}`} empty={t("doctor.requests.none")} />
+      </section>
+      <div className="flex flex-wrap gap-3 text-sm">
+        <Link to="/doctor/consultations" className="link">{t("doctor.allConsultations")}</Link>
+        <Link to="/doctor/patients" className="link">{t("doctor.myPatients")}</Link>
+      </div>
+    </section>
   );
 }

@@ -70,6 +70,18 @@ const MATRIX: Record<string, Record<Persona, Expectation>> = {
   "routes/doctor.profile": onlyFor("doctor"),
   "routes/admin": { ...onlyFor("admin"), admin: "/admin/dashboard" },
   "routes/admin._index": { ...onlyFor("admin"), admin: "/admin/dashboard" },
+  "routes/consultations": { ...signedInGoHome(LOGIN), patient: "/patient/consultations", anotherPatient: "/patient/consultations", activeDoctor: "/doctor/consultations", inactiveDoctor: "/doctor/consultations" },
+  "routes/files.$fileId": { ...everyone(404), anonymous: LOGIN },
+  "routes/patient.new-consultation": onlyFor("patient"),
+  // POST only (a GET answers 400 to everyone); its POST guard is tested with the wizard.
+  "routes/patient.new-consultation.photos": everyone(400),
+  "routes/patient.consultations": onlyFor("patient"),
+  "routes/patient.consultation.$id": { ...onlyFor("patient"), patient: 404, anotherPatient: 404 },
+  "routes/patient.payment.$id": { ...onlyFor("patient"), patient: 404, anotherPatient: 404 },
+  "routes/doctor.consultations": onlyFor("doctor"),
+  "routes/doctor.patients": onlyFor("doctor"),
+  "routes/doctor.consultation.$id": { ...onlyFor("doctor"), activeDoctor: 404 },
+  "routes/consultation.$id.accept": { ...everyone(403), anonymous: LOGIN, inactiveDoctor: "/account-issue", activeDoctor: 404 },
   "routes/admin.dashboard": onlyFor("admin"),
   "routes/admin.profile": onlyFor("admin"),
 };

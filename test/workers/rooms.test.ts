@@ -138,7 +138,10 @@ describe("the payment deadline alarm", () => {
     const cookie = await sessionCookieFor(consultation.patientId);
     const response = await connect(`/parties/consultation-room/${consultation.id}`, { Cookie: cookie });
     const socket = response.webSocket!;
-    const received = new Promise<string>((resolve) => socket.addEventListener("message", (event) => resolve(String(event.data))));
+    // The room first says where things stand, then what changes.
+    const received = new Promise<string>((resolve) =>
+      socket.addEventListener("message", (event) => String(event.data).includes("payment_expired") && resolve(String(event.data))),
+    );
     socket.accept();
     const room = await roomFor(consultation.id);
     await room.armPaymentDeadline(new Date(Date.now() + 60_000));

@@ -1,0 +1,68 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Form, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { groupByPatient } from "~/domain/my-patients";
+import { getTranslator, pageTitle } from "~/i18n.server";
+import { requireActiveDoctor } from "~/server/auth/guards.server";
+import { doctorConsultations } from "~/server/db/consultation-lists.server";
+
+// Active doctors: "My Patients", grouped from their own consultations.
+export async function loader(args: LoaderFunctionArgs) {
+  const doctor = await requireActiveDoctor(args);
+  const { context, request } = args;
+  const search = new URL(request.url).searchParams.get("q")?.trim() ?? "";
+  const rows = await doctorConsultations(context.db, doctor.userId, { search: search || undefined });
+  const groups = groupByPatient(
+    rows.map((row) => ({
+      patientId: row.patientId,
+      patientName: `${row.patientFirstName ?? ""} ${row.patientLastName ?? ""}`.trim(),
+      patientEmail: row.patientEmail ?? "",
+      status: row.status,
+      createdAt: row.createdAt,
+      completedAt: row.completedAt,
+      diagnosis: row.diagnosis,
+    })),
+  );
+  const t = await getTranslator(request);
+  return {
+    title: pageTitle(t("doctor.myPatients")),
+    search,
+    patients: groups.map((group) => ({ ...group, lastConsultationAt: group.lastConsultationAt.toISOString() })),
+  };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+
+const STANDING_CLASS = { ongoing: "badge-primary", pending: "badge-warning", completed: "badge-success" } as const;
+
+export default function MyPatients() {
+  const { t, i18n } = useTranslation();
+  const { search, patients } = useLoaderData<typeof loader>();
+  const date = new Intl.DateTimeFormat(i18n.language === "am" ? "am-ET" : "en-GB", { dateStyle: "medium" });
+  return (
+    <section className="mx-auto flex max-w-5xl flex-col gap-4 px-4 py-6">
+      <h1 className="text-2xl font-bold">{t("doctor.myPatients")}</h1>
+      <Form method="get" role="search" className="flex gap-2">
+        <input type="search" name="q" defaultValue={search} aria-label={t("doctor.filter.search")} className="input input-sm w-full" />
+        <button type="submit" className="btn btn-sm">{t("doctor.filter.search")}</button>
+      </Form>
+      {patients.length === 0 ? <p className="text-sm text-base-content/70">{t("doctor.noPatients")}</p> : null}
+      <ul className="grid gap-3 sm:grid-cols-2" data-testid="patient-list">
+        {patients.map((patient) => (
+          <li key={patient.patientId} className="card border border-base-300">
+            <div className="card-body gap-1 p-4 text-sm">
+              <div className="flex items-center justify-between gap-2">
+                <h2 className="font-bold">{patient.name}</h2>
+                <span className={`badge badge-sm ${STANDING_CLASS[patient.standing]}`}>{t(`doctor.standing.${patient.standing}`)}</span>
+              </div>
+              <p className="text-base-content/70">{patient.email}</p>
+              <p>{t("doctor.lastConsultation", { date: date.format(new Date(patient.lastConsultationAt)) })}</p>
+              <p>{t("doctor.patientCounts", { total: patient.total, ongoing: patient.ongoing, completed: patient.completed })}</p>
+              <p className="text-base-content/80">{patient.latestDiagnosis ? t("doctor.latestDiagnosis", { diagnosis: patient.latestDiagnosis }) : t("doctor.noDiagnosisYet")}</p>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,77 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link, useLoaderData } from "@remix-run/react";
+import { eq } from "drizzle-orm";
+import { useTranslation } from "react-i18next";
+import { PriorityBadge, StatusBadge } from "~/components/consultation-badges";
+import { PhotoViewer } from "~/components/photo-viewer";
+import { WaitingForDoctor } from "~/components/waiting-for-doctor";
+import { profiles } from "~/db/schema";
+import { formatConsultationId } from "~/domain/constants";
+import { getTranslator, pageTitle } from "~/i18n.server";
+import { requirePatient } from "~/server/auth/guards.server";
+import { requireConsultationAccess } from "~/server/consultation-access.server";
+import { listPhotos } from "~/server/files.server";
+
+// Patients: one of their own consultations (anyone else's id is "not found").
+export async function loader(args: LoaderFunctionArgs) {
+  const patient = await requirePatient(args);
+  const { context, request, params } = args;
+  const consultation = await requireConsultationAccess(context, request, patient, params.id ?? "");
+  if (consultation.status === "awaiting_assets") throw new Response("Not Found", { status: 404 });
+  const doctor = consultation.doctorId ? await context.db.query.profiles.findFirst({ columns: { firstName: true }, where: eq(profiles.userId, consultation.doctorId) }) : undefined;
+  const t = await getTranslator(request);
+  return {
+    title: pageTitle(`${t("consultation.title")} ${formatConsultationId(consultation.id)}`),
+    consultation: {
+      id: consultation.id,
+      status: consultation.status,
+      priority: consultation.priority,
+      title: consultation.title,
+      mainConcern: consultation.mainConcern,
+      medicalHistory: consultation.medicalHistory,
+      additionalComments: consultation.additionalComments,
+    },
+    doctorFirstName: doctor?.firstName ?? null,
+    photoIds: (await listPhotos(context.db, consultation.id)).map((photo) => photo.id),
+  };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+
+export default function PatientConsultation() {
+  const { t } = useTranslation();
+  const { consultation, doctorFirstName, photoIds } = useLoaderData<typeof loader>();
+  const sections = [
+    { title: t("consultation.mainConcern"), body: consultation.mainConcern },
+    { title: t("consultation.medicalHistory"), body: consultation.medicalHistory },
+    { title: t("consultation.additionalComments"), body: consultation.additionalComments },
+  ].filter((section) => section.body.trim() !== "");
+  return (
+    <article className="mx-auto flex max-w-3xl flex-col gap-5 px-4 py-6">
+      <Link to="/patient/dashboard" className="link text-sm">{t("request.waiting.backToDashboard")}</Link>
+      <header className="flex flex-col gap-2">
+        <div className="flex flex-wrap items-center gap-2">
+          <StatusBadge status={consultation.status} />
+          <PriorityBadge priority={consultation.priority} />
+          <span className="text-xs text-base-content/70">#{formatConsultationId(consultation.id)}</span>
+        </div>
+        <h1 className="text-2xl font-bold">{consultation.title}</h1>
+        {doctorFirstName ? <p className="text-sm">{t("consultation.withDoctor", { name: doctorFirstName })}</p> : null}
+      </header>
+      {consultation.status === "pending" ? <WaitingForDoctor consultationId={consultation.id} initialStatus={consultation.status} /> : null}
+      {consultation.status === "accepted_awaiting_payment" ? (
+        <Link to={`/patient/payment/${consultation.id}`} className="btn btn-primary">{t("payment.goToPayment")}</Link>
+      ) : null}
+      {sections.map((section) => (
+        <section key={section.title} className="flex flex-col gap-1">
+          <h2 className="font-bold">{section.title}</h2>
+          <p className="whitespace-pre-wrap">{section.body}</p>
+        </section>
+      ))}
+      <section className="flex flex-col gap-2">
+        <h2 className="font-bold">{t("consultation.photos")}</h2>
+        <PhotoViewer photoIds={photoIds} />
+      </section>
+    </article>
+  );
+}
