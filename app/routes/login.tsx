@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "~/components/auth-card";
 import { FormAlert, SubmitButton, TextField } from "~/components/form-fields";
@@ -25,7 +25,9 @@ export async function loader(args: LoaderFunctionArgs) {
   const redirectTo = new URL(args.request.url).searchParams.get("redirect");
   if (user) throw redirect(safeRedirectPath(redirectTo, AFTER_SIGN_IN_DEFAULT));
   const t = await getTranslator(args.request);
-  return { title: pageTitle(t("auth.signIn.title")) };
+  // Someone sent here from the request form is told why.
+  const notice = redirectTo?.startsWith("/patient/new-consultation") ? ("request.signInFirst" as const) : null;
+  return { title: pageTitle(t("auth.signIn.title")), notice };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
@@ -66,8 +68,10 @@ export default function Login() {
     shouldRevalidate: "onInput",
   });
   const formError = actionData?.formError;
+  const { notice } = useLoaderData<typeof loader>();
   return (
     <AuthCard title={t("auth.signIn.title")} intro={t("auth.signIn.intro")}>
+      {notice ? <div role="status" className="alert alert-info">{t(notice)}</div> : null}
       {formError ? (
         <FormAlert title={t("auth.signIn.errorTitle")} message={t(formError.key as never, formError.values)}>
           {formError.resendFor ? (

@@ -50,6 +50,10 @@ export class Visitor {
     return this.fetch(path, { method: "POST", body, headers: { Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded", ...headers } });
   }
 
+  postMultipart(path: string, form: FormData, headers: Record<string, string> = {}) {
+    return this.fetch(path, { method: "POST", body: form, headers: { Origin: ORIGIN, ...headers } });
+  }
+
   /** Follows redirects from `response` until a page answers; returns it with its HTML. */
   async follow(response: Response) {
     let current = response;

@@ -1,0 +1,287 @@
+import { SELF, env } from "cloudflare:test";
+import { and, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { auditLog, chats, consultationFiles, consultations } from "~/db/schema";
+import { Visitor } from "./browser-like";
+import { ORIGIN, createConsultation, createUser, db, signedIn } from "./fixtures";
+import { EXE_BYTES, JPEG_BYTES, PNG_BYTES, SVG_BYTES, largeJpeg, photoFile } from "./photos";
+
+async function patientVisitor() {
+  const patient = await signedIn("patient");
+  return { ...patient, visitor: new Visitor(patient.cookie) };
+}
+
+async function uploadPhotos(visitor: Visitor, files: File[], draftId?: string) {
+  const form = new FormData();
+  if (draftId) form.append("draftId", draftId);
+  for (const file of files) form.append("photo", file);
+  const response = await visitor.postMultipart("/patient/new-consultation/photos", form);
+  return { status: response.status, body: (await response.json()) as { draftId?: string; photoIds?: string[]; errors?: string[]; error?: string } };
+}
+
+async function filesOf(consultationId: string) {
+  return db.select().from(consultationFiles).where(eq(consultationFiles.consultationId, consultationId));
+}
+
+describe("the new-consultation wizard", () => {
+  it("asks an anonymous visitor to sign in first and brings them back", async () => {
+    const response = await new Visitor().get("/patient/new-consultation");
+    expect(response.headers.get("Location")).toBe("/login?redirect=%2Fpatient%2Fnew-consultation");
+    const login = await new Visitor().get("/login?redirect=%2Fpatient%2Fnew-consultation");
+    expect(await login.text()).toContain("Please log in to submit a consultation request.");
+  });
+
+  it("refuses a request without a chief complaint, in the spec's words, and creates nothing", async () => {
+    const { visitor, userId } = await patientVisitor();
+    const response = await visitor.post("/patient/new-consultation?step=2", { intent: "submit", chiefComplaint: "   ", knownIllnesses: "Asthma", priority: "high" });
+    expect(response.status).toBe(400);
+    const html = await response.text();
+    expect(html).toContain("Missing Information");
+    expect(html).toContain("Please Tell us what&#x27;s going on with your skin.");
+    expect(html).toContain("Asthma");
+    expect(await db.$count(consultations, eq(consultations.patientId, userId))).toBe(0);
+  });
+
+  it("sends a request without photos straight to the doctors, titled by its complaint cut to 100 characters", async () => {
+    const { visitor, userId } = await patientVisitor();
+    const complaint = `${"Itchy red patches on my arms. ".repeat(5)}They started after I changed soap.`;
+    const response = await visitor.post("/patient/new-consultation?step=2", {
+      intent: "submit",
+      chiefComplaint: complaint,
+      knownIllnesses: "None",
+      additionalComments: "Worse at night",
+      priority: "urgent",
+    });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toMatch(/^\/patient\/new-consultation\?step=3&id=/);
+    const [created] = await db.select().from(consultations).where(eq(consultations.patientId, userId));
+    expect(created).toMatchObject({ status: "pending", priority: "urgent", mainConcern: complaint.trim(), medicalHistory: "None", additionalComments: "Worse at night" });
+    expect(created!.title).toBe(complaint.slice(0, 100));
+    const { html } = await visitor.follow(response);
+    expect(html).toContain("Consultation Submitted!");
+    expect(html).toContain("Step 3 of 3");
+  });
+
+  it("keeps a request with photos as a draft until the final submit finds every photo stored", async () => {
+    const { visitor, userId } = await patientVisitor();
+    const upload = await uploadPhotos(visitor, [photoFile(PNG_BYTES, "rash.png")]);
+    expect(upload.status).toBe(200);
+    const draftId = upload.body.draftId!;
+    expect((await db.query.consultations.findFirst({ where: eq(consultations.id, draftId) }))?.status).toBe("awaiting_assets");
+    const second = await uploadPhotos(visitor, [photoFile(JPEG_BYTES, "close-up.jpg", "image/jpeg")], draftId);
+    expect(second.body.draftId).toBe(draftId);
+    const stored = await filesOf(draftId);
+    expect(stored.map((file) => file.contentType).sort()).toEqual(["image/jpeg", "image/png"]);
+    expect(await env.FILES.head(stored[0]!.storageKey)).not.toBeNull();
+
+    // A photo whose object went missing keeps the request a draft, with a clear message.
+    await env.FILES.delete(stored[0]!.storageKey);
+    const refused = await visitor.post("/patient/new-consultation?step=2", { intent: "submit", draftId, chiefComplaint: "Rash" });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("Some photos did not finish uploading.");
+    await db.delete(consultationFiles).where(eq(consultationFiles.id, stored[0]!.id));
+
+    const submitted = await visitor.post("/patient/new-consultation?step=2", { intent: "submit", draftId, chiefComplaint: "Rash on my neck" });
+    expect(submitted.headers.get("Location")).toBe(`/patient/new-consultation?step=3&id=${draftId}`);
+    expect(await db.query.consultations.findFirst({ where: eq(consultations.id, draftId) })).toMatchObject({ status: "pending", title: "Rash on my neck", patientId: userId });
+  });
+
+  it("checks the doctor code", async () => {
+    const { visitor } = await patientVisitor();
+    const refused = await visitor.post("/patient/new-consultation?step=2", { intent: "submit", chiefComplaint: "Rash", doctorCode: "NOPE99" });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("No active doctor has this code.");
+  });
+
+  it("works without JavaScript: photos by a multipart form post, removal, then the details", async () => {
+    const { visitor } = await patientVisitor();
+    const form = new FormData();
+    form.append("intent", "upload-photos");
+    form.append("photo", photoFile(PNG_BYTES, "a.png"));
+    form.append("photo", photoFile(PNG_BYTES, "b.png"));
+    const uploaded = await visitor.postMultipart("/patient/new-consultation", form);
+    const location = uploaded.headers.get("Location")!;
+    const draftId = new URL(location, ORIGIN).searchParams.get("draft")!;
+    expect((await filesOf(draftId)).length).toBe(2);
+    const step1 = await (await visitor.get(location)).text();
+    expect(step1).toContain("2 photos");
+    const photoId = (await filesOf(draftId))[0]!.id;
+    await visitor.post("/patient/new-consultation", { intent: "remove-photo", draftId, photoId });
+    expect((await filesOf(draftId)).length).toBe(1);
+  });
+});
+
+describe("bad photos", () => {
+  it("get clear errors and store nothing", async () => {
+    const { visitor } = await patientVisitor();
+    const cases: Array<[File, string]> = [
+      [largeJpeg(6 * 1024 * 1024), "big.jpg is larger than 5 MB."],
+      [photoFile(EXE_BYTES, "holiday.jpg", "image/jpeg"), "holiday.jpg is not a JPG, PNG or WebP photo."],
+      [photoFile(SVG_BYTES, "drawing.svg", "image/svg+xml"), "drawing.svg is not a JPG, PNG or WebP photo."],
+      [photoFile(new Uint8Array(), "empty.png"), "empty.png is empty."],
+    ];
+    const { body: first } = await uploadPhotos(visitor, [photoFile(PNG_BYTES, "ok.png")]);
+    const draftId = first.draftId!;
+    for (const [file, message] of cases) {
+      const { status, body } = await uploadPhotos(visitor, [file], draftId);
+      expect(status, message).toBe(422);
+      expect(body.errors).toEqual([message]);
+    }
+    expect((await filesOf(draftId)).length).toBe(1);
+    const listed = await env.FILES.list({ prefix: `consultations/${draftId}/` });
+    expect(listed.objects).toHaveLength(1);
+  });
+
+  it("allow at most 10 photos per request", async () => {
+    const { visitor } = await patientVisitor();
+    const { body } = await uploadPhotos(visitor, Array.from({ length: 10 }, (_, index) => photoFile(PNG_BYTES, `p${index}.png`)));
+    expect(body.photoIds).toHaveLength(10);
+    const eleventh = await uploadPhotos(visitor, [photoFile(PNG_BYTES, "p10.png")], body.draftId);
+    expect(eleventh.status).toBe(422);
+    expect(eleventh.body.errors).toEqual(["A request can have at most 10 photos."]);
+    expect((await filesOf(body.draftId!)).length).toBe(10);
+  });
+
+  it("cannot be added to another patient's draft", async () => {
+    const owner = await patientVisitor();
+    const { body } = await uploadPhotos(owner.visitor, [photoFile(PNG_BYTES, "mine.png")]);
+    const intruder = await patientVisitor();
+    const attempt = await uploadPhotos(intruder.visitor, [photoFile(PNG_BYTES, "theirs.png")], body.draftId);
+    expect(attempt.status).toBe(404);
+    expect((await filesOf(body.draftId!)).length).toBe(1);
+    const anonymous = await new Visitor().postMultipart("/patient/new-consultation/photos", new FormData());
+    expect(anonymous.headers.get("Location")).toBe("/login?redirect=%2Fpatient%2Fnew-consultation%2Fphotos");
+  });
+});
+
+describe("accepting", () => {
+  it("lets exactly one of 20 doctors win, in the database and in the answers", async () => {
+    const patientId = await createUser("patient");
+    const consultation = await createConsultation(patientId, "pending");
+    const doctors = await Promise.all(Array.from({ length: 20 }, () => signedIn("doctor")));
+    const answers = await Promise.all(
+      doctors.map(async (doctor) => {
+        const response = await new Visitor(doctor.cookie).post(`/doctor/consultation/${consultation.id}`, { intent: "accept" });
+        return { doctorId: doctor.userId, status: response.status, html: await response.text() };
+      }),
+    );
+    const winners = answers.filter((answer) => answer.status === 200);
+    expect(winners).toHaveLength(1);
+    for (const loser of answers.filter((answer) => answer.status !== 200)) {
+      expect(loser.status).toBe(409);
+      expect(loser.html).toContain("This consultation has already been accepted by another doctor.");
+    }
+    const stored = await db.query.consultations.findFirst({ where: eq(consultations.id, consultation.id) });
+    expect(stored).toMatchObject({ status: "accepted_awaiting_payment", doctorId: winners[0]!.doctorId });
+    expect(stored!.paymentDeadlineAt!.getTime() - stored!.acceptedAt!.getTime()).toBe(15 * 60_000);
+    expect(await db.query.chats.findFirst({ where: eq(chats.consultationId, consultation.id) })).toMatchObject({ doctorId: winners[0]!.doctorId, status: "active" });
+    expect(await db.$count(auditLog, and(eq(auditLog.action, "consultation.accepted"), eq(auditLog.targetId, consultation.id)))).toBe(1);
+  });
+
+  it("arms the consultation room's payment alarm and tells the patient's page", async () => {
+    const patient = await signedIn("patient");
+    const consultation = await createConsultation(patient.userId, "pending");
+    const socketResponse = await SELF.fetch(`${ORIGIN}/parties/consultation-room/${consultation.id}`, { headers: { Upgrade: "websocket", Cookie: patient.cookie } });
+    const socket = socketResponse.webSocket!;
+    const messages: string[] = [];
+    const accepted = new Promise<void>((resolve) =>
+      socket.addEventListener("message", (event) => {
+        messages.push(String(event.data));
+        if (String(event.data).includes("accepted_awaiting_payment")) resolve();
+      }),
+    );
+    socket.accept();
+    const doctor = await signedIn("doctor");
+    await new Visitor(doctor.cookie).post(`/doctor/consultation/${consultation.id}`, { intent: "accept" });
+    await accepted;
+    expect(JSON.parse(messages[0]!)).toMatchObject({ type: "status", status: "pending" });
+    const { consultationRoom } = await import("~/server/rooms.server");
+    const deadline = await (await consultationRoom(env, consultation.id)).paymentDeadline();
+    const stored = await db.query.consultations.findFirst({ where: eq(consultations.id, consultation.id) });
+    expect(deadline?.getTime()).toBe(stored!.paymentDeadlineAt!.getTime());
+    socket.close(1000, "done");
+  });
+
+  it("is only for doctors, and only while pending; decline cancels", async () => {
+    const patient = await signedIn("patient");
+    const consultation = await createConsultation(patient.userId, "pending");
+    const asPatient = await new Visitor(patient.cookie).post(`/doctor/consultation/${consultation.id}`, { intent: "accept" });
+    expect(asPatient.headers.get("Location")).toBe("/access-denied");
+    const doctor = await signedIn("doctor");
+    const declined = await new Visitor(doctor.cookie).post(`/doctor/consultation/${consultation.id}`, { intent: "decline" });
+    expect(declined.headers.get("Location")).toBe("/doctor/consultations");
+    expect((await db.query.consultations.findFirst({ where: eq(consultations.id, consultation.id) }))?.status).toBe("cancelled");
+    const late = await new Visitor(doctor.cookie).post(`/doctor/consultation/${consultation.id}`, { intent: "accept" });
+    expect(late.status).toBe(409);
+    expect((await db.query.consultations.findFirst({ where: eq(consultations.id, consultation.id) }))?.status).toBe("cancelled");
+  });
+});
+
+describe("the accept link", () => {
+  it("shows the request, accepts on POST, and sends the same doctor straight to it afterwards", async () => {
+    const patientId = await createUser("patient");
+    const consultation = await createConsultation(patientId, "pending", { title: "Dry skin on hands" });
+    const doctor = await signedIn("doctor");
+    const visitor = new Visitor(doctor.cookie);
+    const page = await visitor.get(`/consultation/${consultation.id}/accept`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("Dry skin on hands");
+    expect((await db.query.consultations.findFirst({ where: eq(consultations.id, consultation.id) }))?.status).toBe("pending");
+    const accepted = await visitor.post(`/consultation/${consultation.id}/accept`, {});
+    expect(accepted.headers.get("Location")).toBe(`/doctor/consultation/${consultation.id}`);
+    expect((await visitor.get(`/consultation/${consultation.id}/accept`)).headers.get("Location")).toBe(`/doctor/consultation/${consultation.id}`);
+    const other = await signedIn("doctor");
+    const taken = await new Visitor(other.cookie).get(`/consultation/${consultation.id}/accept`);
+    expect(taken.status).toBe(409);
+    const html = await taken.text();
+    expect(html).toContain("Oops!");
+    expect(html).toContain("This consultation has already been accepted by another doctor.");
+    expect(html).toContain("Go to Dashboard");
+  });
+
+  it("tells a patient they may not accept", async () => {
+    const patient = await signedIn("patient");
+    const response = await new Visitor(patient.cookie).get(`/consultation/${crypto.randomUUID()}/accept`);
+    expect(response.status).toBe(403);
+    expect(await response.text()).toContain("You do not have permission to accept consultations.");
+  });
+});
+
+describe("privacy between patients", () => {
+  it("patient B cannot read patient A's consultation, photos or room", async () => {
+    const a = await patientVisitor();
+    const { body } = await uploadPhotos(a.visitor, [photoFile(PNG_BYTES, "private.png")]);
+    await a.visitor.post("/patient/new-consultation?step=2", { intent: "submit", draftId: body.draftId!, chiefComplaint: "Private rash" });
+    const photoId = body.photoIds![0]!;
+    expect((await a.visitor.get(`/files/${photoId}`)).status).toBe(200);
+
+    const b = await patientVisitor();
+    expect((await b.visitor.get(`/patient/consultation/${body.draftId}`)).status).toBe(404);
+    expect((await b.visitor.get(`/files/${photoId}`)).status).toBe(404);
+    expect((await b.visitor.get(`/patient/payment/${body.draftId}`)).status).toBe(404);
+    const room = await SELF.fetch(`${ORIGIN}/parties/consultation-room/${body.draftId}`, { headers: { Upgrade: "websocket", Cookie: b.cookie } });
+    expect(room.status).toBe(403);
+  });
+
+  it("serves photos privately to doctors deciding, audits each look, and shuts out other doctors once accepted", async () => {
+    const a = await patientVisitor();
+    const { body } = await uploadPhotos(a.visitor, [photoFile(PNG_BYTES, "private.png")]);
+    await a.visitor.post("/patient/new-consultation?step=2", { intent: "submit", draftId: body.draftId!, chiefComplaint: "Rash" });
+    const photoId = body.photoIds![0]!;
+    const doctor = await signedIn("doctor");
+    const seen = await new Visitor(doctor.cookie).get(`/files/${photoId}`);
+    expect(seen.status).toBe(200);
+    expect(seen.headers.get("Content-Type")).toBe("image/png");
+    expect(seen.headers.get("Cache-Control")).toBe("private, no-store");
+    expect(seen.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    expect(seen.headers.get("Content-Disposition")).toMatch(/^inline; filename="photo-[0-9a-f]{8}\.png"$/);
+    expect(new Uint8Array(await seen.arrayBuffer())).toEqual(PNG_BYTES);
+    expect(await db.$count(auditLog, and(eq(auditLog.action, "file.viewed"), eq(auditLog.actorId, doctor.userId), eq(auditLog.targetId, photoId)))).toBe(1);
+
+    await new Visitor(doctor.cookie).post(`/doctor/consultation/${body.draftId}`, { intent: "accept" });
+    const other = await signedIn("doctor");
+    expect((await new Visitor(other.cookie).get(`/files/${photoId}`)).status).toBe(404);
+    const admin = await signedIn("admin");
+    expect((await new Visitor(admin.cookie).get(`/files/${photoId}`)).status).toBe(200);
+  });
+});
