@@ -8,23 +8,17 @@ import type { RequestSummary } from "~/domain/room-events";
 
 type AcceptAnswer = { outcome?: "accepted" | "already_taken" | "not_found" | "not_permitted"; message?: string };
 
-/** Accepts a request from the bell or a toast, then goes to it after `delayMs`. */
-function AcceptButton({ request, delayMs, onDone }: { request: RequestSummary; delayMs: number; onDone?: () => void }) {
+/** Accepts a request from the bell or a toast and reports the outcome; the bell does the navigating. */
+function AcceptButton({ request, onAccepting, onAccepted }: { request: RequestSummary; onAccepting: (request: RequestSummary) => void; onAccepted: (id: string) => void }) {
   const { t } = useTranslation();
   const fetcher = useFetcher<AcceptAnswer>();
-  const navigate = useNavigate();
   const outcome = fetcher.data?.outcome;
   useEffect(() => {
-    if (outcome !== "accepted") return;
-    const timer = window.setTimeout(() => {
-      onDone?.();
-      navigate(`/doctor/consultation/${request.id}`);
-    }, delayMs);
-    return () => window.clearTimeout(timer);
-  }, [outcome, delayMs, navigate, onDone, request.id]);
+    if (outcome === "accepted") onAccepted(request.id);
+  }, [outcome, onAccepted, request.id]);
   if (outcome && outcome !== "accepted") return <span className="text-xs text-error">{fetcher.data?.message}</span>;
   return (
-    <fetcher.Form method="post" action={`/doctor/consultation/${request.id}`}>
+    <fetcher.Form method="post" action={`/doctor/consultation/${request.id}`} onSubmit={() => onAccepting(request)}>
       <button type="submit" name="intent" value="accept" className="btn btn-primary btn-xs" disabled={fetcher.state !== "idle" || outcome === "accepted"} data-testid="accept-request">
         {outcome === "accepted" ? t("doctor.requests.accepted") : t("doctor.requests.accept")}
       </button>
@@ -54,10 +48,25 @@ export function RequestsBell({ initialCount, doctorCode }: { initialCount: numbe
   const [toasts, setToasts] = useState<RequestSummary[]>([]);
   const onArrival = useCallback((request: RequestSummary) => setToasts((all) => [...all.filter((toast) => toast.id !== request.id), request]), []);
   const { requests, connected } = useLobby(onArrival);
+  const navigate = useNavigate();
+  // The request this doctor is accepting stays on screen (its button shows the outcome) even after the
+  // lobby says it left the queue, which it does as soon as this very accept succeeds.
+  const [accepting, setAccepting] = useState<RequestSummary | null>(null);
   const count = connected ? requests.length : initialCount;
   const live = new Set(requests.map((request) => request.id));
-  const visibleToasts = toasts.filter((toast) => !connected || live.has(toast.id));
+  const listed = accepting && !live.has(accepting.id) ? [...requests, accepting] : requests;
+  const visibleToasts = toasts.filter((toast) => !connected || live.has(toast.id) || toast.id === accepting?.id);
   const dismiss = (id: string) => setToasts((all) => all.filter((toast) => toast.id !== id));
+  // The spec's pauses: 1 s after accepting from the dropdown, 0.5 s from a toast.
+  const acceptedFrom = (delayMs: number) => (id: string) => {
+    window.setTimeout(() => {
+      setAccepting(null);
+      dismiss(id);
+      navigate(`/doctor/consultation/${id}`);
+    }, delayMs);
+  };
+  const acceptedFromDropdown = useCallback(acceptedFrom(DOCTOR_TO_CONSULTATION_AFTER_DROPDOWN_ACCEPT_MS), [navigate]);
+  const acceptedFromToast = useCallback(acceptedFrom(DOCTOR_TO_CONSULTATION_AFTER_TOAST_ACCEPT_MS), [navigate]);
   return (
     <>
       <div className="dropdown dropdown-end">
@@ -67,12 +76,12 @@ export function RequestsBell({ initialCount, doctorCode }: { initialCount: numbe
         </button>
         <div tabIndex={0} className="dropdown-content z-40 mt-2 w-80 max-w-[90vw] rounded-box border border-base-300 bg-base-100 p-3 shadow-lg">
           <p className="mb-2 font-bold">{t("doctor.requests.title")}</p>
-          {requests.length === 0 ? <p className="text-sm text-base-content/70">{t("doctor.requests.none")}</p> : null}
+          {listed.length === 0 ? <p className="text-sm text-base-content/70">{t("doctor.requests.none")}</p> : null}
           <ul className="flex max-h-96 flex-col gap-3 overflow-y-auto" data-testid="requests-dropdown">
-            {requests.map((request) => (
+            {listed.map((request) => (
               <li key={request.id} className="flex items-start justify-between gap-2 border-b border-base-300 pb-2">
                 <RequestLine request={request} doctorCode={doctorCode} />
-                <AcceptButton request={request} delayMs={DOCTOR_TO_CONSULTATION_AFTER_DROPDOWN_ACCEPT_MS} />
+                <AcceptButton request={request} onAccepting={setAccepting} onAccepted={acceptedFromDropdown} />
               </li>
             ))}
           </ul>
@@ -86,7 +95,7 @@ export function RequestsBell({ initialCount, doctorCode }: { initialCount: numbe
               <RequestLine request={request} doctorCode={doctorCode} />
               <div className="flex justify-end gap-2">
                 <button type="button" className="btn btn-ghost btn-xs" onClick={() => dismiss(request.id)}>{t("shell.dismiss")}</button>
-                <AcceptButton request={request} delayMs={DOCTOR_TO_CONSULTATION_AFTER_TOAST_ACCEPT_MS} onDone={() => dismiss(request.id)} />
+                <AcceptButton request={request} onAccepting={setAccepting} onAccepted={acceptedFromToast} />
               </div>
             </div>
           ))}

@@ -1,0 +1,66 @@
+import { writeFileSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { DEMO_PASSWORD } from "../../scripts/demo-data";
+import { baseUrl, path, signIn, startJourney, type Journey } from "./journey";
+
+let journeys: Journey[] = [];
+afterEach(async () => {
+  await Promise.all(journeys.map((journey) => journey.browser.close()));
+  journeys = [];
+});
+
+/** A real 1×1 PNG on disk, for the file picker. */
+function photoOnDisk() {
+  const file = join(mkdtempSync(join(tmpdir(), "qoda-photo-")), "rash.png");
+  writeFileSync(file, Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC", "base64"));
+  return file;
+}
+
+describe("a request reaches the doctors live", () => {
+  it("patient submits with a photo; the doctor's toast and bell update without reload; the doctor accepts; the patient moves to payment", async () => {
+    const doctor = await startJourney();
+    const patient = await startJourney();
+    journeys = [doctor, patient];
+
+    await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
+    await doctor.page.waitForURL(/\/doctor\/dashboard$/);
+    await doctor.page.waitForLoadState("networkidle");
+    const countBefore = Number(await doctor.page.getByTestId("requests-count").textContent());
+
+    await signIn(patient.page, "hana@qoda.test", DEMO_PASSWORD);
+    await patient.page.waitForURL(/\/patient\/dashboard$/);
+    await patient.page.goto(`${baseUrl}/patient/new-consultation`, { waitUntil: "networkidle" });
+    expect(await patient.page.getByTestId("step-indicator").textContent()).toBe("Step 1 of 3");
+    await patient.page.getByTestId("photo-input").setInputFiles(photoOnDisk());
+    await patient.page.locator('[data-testid="photo-upload"][data-status="done"]').waitFor({ timeout: 10_000 });
+    await patient.page.getByTestId("wizard-next").click();
+    await patient.page.waitForURL(/step=2/);
+    const complaint = `Blisters on my feet ${Date.now()}`;
+    await patient.page.getByLabel("What is going on with your skin?").fill(complaint);
+    await patient.page.getByLabel("High").check();
+    await patient.page.getByRole("button", { name: "Submit request" }).click();
+    await patient.page.waitForURL(/step=3/);
+    const submittedAt = Date.now();
+    expect(await patient.page.getByTestId("waiting-screen").getAttribute("data-state")).toBe("looking");
+
+    const toast = doctor.page.getByTestId("request-toast").filter({ hasText: complaint });
+    await toast.waitFor({ timeout: 2_000 });
+    expect(Date.now() - submittedAt).toBeLessThan(2_000);
+    await expect.poll(async () => Number(await doctor.page.getByTestId("requests-count").textContent()), { timeout: 2_000 }).toBe(countBefore + 1);
+    expect(await toast.textContent()).toContain("Hana · 1 photo");
+
+    await toast.getByTestId("accept-request").click();
+    await doctor.page.waitForURL(/\/doctor\/consultation\//, { timeout: 5_000 });
+    await expect.poll(() => doctor.page.getByTestId("consultation-title").textContent()).toBe(complaint);
+    await expect.poll(() => doctor.page.getByTestId("awaiting-payment").textContent()).toBe("Waiting for patient to complete payment...");
+
+    await expect.poll(() => patient.page.getByTestId("waiting-screen").getAttribute("data-state")).toBe("found");
+    await patient.page.waitForURL(/\/patient\/payment\//, { timeout: 5_000 });
+    await expect.poll(() => patient.page.getByTestId("payment-countdown").textContent()).toMatch(/^1[45]:\d\d$/);
+    expect(path(patient.page)).toMatch(/^\/patient\/payment\/[0-9a-f-]{36}$/);
+    expect(doctor.problems).toEqual([]);
+    expect(patient.problems).toEqual([]);
+  });
+});
