@@ -17,8 +17,10 @@ export async function startJourney(options?: { javaScriptEnabled?: boolean }): P
   const page = await browser.newPage();
   const problems: string[] = [];
   page.on("console", (message) => {
-    // A page answered with 4xx on purpose (403, 404, 429…) is logged by Chromium as a failed load.
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) problems.push(message.text());
+    // A page answered with 4xx on purpose (403, 404, 429…) is logged by Chromium as a failed load, and a
+    // room socket cut by a navigation or a busy machine logs its failure before partysocket reconnects.
+    const expected = /^(Failed to load resource|WebSocket connection to .* failed)/;
+    if (message.type() === "error" && !expected.test(message.text())) problems.push(message.text());
   });
   page.on("pageerror", (error) => problems.push(error.message));
   return { browser, page, problems };
