@@ -4,6 +4,7 @@ import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
 import { routePartykitRequest } from "partyserver";
 // @ts-ignore: exists once `remix vite:build` has run (npm start and npm test build first).
 import * as remixBuild from "./build/server/index.js";
+import { rememberRequestedLanguage } from "~/i18n.server";
 import { createDatabase } from "~/server/db/client.server";
 import { loadConfig } from "~/server/env.server";
 import { runHousekeeping } from "~/server/jobs.server";
@@ -29,7 +30,11 @@ export default {
       refuseCrossSiteMutation(request) ??
       (await routePartykitRequest(request, env, { onBeforeConnect: guardRoom, onBeforeRequest: guardRoom })) ??
       (await handleRemixRequest(request, createLoadContext(env, ctx, nonce)));
-    return withSecurityHeaders(response, nonce, { production: config.APP_ENV === "production" });
+    // A `?lng=` choice is remembered on any answer, redirects included (a page may send its reader on).
+    const languageCookie = await rememberRequestedLanguage(request);
+    const secured = withSecurityHeaders(response, nonce, { production: config.APP_ENV === "production" });
+    if (languageCookie && secured.status !== 101) secured.headers.append("Set-Cookie", languageCookie);
+    return secured;
   },
 
   async scheduled(controller, env, ctx) {

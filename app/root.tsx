@@ -18,7 +18,7 @@ import { SiteHeader } from "~/components/site-header";
 import { StatusPage } from "~/components/status-page";
 import { Toaster } from "~/components/toaster";
 import { DEFAULT_LANGUAGE, LANGUAGE_STORAGE_KEY } from "~/domain/languages";
-import { detectLanguage, getTranslator, pageTitle, rememberRequestedLanguage } from "~/i18n.server";
+import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
 import { useNonce } from "~/nonce";
 import { findSessionUser } from "~/server/auth/session.server";
 import { doctorCodeOf, pendingRequestCount } from "~/server/db/requests.server";
@@ -31,12 +31,11 @@ export const links: LinksFunction = () => [
 ];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const [language, t, toast, user, languageCookie] = await Promise.all([
+  const [language, t, toast, user] = await Promise.all([
     detectLanguage(request),
     getTranslator(request),
     readToast(request, context.config),
     findSessionUser(context.db, request, new Date()),
-    rememberRequestedLanguage(request),
   ]);
   // Active doctors see the live request bell; the first count comes with the page.
   const doctorBell =
@@ -45,7 +44,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       : null;
   const headers = new Headers();
   if (toast.setCookie) headers.append("Set-Cookie", toast.setCookie);
-  if (languageCookie) headers.append("Set-Cookie", languageCookie);
   return data(
     {
       language,

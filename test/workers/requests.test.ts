@@ -285,3 +285,25 @@ describe("privacy between patients", () => {
     expect((await new Visitor(admin.cookie).get(`/files/${photoId}`)).status).toBe(200);
   });
 });
+
+describe("in Amharic", () => {
+  it("the wizard's messages and the doctor's page speak Amharic", async () => {
+    const { visitor } = await patientVisitor();
+    await visitor.get("/?lng=am");
+    const refused = await visitor.post("/patient/new-consultation?step=2", { intent: "submit", chiefComplaint: "" });
+    const html = await refused.text();
+    expect(html).toContain("የጎደለ መረጃ");
+    expect(html).toContain("እባክዎ በቆዳዎ ላይ ምን እየሆነ እንደሆነ ይንገሩን።");
+    expect(html).toContain("ደረጃ 2 ከ3");
+
+    const patientId = await createUser("patient");
+    const consultation = await createConsultation(patientId, "pending", { priority: "urgent" });
+    const doctor = await signedIn("doctor");
+    const doctorVisitor = new Visitor(doctor.cookie);
+    await doctorVisitor.get("/?lng=am");
+    const page = await (await doctorVisitor.get(`/doctor/consultation/${consultation.id}`)).text();
+    expect(page).toContain("አስቸኳይ");
+    expect(page).toContain("ዋና ችግር");
+    expect(page).toContain("ተቀበል");
+  });
+});
