@@ -16,7 +16,8 @@ function authenticatedClient(request: Request, form: URLSearchParams): string | 
 // Development and tests only: Google's token endpoint.
 export async function action({ request, context }: ActionFunctionArgs) {
   requireStandIns(context);
-  const form = new URLSearchParams(await request.text());
+  const form = new URLSearchParams();
+  for (const [name, value] of await request.formData()) if (typeof value === "string") form.set(name, value);
   const { status, body } = await exchangeCode(context.config, form, authenticatedClient(request, form));
   return Response.json(body, { status, headers: { "Cache-Control": "no-store" } });
 }
