@@ -39,7 +39,7 @@ export default {
 
   async scheduled(controller, env, ctx) {
     ctx.waitUntil(
-      runHousekeeping(createDatabase(env.DB), env.FILES, new Date(controller.scheduledTime)).then((report) =>
+      runHousekeeping(env, new Date(controller.scheduledTime)).then((report) =>
         console.log(JSON.stringify({ job: "housekeeping", cron: controller.cron, ...report })),
       ),
     );

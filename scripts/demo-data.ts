@@ -42,7 +42,9 @@ interface DemoConsultation {
   summary?: { observations: string; diagnosis: string; treatmentPlan: string };
 }
 
-const c = (n: number) => `00000000-0000-4000-9000-00000000000${n}`;
+// Fixed ids, so the seed is idempotent; their first characters (what people see) differ.
+const CONSULTATION_ID_PREFIXES = ["1d7f3a92", "2b94c6e1", "3e58a0d7", "4a13f8c5", "5c6e2b09", "6f0d9e34", "7a8b41f6"];
+const c = (n: number) => `${CONSULTATION_ID_PREFIXES[n - 1]}-0000-4000-9000-00000000000${n}`;
 
 export const DEMO_CONSULTATIONS: DemoConsultation[] = [
   { id: c(1), patientId: hana.id, doctorId: null, status: "awaiting_assets", priority: "normal", mainConcern: "Dry, flaky patches on both elbows that itch at night.", minutesAgo: 5 },
@@ -105,7 +107,7 @@ export async function buildSeedSql(now: Date): Promise<string> {
       statements.push(
         insertOrIgnore("chats", { consultation_id: consultation.id, doctor_id: consultation.doctorId, patient_id: consultation.patientId, status: consultation.status === "completed" ? "closed" : "active", created_at: createdAt + 2 * MINUTE_MS }),
         insertOrIgnore("payments", {
-          id: consultation.id.replace("9000", "a000"), consultation_id: consultation.id, patient_id: consultation.patientId,
+          id: consultation.id.replace("-9000-", "-a000-"), consultation_id: consultation.id, patient_id: consultation.patientId,
           tx_ref: `demo-${consultation.id.slice(-4)}`, provider: "sandbox", amount_etb: 150, currency: "ETB", status: "paid",
           needs_admin_review: false, created_at: createdAt + 3 * MINUTE_MS, paid_at: createdAt + 5 * MINUTE_MS, updated_at: createdAt + 5 * MINUTE_MS,
         }),
@@ -114,7 +116,7 @@ export async function buildSeedSql(now: Date): Promise<string> {
     if (consultation.status === "completed") {
       statements.push(
         insertOrIgnore("patient_feedback", {
-          id: consultation.id.replace("9000", "b000"), consultation_id: consultation.id, patient_id: consultation.patientId,
+          id: consultation.id.replace("-9000-", "-b000-"), consultation_id: consultation.id, patient_id: consultation.patientId,
           doctor_id: consultation.doctorId, rating: 5, feedback_message: "Clear advice, and my scalp is already better.",
           allow_contact: false, created_at: createdAt + 60 * MINUTE_MS,
         }),

@@ -10,6 +10,7 @@ import { CONSULTATION_FEE_ETB } from "~/domain/constants";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requirePatient } from "~/server/auth/guards.server";
 import { requireConsultationAccess } from "~/server/consultation-access.server";
+import { expireAndAnnounce } from "~/server/payment-expiry.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 // Patients: where a matched request is paid for within the window. Payment itself (Chapa and the local
@@ -18,6 +19,10 @@ export async function loader(args: LoaderFunctionArgs) {
   const patient = await requirePatient(args);
   const { context, request, params } = args;
   const consultation = await requireConsultationAccess(context, request, patient, params.id ?? "");
+  // The room's alarm closes the window on time; should it be late, the first look closes it too.
+  if (await expireAndAnnounce(context.cloudflare.env, consultation.id, new Date())) {
+    throw await redirectWithToast("/patient/dashboard", { kind: "info", title: "payment.expiredTitle", description: "payment.expiredBody" }, context.config);
+  }
   if (consultation.status === "in_progress" || consultation.status === "completed") {
     throw await redirectWithToast(`/patient/consultation/${consultation.id}`, { kind: "info", title: "payment.alreadyCompleted" }, context.config);
   }

@@ -3,10 +3,13 @@
 import { lt } from "drizzle-orm";
 import { authTokens, rateLimitHits, sessions } from "~/db/schema";
 import { DRAFT_LIFETIME_MS } from "~/domain/constants";
-import type { Database } from "~/server/db/client.server";
+import { createDatabase } from "~/server/db/client.server";
+import { overduePayments } from "~/server/payment-deadline.server";
+import { expireAndAnnounce } from "~/server/payment-expiry.server";
 import { deleteDrafts, findAbandonedDrafts } from "~/server/db/consultations.server";
 
 export interface HousekeepingReport {
+  paymentsExpired: number;
   draftsDeleted: number;
   filesDeleted: number;
   sessionsDeleted: number;
@@ -17,7 +20,14 @@ export interface HousekeepingReport {
 /** Longer than any rate limit's window, so no attempt that still counts is removed. */
 const RATE_LIMIT_HIT_RETENTION_MS = 24 * 60 * 60_000;
 
-export async function runHousekeeping(db: Database, files: R2Bucket, now: Date): Promise<HousekeepingReport> {
+export async function runHousekeeping(env: Env, now: Date): Promise<HousekeepingReport> {
+  const db = createDatabase(env.DB);
+  const files = env.FILES;
+  // Belt and braces for the rooms' alarms: a payment window that closed unnoticed is closed here.
+  let paymentsExpired = 0;
+  for (const consultationId of await overduePayments(db, now)) {
+    if (await expireAndAnnounce(env, consultationId, now)) paymentsExpired += 1;
+  }
   const drafts = await findAbandonedDrafts(db, new Date(now.getTime() - DRAFT_LIFETIME_MS));
   // Objects first: a draft row without its objects is harmless, objects without a row would be orphans.
   const storageKeys = drafts.flatMap((draft) => draft.storageKeys);
@@ -32,6 +42,7 @@ export async function runHousekeeping(db: Database, files: R2Bucket, now: Date):
     .where(lt(rateLimitHits.hitAt, new Date(now.getTime() - RATE_LIMIT_HIT_RETENTION_MS)))
     .returning({ id: rateLimitHits.id });
   return {
+    paymentsExpired,
     draftsDeleted,
     filesDeleted: storageKeys.length,
     sessionsDeleted: expired.length,

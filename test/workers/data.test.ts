@@ -146,6 +146,18 @@ describe("sessions", () => {
 });
 
 describe("the scheduled housekeeping", () => {
+  it("returns a consultation whose payment window closed unnoticed to the queue", async () => {
+    const patientId = await createUser("patient");
+    const doctorId = await createUser("doctor");
+    const overdue = await createConsultation(patientId, "accepted_awaiting_payment", { doctorId, acceptedAt: new Date(Date.now() - 20 * 60_000), paymentDeadlineAt: new Date(Date.now() - 5 * 60_000) });
+    const current = await createConsultation(patientId, "accepted_awaiting_payment", { doctorId, acceptedAt: new Date(), paymentDeadlineAt: new Date(Date.now() + 10 * 60_000) });
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ scheduledTime: new Date(), cron: "*/15 * * * *" }), env, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(await db.query.consultations.findFirst({ where: eq(consultations.id, overdue.id) })).toMatchObject({ status: "pending", doctorId: null });
+    expect(await db.query.consultations.findFirst({ where: eq(consultations.id, current.id) })).toMatchObject({ status: "accepted_awaiting_payment", doctorId });
+  });
+
   it("removes expired one-time links and rate-limit attempts that no longer count", async () => {
     const userId = await createUser("patient");
     const now = Date.now();

@@ -307,3 +307,26 @@ describe("in Amharic", () => {
     expect(page).toContain("ተቀበል");
   });
 });
+
+describe("the payment page", () => {
+  it("closes a window that is already past on the first look, and says so", async () => {
+    const patient = await signedIn("patient");
+    const doctorId = await createUser("doctor");
+    const consultation = await createConsultation(patient.userId, "accepted_awaiting_payment", { doctorId, acceptedAt: new Date(Date.now() - 20 * 60_000), paymentDeadlineAt: new Date(Date.now() - 60_000) });
+    const visitor = new Visitor(patient.cookie);
+    const { html, url } = await visitor.follow(await visitor.get(`/patient/payment/${consultation.id}`));
+    expect(new URL(url).pathname).toBe("/patient/dashboard");
+    expect(html).toContain("Payment Time Expired");
+    expect(html).toContain("Consultation returned to the queue.");
+    expect((await db.query.consultations.findFirst({ where: eq(consultations.id, consultation.id) }))?.status).toBe("pending");
+  });
+
+  it("shows the amount and the countdown while the window is open", async () => {
+    const patient = await signedIn("patient");
+    const doctorId = await createUser("doctor");
+    const consultation = await createConsultation(patient.userId, "accepted_awaiting_payment", { doctorId, acceptedAt: new Date(), paymentDeadlineAt: new Date(Date.now() + 15 * 60_000) });
+    const html = await (await new Visitor(patient.cookie).get(`/patient/payment/${consultation.id}`)).text();
+    expect(html).toContain("Amount: 150 ETB");
+    expect(html).toMatch(/data-testid="payment-countdown"[^>]*>1[45]:\d\d</);
+  });
+});

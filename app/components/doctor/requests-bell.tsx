@@ -69,7 +69,7 @@ export function RequestsBell({ initialCount, doctorCode }: { initialCount: numbe
   const acceptedFromToast = useCallback(acceptedFrom(DOCTOR_TO_CONSULTATION_AFTER_TOAST_ACCEPT_MS), [navigate]);
   return (
     <>
-      <div className="dropdown dropdown-end">
+      <div className="dropdown sm:dropdown-end">
         <button type="button" tabIndex={0} className="btn btn-ghost btn-sm btn-circle indicator" aria-label={t("doctor.requests.bell", { count })} data-testid="requests-bell">
           <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2"><path d="M18 8a6 6 0 1 0-12 0c0 7-3 9-3 9h18s-3-2-3-9M13.7 21a2 2 0 0 1-3.4 0" /></svg>
           {count > 0 ? <span className="badge badge-error badge-xs indicator-item" data-testid="requests-count">{formatBadgeCount(count)}</span> : null}
