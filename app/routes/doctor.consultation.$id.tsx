@@ -5,6 +5,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { PriorityBadge, StatusBadge } from "~/components/consultation-badges";
 import { FormAlert, SubmitButton } from "~/components/form-fields";
+import { ConsultationSections } from "~/components/consultation-sections";
 import { PhotoViewer } from "~/components/photo-viewer";
 import { useConsultationStatus } from "~/components/realtime/use-consultation-status";
 import { profiles } from "~/db/schema";
@@ -12,6 +13,7 @@ import { ACCEPT_CONFIRMATION_SHOWN_MS, formatConsultationId } from "~/domain/con
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireActiveDoctor } from "~/server/auth/guards.server";
 import { requireConsultationAccess } from "~/server/consultation-access.server";
+import { consultationForPage } from "~/server/consultation-view.server";
 import { acceptConsultation, declineConsultation } from "~/server/consultation-decisions.server";
 import { listPhotos } from "~/server/files.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -25,17 +27,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const t = await getTranslator(request);
   return {
     title: pageTitle(`${t("consultation.title")} ${formatConsultationId(consultation.id)}`),
-    consultation: {
-      id: consultation.id,
-      status: consultation.status,
-      priority: consultation.priority,
-      title: consultation.title,
-      mainConcern: consultation.mainConcern,
-      medicalHistory: consultation.medicalHistory,
-      additionalComments: consultation.additionalComments,
-      createdAt: consultation.createdAt.toISOString(),
-      isMine: consultation.doctorId === doctor.userId,
-    },
+    consultation: consultationForPage(consultation),
     patientName: patient ? `${patient.firstName} ${consultation.doctorId === doctor.userId ? patient.lastName : ""}`.trim() : "",
     photoIds: (await listPhotos(context.db, consultation.id)).map((photo) => photo.id),
   };
@@ -77,11 +69,6 @@ export default function DoctorConsultation() {
     const timer = window.setTimeout(() => setJustAccepted(false), ACCEPT_CONFIRMATION_SHOWN_MS);
     return () => window.clearTimeout(timer);
   }, [actionData]);
-  const sections = [
-    { title: t("consultation.mainConcern"), body: consultation.mainConcern },
-    { title: t("consultation.medicalHistory"), body: consultation.medicalHistory },
-    { title: t("consultation.additionalComments"), body: consultation.additionalComments },
-  ].filter((section) => section.body.trim() !== "");
   const currentStatus = actionData?.outcome === "accepted" && status === "pending" ? "accepted_awaiting_payment" : status;
   return (
     <article className="mx-auto flex max-w-3xl flex-col gap-5 px-4 py-6">
@@ -103,12 +90,7 @@ export default function DoctorConsultation() {
       ) : currentStatus === "accepted_awaiting_payment" ? (
         <div role="status" className="alert alert-info" data-testid="awaiting-payment">{t("consultation.waitingForPayment")}</div>
       ) : null}
-      {sections.map((section) => (
-        <section key={section.title} className="flex flex-col gap-1">
-          <h2 className="font-bold">{section.title}</h2>
-          <p className="whitespace-pre-wrap">{section.body}</p>
-        </section>
-      ))}
+      <ConsultationSections mainConcern={consultation.mainConcern} medicalHistory={consultation.medicalHistory} additionalComments={consultation.additionalComments} />
       <section className="flex flex-col gap-2">
         <h2 className="font-bold">{t("consultation.photos")}</h2>
         <PhotoViewer photoIds={photoIds} />

@@ -3,6 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { eq } from "drizzle-orm";
 import { useTranslation } from "react-i18next";
 import { PriorityBadge, StatusBadge } from "~/components/consultation-badges";
+import { ConsultationSections } from "~/components/consultation-sections";
 import { PhotoViewer } from "~/components/photo-viewer";
 import { WaitingForDoctor } from "~/components/waiting-for-doctor";
 import { profiles } from "~/db/schema";
@@ -10,6 +11,7 @@ import { formatConsultationId } from "~/domain/constants";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requirePatient } from "~/server/auth/guards.server";
 import { requireConsultationAccess } from "~/server/consultation-access.server";
+import { consultationForPage } from "~/server/consultation-view.server";
 import { listPhotos } from "~/server/files.server";
 
 // Patients: one of their own consultations (anyone else's id is "not found").
@@ -22,15 +24,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const t = await getTranslator(request);
   return {
     title: pageTitle(`${t("consultation.title")} ${formatConsultationId(consultation.id)}`),
-    consultation: {
-      id: consultation.id,
-      status: consultation.status,
-      priority: consultation.priority,
-      title: consultation.title,
-      mainConcern: consultation.mainConcern,
-      medicalHistory: consultation.medicalHistory,
-      additionalComments: consultation.additionalComments,
-    },
+    consultation: consultationForPage(consultation),
     doctorFirstName: doctor?.firstName ?? null,
     photoIds: (await listPhotos(context.db, consultation.id)).map((photo) => photo.id),
   };
@@ -41,11 +35,6 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.t
 export default function PatientConsultation() {
   const { t } = useTranslation();
   const { consultation, doctorFirstName, photoIds } = useLoaderData<typeof loader>();
-  const sections = [
-    { title: t("consultation.mainConcern"), body: consultation.mainConcern },
-    { title: t("consultation.medicalHistory"), body: consultation.medicalHistory },
-    { title: t("consultation.additionalComments"), body: consultation.additionalComments },
-  ].filter((section) => section.body.trim() !== "");
   return (
     <article className="mx-auto flex max-w-3xl flex-col gap-5 px-4 py-6">
       <Link to="/patient/dashboard" className="link text-sm">{t("request.waiting.backToDashboard")}</Link>
@@ -62,12 +51,7 @@ export default function PatientConsultation() {
       {consultation.status === "accepted_awaiting_payment" ? (
         <Link to={`/patient/payment/${consultation.id}`} className="btn btn-primary">{t("payment.goToPayment")}</Link>
       ) : null}
-      {sections.map((section) => (
-        <section key={section.title} className="flex flex-col gap-1">
-          <h2 className="font-bold">{section.title}</h2>
-          <p className="whitespace-pre-wrap">{section.body}</p>
-        </section>
-      ))}
+      <ConsultationSections mainConcern={consultation.mainConcern} medicalHistory={consultation.medicalHistory} additionalComments={consultation.additionalComments} />
       <section className="flex flex-col gap-2">
         <h2 className="font-bold">{t("consultation.photos")}</h2>
         <PhotoViewer photoIds={photoIds} />

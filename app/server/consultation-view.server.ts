@@ -1,0 +1,14 @@
+// What a consultation page sends to the browser: the fields people read, nothing more.
+import type { ConsultationRow } from "~/server/consultation-access.server";
+
+export function consultationForPage(consultation: ConsultationRow) {
+  return {
+    id: consultation.id,
+    status: consultation.status,
+    priority: consultation.priority,
+    title: consultation.title,
+    mainConcern: consultation.mainConcern,
+    medicalHistory: consultation.medicalHistory,
+    additionalComments: consultation.additionalComments,
+  };
+}
