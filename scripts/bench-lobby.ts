@@ -10,7 +10,7 @@ import { applyMigrations, build, run, startDevServer } from "./local-stack.ts";
 
 const PORT = 8798;
 const DOCTORS = Number(process.env.BENCH_DOCTORS ?? 200);
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 30);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100);
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 const quote = (value: string) => `'${value.replace(/'/g, "''")}'`;

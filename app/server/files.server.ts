@@ -43,11 +43,11 @@ export async function listPhotos(db: Database, consultationId: string) {
     .orderBy(consultationFiles.createdAt);
 }
 
-/** True when every photo row of the consultation has its object in R2. */
+/** Whether every photo row of the consultation has its object in R2, and how many photos there are. */
 export async function everyPhotoStored(db: Database, bucket: R2Bucket, consultationId: string) {
   const photos = await listPhotos(db, consultationId);
   const heads = await Promise.all(photos.map((photo) => bucket.head(photo.storageKey)));
-  return heads.every((head) => head !== null);
+  return { allStored: heads.every((head) => head !== null), count: photos.length };
 }
 
 /** Removes a photo of a draft, from R2 and D1. */

@@ -6,7 +6,7 @@ import { MAX_PHOTO_BYTES, MAX_PHOTOS_PER_REQUEST } from "~/domain/constants";
 import { RequestDetailsSchema, type PhotoRefusal } from "~/domain/consultation-request";
 import type { SessionUser } from "~/server/auth/session.server";
 import { recordAudit } from "~/server/audit.server";
-import { createDraft, findOwnDraft, isActiveDoctorCode, requestSummary, submitRequest } from "~/server/db/requests.server";
+import { createDraft, findOwnDraft, isActiveDoctorCode, submitRequest } from "~/server/db/requests.server";
 import { removeDraftPhoto, storePhoto } from "~/server/files.server";
 import { announceRequest } from "~/server/rooms.server";
 
@@ -67,8 +67,8 @@ export async function submitNewConsultation(context: AppLoadContext, request: Re
     const formError = { draft_not_found: "request.errors.draftNotFound", photos_missing: "request.errors.photosMissing", already_submitted: "request.errors.alreadySubmitted" }[outcome.reason];
     return { ok: false, result: submission.reply(), formError };
   }
+  // Doctors first: the request is on their screens while the audit entry is written.
+  await announceRequest(context.cloudflare.env, { ...outcome.summary, patientFirstName: patient.firstName ?? "" });
   await recordAudit(context.db, request, { action: "consultation.submitted", actorId: patient.userId, targetType: "consultation", targetId: outcome.consultationId });
-  const summary = await requestSummary(context.db, outcome.consultationId);
-  if (summary) await announceRequest(context.cloudflare.env, summary);
   return { ok: true, consultationId: outcome.consultationId };
 }

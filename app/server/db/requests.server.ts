@@ -29,7 +29,7 @@ export async function isActiveDoctorCode(db: Database, code: string) {
 }
 
 export type SubmitOutcome =
-  | { ok: true; consultationId: string }
+  | { ok: true; consultationId: string; summary: Omit<RequestSummary, "patientFirstName"> }
   | { ok: false; reason: "draft_not_found" | "photos_missing" | "already_submitted" };
 
 /** Puts the request in front of doctors: a draft becomes `pending` once every photo is stored. */
@@ -53,21 +53,27 @@ export async function submitRequest(
       .insert(consultations)
       .values({ patientId, status: "pending", ...words, createdAt: now, updatedAt: now })
       .returning({ id: consultations.id });
-    return { ok: true, consultationId: created!.id };
+    return { ok: true, consultationId: created!.id, summary: summaryOf(created!.id, words, now, 0) };
   }
   const draft = await db.query.consultations.findFirst({ where: and(eq(consultations.id, details.draftId), eq(consultations.patientId, patientId)) });
   if (!draft) return { ok: false, reason: "draft_not_found" };
   const actor: Actor = { kind: "user", userId: patientId, role: "patient" };
   const plan = planTransition(draft, "submit", actor, now);
   if (!plan.ok) return { ok: false, reason: plan.refusal === "wrong_status" ? "already_submitted" : "draft_not_found" };
-  if (!(await everyPhotoStored(db, bucket, draft.id))) return { ok: false, reason: "photos_missing" };
+  const photos = await everyPhotoStored(db, bucket, draft.id);
+  if (!photos.allStored) return { ok: false, reason: "photos_missing" };
   // The request waits for a doctor from now on, not from when its first photo arrived.
   const [updated] = await db
     .update(consultations)
     .set({ ...words, ...plan.changes, createdAt: now })
     .where(and(eq(consultations.id, draft.id), eq(consultations.status, plan.from)))
     .returning({ id: consultations.id });
-  return updated ? { ok: true, consultationId: updated.id } : { ok: false, reason: "already_submitted" };
+  return updated ? { ok: true, consultationId: updated.id, summary: summaryOf(updated.id, words, now, photos.count) } : { ok: false, reason: "already_submitted" };
+}
+
+/** The lobby's summary of a request just submitted, from what the submit already knows (no extra reads). */
+function summaryOf(id: string, words: { title: string; priority: RequestSummary["priority"]; requestedDoctorCode: string | null }, now: Date, photoCount: number) {
+  return { id, title: words.title, priority: words.priority, waitingSince: now.getTime(), photoCount, requestedDoctorCode: words.requestedDoctorCode };
 }
 
 const summaryColumns = {
