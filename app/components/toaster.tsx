@@ -23,7 +23,7 @@ export function Toaster({ toast }: { toast: Toast }) {
   // Keys come from our own actions; an unknown key falls back to showing itself rather than nothing.
   const translate = (key: string) => String(t(key as never, toast.values as never));
   return (
-    <div className="toast toast-top toast-center z-50 w-full max-w-md px-2" role={toast.kind === "error" ? "alert" : "status"}>
+    <div className="toast toast-bottom toast-center z-50 w-full max-w-md px-2" role={toast.kind === "error" ? "alert" : "status"}>
       <div className={`alert ${ALERT_CLASS[toast.kind]} flex items-start justify-between gap-2 shadow-lg`}>
         <div>
           <p className="font-bold">{translate(toast.title)}</p>
