@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { detectLanguage } from "~/i18n.server";
-import { createPatient, findUserByEmail, findUserByOAuthAccount, linkOAuthAccount, markEmailConfirmed } from "~/server/auth/accounts.server";
+import { createPatient, findUserByEmail, findUserByOAuthAccount, linkOAuthAccount, markEmailConfirmed, revokeUnprovenCredentials } from "~/server/auth/accounts.server";
 import { afterGoogleCookie, googleAuthenticator, type GoogleProfile } from "~/server/auth/google.server";
 import { completeSignIn } from "~/server/auth/sign-in.server";
 import { recordAudit } from "~/server/audit.server";
@@ -17,13 +17,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     await recordAudit(context.db, request, { action: "auth.sign_in.failure", actorId: null, details: { method: "google", error: String(error) } });
     return redirectWithToast("/login", { kind: "error", title: "auth.google.errorTitle", description: "auth.google.errorBody" }, context.config);
   }
+  // Only an address Google has verified may sign in: it is how we know whose it is.
+  if (!profile.emailVerified) {
+    return redirectWithToast("/login", { kind: "error", title: "auth.google.errorTitle", description: "auth.google.unverifiedEmail" }, context.config);
+  }
   const now = new Date();
   let userId = await findUserByOAuthAccount(context.db, "google", profile.sub);
-  if (!userId && profile.emailVerified) {
-    // Google vouches for the address, so it may join the account that already has it.
+  if (!userId) {
     const existing = await findUserByEmail(context.db, profile.email);
     if (existing) {
+      // Google vouches for the address, so it joins the account that has it. If that account never
+      // confirmed the address, whoever created it may not own it: their password and sessions go.
       userId = existing.id;
+      if (!existing.emailConfirmedAt) await revokeUnprovenCredentials(context.db, userId);
       await markEmailConfirmed(context.db, userId, now);
     }
   }

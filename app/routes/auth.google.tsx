@@ -1,4 +1,5 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
+import { readFormData } from "~/server/form-body.server";
 import { safeRedirectPath } from "~/domain/safe-redirect";
 import { afterGoogleCookie, googleAuthenticator } from "~/server/auth/google.server";
 
@@ -9,7 +10,7 @@ export async function loader() {
 
 // Public: starts Google sign-in (state and PKCE in a short-lived cookie), then off to Google.
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readFormData(request);
   const redirectTo = safeRedirectPath(form.get("redirect")?.toString(), "/auth-callback");
   try {
     // The strategy needs only the URL and cookies; the form body has been read already.

@@ -1,4 +1,5 @@
 import { getFormProps, useForm } from "@conform-to/react";
+import { readFormData } from "~/server/form-body.server";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData } from "@remix-run/react";
@@ -30,7 +31,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.t
 
 export async function action(args: ActionFunctionArgs) {
   const user = await requireRole(args, "patient");
-  const submission = parseWithZod(await args.request.formData(), { schema: ConsentSchema });
+  const submission = parseWithZod(await readFormData(args.request), { schema: ConsentSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   await recordConsent(args.context.db, user.userId, new Date());
   await recordAudit(args.context.db, args.request, { action: "auth.consent_given", actorId: user.userId, targetType: "user", targetId: user.userId });

@@ -1,4 +1,5 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { readFormData } from "~/server/form-body.server";
 import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "~/components/auth-card";
@@ -35,7 +36,7 @@ export const meta: MetaFunction = () => [{ title: "Google (local stand-in) · Qo
 
 export async function action({ request, context }: ActionFunctionArgs) {
   requireStandIns(context);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const params = new URLSearchParams(PASSED_ON.map((name) => [name, form.get(name)?.toString() ?? ""]));
   const { redirectUri, state, challenge } = readAuthorizationRequest(request, params);
   const identity = STAND_IN_IDENTITIES.find((candidate) => candidate.sub === form.get("sub"));

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import { readFormData } from "~/server/form-body.server";
 import { STAND_IN_CLIENT } from "~/server/auth/google.server";
 import { exchangeCode } from "~/server/auth/google-stand-in.server";
 import { requireStandIns } from "~/server/stand-ins.server";
@@ -17,7 +18,7 @@ function authenticatedClient(request: Request, form: URLSearchParams): string | 
 export async function action({ request, context }: ActionFunctionArgs) {
   requireStandIns(context);
   const form = new URLSearchParams();
-  for (const [name, value] of await request.formData()) if (typeof value === "string") form.set(name, value);
+  for (const [name, value] of await readFormData(request)) if (typeof value === "string") form.set(name, value);
   const { status, body } = await exchangeCode(context.config, form, authenticatedClient(request, form));
   return Response.json(body, { status, headers: { "Cache-Control": "no-store" } });
 }

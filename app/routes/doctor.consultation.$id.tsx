@@ -1,4 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { readFormData } from "~/server/form-body.server";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { eq } from "drizzle-orm";
 import { useEffect, useState } from "react";
@@ -8,6 +9,7 @@ import { FormAlert, SubmitButton } from "~/components/form-fields";
 import { ConsultationSections } from "~/components/consultation-sections";
 import { PhotoViewer } from "~/components/photo-viewer";
 import { useConsultationStatus } from "~/components/realtime/use-consultation-status";
+import { useStillWaiting } from "~/components/realtime/use-still-waiting";
 import { profiles } from "~/db/schema";
 import { ACCEPT_CONFIRMATION_SHOWN_MS, formatConsultationId } from "~/domain/constants";
 import { getTranslator, pageTitle } from "~/i18n.server";
@@ -39,7 +41,7 @@ export async function action(args: ActionFunctionArgs) {
   const doctor = await requireActiveDoctor(args);
   const { context, request, params } = args;
   const id = params.id ?? "";
-  const intent = (await request.formData()).get("intent");
+  const intent = (await readFormData(request)).get("intent");
   const t = await getTranslator(request);
   const messages = {
     already_taken: t("consultation.errors.alreadyAccepted"),
@@ -61,7 +63,10 @@ export default function DoctorConsultation() {
   const { t } = useTranslation();
   const { consultation, patientName, photoIds } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const { status } = useConsultationStatus(consultation.id, consultation.status);
+  // The room admits only the patient and the assigned doctor, so this page joins it once the request is this doctor's.
+  const { status } = useConsultationStatus(consultation.id, consultation.status, { enabled: consultation.status !== "pending" });
+  // Until this doctor accepts, the room is not theirs to join; the lobby says when the request is taken.
+  const stillWaiting = useStillWaiting(consultation.id, consultation.status === "pending");
   const [justAccepted, setJustAccepted] = useState(false);
   useEffect(() => {
     if (actionData?.outcome !== "accepted") return;
@@ -69,7 +74,9 @@ export default function DoctorConsultation() {
     const timer = window.setTimeout(() => setJustAccepted(false), ACCEPT_CONFIRMATION_SHOWN_MS);
     return () => window.clearTimeout(timer);
   }, [actionData]);
-  const currentStatus = actionData?.outcome === "accepted" && status === "pending" ? "accepted_awaiting_payment" : status;
+  const acceptedHere = actionData?.outcome === "accepted";
+  const currentStatus = acceptedHere && status === "pending" ? "accepted_awaiting_payment" : status;
+  const takenElsewhere = currentStatus === "pending" && !stillWaiting && !acceptedHere;
   return (
     <article className="mx-auto flex max-w-3xl flex-col gap-5 px-4 py-6">
       <Link to="/doctor/consultations" className="link text-sm">{t("consultation.backToList")}</Link>
@@ -83,6 +90,7 @@ export default function DoctorConsultation() {
         <p className="text-sm text-base-content/80">{t("consultation.patient", { name: patientName })}</p>
       </header>
       {actionData && actionData.outcome !== "accepted" ? <FormAlert title={t("consultation.errors.title")} message={actionData.message ?? ""} /> : null}
+      {takenElsewhere && !actionData ? <FormAlert title={t("consultation.errors.title")} message={t("consultation.errors.alreadyAccepted")} /> : null}
       {justAccepted ? (
         <div role="status" className="alert alert-success" data-testid="accept-confirmation">
           <div><p className="font-bold">{t("consultation.acceptedTitle")}</p><p>{t("consultation.acceptedBody")}</p></div>
@@ -95,7 +103,7 @@ export default function DoctorConsultation() {
         <h2 className="font-bold">{t("consultation.photos")}</h2>
         <PhotoViewer photoIds={photoIds} />
       </section>
-      {currentStatus === "pending" ? (
+      {currentStatus === "pending" && !takenElsewhere ? (
         <Form method="post" className="flex flex-wrap gap-2">
           <SubmitButton name="intent" value="accept" className="btn btn-primary" busyLabel={t("forms.busy")}>{t("doctor.requests.accept")}</SubmitButton>
           <SubmitButton name="intent" value="decline" className="btn btn-outline" busyLabel={t("forms.busy")}>{t("consultation.decline")}</SubmitButton>

@@ -1,4 +1,5 @@
 import { getFormProps, useForm } from "@conform-to/react";
+import { readFormData } from "~/server/form-body.server";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
@@ -15,7 +16,7 @@ import { signInLimits } from "~/server/auth/client-limits.server";
 import { getSessionUser } from "~/server/auth/guards.server";
 import { AFTER_SIGN_IN_DEFAULT, completeSignIn } from "~/server/auth/sign-in.server";
 import { recordAudit } from "~/server/audit.server";
-import { checkRateLimits, clearRateLimitHits, recordRateLimitHit } from "~/server/rate-limit.server";
+import { checkRateLimits, clearRateLimitHits, countingThisAttempt, forgetRateLimitHits, recordRateLimitHit } from "~/server/rate-limit.server";
 
 type FormError = { key: string; values?: Record<string, string | number>; resendFor?: string };
 
@@ -34,22 +35,25 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.t
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const now = new Date();
-  const submission = parseWithZod(await request.formData(), { schema: LoginSchema });
+  const submission = parseWithZod(await readFormData(request), { schema: LoginSchema });
   const reply = (formError: FormError | null, status: number) =>
     data({ result: submission.reply({ hideFields: ["password"] }), formError }, { status });
   if (submission.status !== "success") return reply(null, 400);
 
   const { email, password, redirect: redirectTo } = submission.value;
+  // The attempt is counted before the password is checked, so parallel guesses cannot slip past the
+  // limit; a successful sign-in takes its own attempt back.
   const limits = signInLimits(request, email);
-  const limit = await checkRateLimits(context.db, limits, now);
+  const attemptIds = await Promise.all(limits.map(([key]) => recordRateLimitHit(context.db, key, now)));
+  const limit = await checkRateLimits(context.db, countingThisAttempt(limits), now);
   if (!limit.allowed) return reply({ key: "forms.errors.rateLimited", values: { minutes: minutesToWait(limit.retryAfterMs) } }, 429);
 
   const check = await checkCredentials(context.db, email, password);
   if (!check.ok) {
-    for (const [key] of limits) await recordRateLimitHit(context.db, key, now);
     await recordAudit(context.db, request, { action: "auth.sign_in.failure", actorId: null, details: { email } });
     return reply({ key: "auth.signIn.invalidCredentials" }, 401);
   }
+  await forgetRateLimitHits(context.db, attemptIds);
   if (!check.emailConfirmed) return reply({ key: "auth.signIn.emailNotConfirmed", resendFor: email }, 403);
 
   await clearRateLimitHits(context.db, limits[0]![0]);

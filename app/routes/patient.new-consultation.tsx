@@ -1,4 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { readFormData } from "~/server/form-body.server";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { and, eq } from "drizzle-orm";
 import { useState } from "react";
@@ -13,7 +14,7 @@ import { getTranslator, pageTitle } from "~/i18n.server";
 import { requirePatient } from "~/server/auth/guards.server";
 import { findOwnDraft } from "~/server/db/requests.server";
 import { listPhotos } from "~/server/files.server";
-import { receivePhotos, removePhoto, submitNewConsultation } from "~/server/new-consultation.server";
+import { receivePhotos, removePhoto, submitNewConsultation, uploadTooLarge } from "~/server/new-consultation.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 function stepOf(url: URL): 1 | 2 | 3 {
@@ -50,16 +51,17 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.t
 export async function action(args: ActionFunctionArgs) {
   const patient = await requirePatient(args);
   const { context, request } = args;
-  const formData = await request.formData();
-  const intent = formData.get("intent");
   const t = await getTranslator(request);
+  if (uploadTooLarge(request)) return data({ refusals: [t("request.errors.uploadTooLarge")], submit: null, draftId: null }, { status: 413 });
+  const formData = await readFormData(request);
+  const intent = formData.get("intent");
 
   if (intent === "upload-photos") {
     const result = await receivePhotos(context, request, patient, formData);
     if (!result.ok) return data({ refusals: [t(`request.errors.${result.error}`)], submit: null, draftId: null }, { status: result.status });
     const refusals = result.refused.map(({ fileName, refusal }) => t(`request.errors.${refusal}`, { name: fileName }));
-    if (refusals.length) return data({ refusals, submit: null, draftId: result.draftId as string | null }, { status: 422 });
-    return redirect(`/patient/new-consultation?step=1&draft=${result.draftId}`);
+    if (refusals.length) return data({ refusals, submit: null, draftId: result.draftId }, { status: 422 });
+    return redirect(result.draftId ? `/patient/new-consultation?step=1&draft=${result.draftId}` : "/patient/new-consultation?step=1");
   }
   if (intent === "remove-photo") {
     const draftId = formData.get("draftId")?.toString() ?? "";

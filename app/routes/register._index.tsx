@@ -1,4 +1,5 @@
 import { getFormProps, useForm } from "@conform-to/react";
+import { readFormData } from "~/server/form-body.server";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData } from "@remix-run/react";
@@ -33,7 +34,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.t
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const now = new Date();
-  const submission = parseWithZod(await request.formData(), { schema: RegisterSchema });
+  const submission = parseWithZod(await readFormData(request), { schema: RegisterSchema });
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), formError: null }, { status: 400 });
   }

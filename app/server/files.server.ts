@@ -17,9 +17,18 @@ export async function countPhotos(db: Database, consultationId: string) {
   return row?.photos ?? 0;
 }
 
+async function headOf(file: File) {
+  return new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer());
+}
+
+/** Why `file` could not be a photo of a request that already has `photosAlready`, or null. */
+export async function photoRefusalOf(file: File, photosAlready: number) {
+  return photoRefusal(file.size, await headOf(file), photosAlready);
+}
+
 /** Checks and stores one photo of a consultation; nothing is written when it is refused. */
 export async function storePhoto(db: Database, bucket: R2Bucket, consultationId: string, uploaderId: string, file: File): Promise<StoredPhoto> {
-  const head = new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer());
+  const head = await headOf(file);
   const refusal = photoRefusal(file.size, head, await countPhotos(db, consultationId));
   if (refusal) return { ok: false, refusal, fileName: file.name };
   const contentType = sniffPhotoType(head)!;

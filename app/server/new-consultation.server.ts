@@ -7,20 +7,24 @@ import { RequestDetailsSchema, type PhotoRefusal } from "~/domain/consultation-r
 import type { SessionUser } from "~/server/auth/session.server";
 import { recordAudit } from "~/server/audit.server";
 import { createDraft, findOwnDraft, isActiveDoctorCode, submitRequest } from "~/server/db/requests.server";
-import { removeDraftPhoto, storePhoto } from "~/server/files.server";
+import { photoRefusalOf, removeDraftPhoto, storePhoto } from "~/server/files.server";
 import { announceRequest } from "~/server/rooms.server";
 
 /** Room for the multipart framing around a full set of photos. */
 const MAX_UPLOAD_REQUEST_BYTES = MAX_PHOTOS_PER_REQUEST * MAX_PHOTO_BYTES + 1024 * 1024;
 
 export type PhotoUploadResult =
-  | { ok: true; draftId: string; storedIds: string[]; refused: Array<{ fileName: string; refusal: PhotoRefusal }> }
+  | { ok: true; draftId: string | null; storedIds: string[]; refused: Array<{ fileName: string; refusal: PhotoRefusal }> }
   | { ok: false; status: 400 | 404 | 413; error: "uploadTooLarge" | "uploadUnreadable" | "draftNotFound" };
+
+/** True when the request says it is bigger than a full set of photos could be; refuse it unread. */
+export function uploadTooLarge(request: Request) {
+  return Number(request.headers.get("Content-Length") ?? 0) > MAX_UPLOAD_REQUEST_BYTES;
+}
 
 /** Stores the photos of a multipart request into the patient's draft, creating the draft if needed. */
 export async function receivePhotos(context: AppLoadContext, request: Request, patient: SessionUser, formData?: FormData): Promise<PhotoUploadResult> {
-  const declaredBytes = Number(request.headers.get("Content-Length") ?? 0);
-  if (!formData && declaredBytes > MAX_UPLOAD_REQUEST_BYTES) return { ok: false, status: 413, error: "uploadTooLarge" };
+  if (!formData && uploadTooLarge(request)) return { ok: false, status: 413, error: "uploadTooLarge" };
   let form: FormData;
   try {
     form = formData ?? (await request.formData());
@@ -29,15 +33,19 @@ export async function receivePhotos(context: AppLoadContext, request: Request, p
   }
   const files = form.getAll("photo").filter((value): value is File => typeof value !== "string" && (value.size > 0 || value.name !== ""));
   const givenDraft = form.get("draftId")?.toString();
-  let draftId: string;
-  if (givenDraft) {
-    if (!(await findOwnDraft(context.db, givenDraft, patient.userId))) return { ok: false, status: 404, error: "draftNotFound" };
-    draftId = givenDraft;
-  } else {
-    draftId = await createDraft(context.db, patient.userId, new Date());
-  }
+  if (givenDraft && !(await findOwnDraft(context.db, givenDraft, patient.userId))) return { ok: false, status: 404, error: "draftNotFound" };
   const storedIds: string[] = [];
   const refused: Array<{ fileName: string; refusal: PhotoRefusal }> = [];
+  // A new draft only for photos that can be kept: refused uploads leave nothing behind.
+  let draftId = givenDraft;
+  if (!draftId) {
+    const acceptable = await Promise.all(files.map(async (file) => (await photoRefusalOf(file, 0)) === null));
+    if (!acceptable.includes(true)) {
+      for (const [index, file] of files.entries()) refused.push({ fileName: file.name, refusal: (await photoRefusalOf(file, index))! });
+      return { ok: true, draftId: null, storedIds, refused };
+    }
+    draftId = await createDraft(context.db, patient.userId, new Date());
+  }
   for (const file of files) {
     const stored = await storePhoto(context.db, context.cloudflare.env.FILES, draftId, patient.userId, file);
     if (stored.ok) storedIds.push(stored.id);

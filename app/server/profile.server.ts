@@ -1,5 +1,6 @@
 // The profile page every role has: edit name, phone and language; change the password.
 import { parseWithZod } from "@conform-to/zod/v4";
+import { readFormData } from "~/server/form-body.server";
 import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import { eq } from "drizzle-orm";
 import { passwordCredentials, profiles } from "~/db/schema";
@@ -25,7 +26,7 @@ export async function loadProfile(context: AppLoadContext, user: SessionUser) {
 }
 
 export async function handleProfileAction(context: AppLoadContext, request: Request, user: SessionUser) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const path = new URL(request.url).pathname;
   const now = new Date();
 

@@ -1,5 +1,5 @@
 // Rate limits kept in D1, so they hold across isolates and in every environment, tests included.
-import { and, eq, gt, lt } from "drizzle-orm";
+import { and, eq, gt, inArray, lt } from "drizzle-orm";
 import { rateLimitHits } from "~/db/schema";
 import { rateLimitDecision, type RateLimit } from "~/domain/rate-limits";
 import type { Database } from "~/server/db/client.server";
@@ -14,8 +14,19 @@ export async function checkRateLimit(db: Database, key: string, limit: RateLimit
   return rateLimitDecision(limit, hits.map((hit) => hit.hitAt.getTime()), now.getTime());
 }
 
+/** Records one attempt; returns its id, so a successful attempt can be taken back. */
 export async function recordRateLimitHit(db: Database, key: string, now: Date) {
-  await db.insert(rateLimitHits).values({ key, hitAt: now });
+  const [hit] = await db.insert(rateLimitHits).values({ key, hitAt: now }).returning({ id: rateLimitHits.id });
+  return hit!.id;
+}
+
+export async function forgetRateLimitHits(db: Database, ids: number[]) {
+  if (ids.length) await db.delete(rateLimitHits).where(inArray(rateLimitHits.id, ids));
+}
+
+/** The same limits, for a check made after this attempt was recorded: it may be the last one allowed. */
+export function countingThisAttempt(limits: Array<[string, RateLimit]>): Array<[string, RateLimit]> {
+  return limits.map(([key, limit]) => [key, { ...limit, maxAttempts: limit.maxAttempts + 1 }]);
 }
 
 /** Checks every limit; the longest wait wins. */

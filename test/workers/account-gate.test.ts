@@ -12,7 +12,7 @@ import { sendMail } from "~/server/mail/mailer.server";
 import { requireStandIns } from "~/server/stand-ins.server";
 import { env } from "cloudflare:test";
 import { Visitor } from "./browser-like";
-import { GOOD_PASSWORD, lastEmailTo, registeredPatient, uniqueEmail } from "./auth-helpers";
+import { GOOD_PASSWORD, lastEmailTo, registeredPatient, registrationForm, uniqueEmail } from "./auth-helpers";
 import { ORIGIN, createUser, db, sessionCookieFor, signedIn } from "./fixtures";
 
 const sessionOnly = (cookie: string) => new Visitor(cookie);
@@ -216,8 +216,36 @@ describe("profiles", () => {
   });
 });
 
+/** Walks the Google flow through the stand-in as `sub`; returns the visitor and the callback's answer. */
+async function signInWithGoogle(sub: string) {
+  const realFetch = globalThis.fetch;
+  vi.spyOn(globalThis, "fetch").mockImplementation((input, init) => {
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    return url.startsWith(ORIGIN) ? SELF.fetch(new Request(input, init)) : realFetch(input, init);
+  });
+  const visitor = new Visitor();
+  const start = await visitor.post("/auth/google", { redirect: "/auth-callback" });
+  const authorize = new URL(start.headers.get("Location")!);
+  const chosen = await visitor.post("/dev/google/authorize", { ...Object.fromEntries(authorize.searchParams), sub });
+  const callback = new URL(chosen.headers.get("Location")!);
+  const answer = await visitor.get(`${callback.pathname}${callback.search}`);
+  return { visitor, answer };
+}
+
 describe("Google sign-in through the local stand-in", () => {
   afterEach(() => vi.restoreAllMocks());
+
+  it("joins an unconfirmed account with the same address only after removing whatever password its creator set", async () => {
+    const squatter = new Visitor();
+    await squatter.post("/register", registrationForm("amina.yusuf@gmail.test", { password: "Squatters-Pass-1", confirmPassword: "Squatters-Pass-1" }));
+    const { answer } = await signInWithGoogle("stand-in-amina");
+    expect(answer.headers.get("Location")).toBe("/auth-callback");
+    const user = await db.query.users.findFirst({ where: eq(users.email, "amina.yusuf@gmail.test") });
+    expect(user?.emailConfirmedAt).toBeInstanceOf(Date);
+    expect(await db.query.passwordCredentials.findFirst({ where: eq(passwordCredentials.userId, user!.id) })).toBeUndefined();
+    const attempt = await new Visitor().post("/login", { email: "amina.yusuf@gmail.test", password: "Squatters-Pass-1" });
+    expect(attempt.status).toBe(401);
+  });
 
   it("creates a patient from the Google profile who must still give consent", async () => {
     // The Worker calls Google's token and userinfo endpoints over fetch; here they are this same site.

@@ -214,3 +214,23 @@ describe("sign-out", () => {
     expect((await visitor.get("/patient/dashboard")).status).toBe(200);
   });
 });
+
+describe("forged and broken requests", () => {
+  it("cannot slip past the sign-in limit by guessing in parallel", async () => {
+    const { email } = await registeredPatient();
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, attempt) => new Visitor().post("/login", { email, password: `Parallel-${attempt}-x` })),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(7);
+  });
+
+  it("get a 400, not a 500, for a body that is not a form", async () => {
+    const headers = { "Content-Type": "multipart/form-data; boundary=nothing-here" };
+    for (const path of ["/login", "/register", "/forgot-password"]) {
+      const response = await new Visitor().fetch(path, { method: "POST", body: "this is not multipart", headers: { Origin: "https://qoda.test", ...headers } });
+      expect(response.status, path).toBe(400);
+    }
+  });
+});

@@ -132,6 +132,18 @@ describe("bad photos", () => {
     expect(listed.objects).toHaveLength(1);
   });
 
+  it("leave no draft behind when every photo is refused, and a broken body gets a 400", async () => {
+    const { visitor, userId } = await patientVisitor();
+    const { status, body } = await uploadPhotos(visitor, [photoFile(EXE_BYTES, "virus.jpg", "image/jpeg")]);
+    expect(status).toBe(422);
+    expect(body.draftId).toBeNull();
+    expect(await db.$count(consultations, eq(consultations.patientId, userId))).toBe(0);
+    const broken = await visitor.fetch("/patient/new-consultation", { method: "POST", body: "garbage", headers: { Origin: ORIGIN, "Content-Type": "multipart/form-data; boundary=x" } });
+    expect(broken.status).toBe(400);
+    const huge = await visitor.fetch("/patient/new-consultation", { method: "POST", body: "x", headers: { Origin: ORIGIN, "Content-Type": "multipart/form-data; boundary=x", "Content-Length": String(60 * 1024 * 1024) } });
+    expect(huge.status).toBe(413);
+  });
+
   it("allow at most 10 photos per request", async () => {
     const { visitor } = await patientVisitor();
     const { body } = await uploadPhotos(visitor, Array.from({ length: 10 }, (_, index) => photoFile(PNG_BYTES, `p${index}.png`)));

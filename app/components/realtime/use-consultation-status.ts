@@ -1,5 +1,5 @@
 import usePartySocket from "partysocket/react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { ConsultationStatus } from "~/domain/consultation-status";
 import { ConsultationRoomEvent } from "~/domain/room-events";
 
@@ -7,12 +7,18 @@ import { ConsultationRoomEvent } from "~/domain/room-events";
  * The consultation's status as its room reports it, live. The room sends the current status on every
  * (re)connection, so a page that lost its connection catches up by itself.
  */
-export function useConsultationStatus(consultationId: string, initial: ConsultationStatus) {
+export function useConsultationStatus(consultationId: string, initial: ConsultationStatus, { enabled = true } = {}) {
   const [status, setStatus] = useState(initial);
   const [reason, setReason] = useState<string | undefined>();
+  // Another consultation (or fresh data from the server) starts from what the server said.
+  useEffect(() => {
+    setStatus(initial);
+    setReason(undefined);
+  }, [consultationId, initial]);
   usePartySocket({
     party: "consultation-room",
     room: consultationId,
+    enabled,
     onMessage(message) {
       const parsed = ConsultationRoomEvent.safeParse(safeJson(message.data));
       if (!parsed.success || parsed.data.type !== "status") return;

@@ -27,10 +27,13 @@ export function PhotoStep({ draftId: initialDraftId, storedPhotoIds, refusals }:
   const [uploads, setUploads] = useState<Upload[]>([]);
   const queue = useRef(Promise.resolve());
   const draftRef = useRef(initialDraftId);
+  // Photos removed before their turn in the queue must never be sent.
+  const cancelled = useRef(new Set<string>());
+  const [removedIds, setRemovedIds] = useState<string[]>([]);
 
   const update = (key: string, change: Partial<Upload>) => setUploads((all) => all.map((upload) => (upload.key === key ? { ...upload, ...change } : upload)));
   const uploadedHere = new Set(uploads.map((upload) => upload.photoId).filter(Boolean));
-  const fromServer = storedPhotoIds.filter((id) => !uploadedHere.has(id));
+  const fromServer = storedPhotoIds.filter((id) => !uploadedHere.has(id) && !removedIds.includes(id));
   const activeCount = fromServer.length + uploads.filter((upload) => upload.status !== "error").length;
   const busy = uploads.some((upload) => upload.status === "pending" || upload.status === "uploading");
 
@@ -51,6 +54,7 @@ export function PhotoStep({ draftId: initialDraftId, storedPhotoIds, refusals }:
       if (upload.status !== "pending") return;
       const file = chosen[index]!;
       queue.current = queue.current.then(async () => {
+        if (cancelled.current.has(upload.key)) return;
         update(upload.key, { status: "uploading" });
         const prepared = await preparePhoto(file);
         const answer = await uploadPhoto(prepared, file.name, draftRef.current, (progress) => update(upload.key, { progress }));
@@ -103,7 +107,9 @@ export function PhotoStep({ draftId: initialDraftId, storedPhotoIds, refusals }:
                 className="btn btn-ghost btn-xs"
                 disabled={upload.status === "uploading"}
                 onClick={async () => {
+                  cancelled.current.add(upload.key);
                   if (upload.photoId && draftId) {
+                    setRemovedIds((ids) => [...ids, upload.photoId!]);
                     const form = new FormData();
                     form.append("intent", "remove-photo");
                     form.append("draftId", draftId);

@@ -1,6 +1,6 @@
 // Accounts: creating patients, checking passwords, confirming emails, consent and roles.
 import { and, eq, isNull } from "drizzle-orm";
-import { oauthAccounts, passwordCredentials, profiles, userRoles, users } from "~/db/schema";
+import { oauthAccounts, passwordCredentials, profiles, sessions, userRoles, users } from "~/db/schema";
 import type { Language } from "~/domain/languages";
 import { hashPassword, verifyPassword } from "~/server/auth/password.server";
 import type { Database } from "~/server/db/client.server";
@@ -90,6 +90,14 @@ export async function markEmailConfirmed(db: Database, userId: string, now: Date
 }
 
 /** Spec: a user without a role row is a patient; the row is written at the sign-in gate. */
+/** Removes the password and sessions of an account whose email was never confirmed. */
+export async function revokeUnprovenCredentials(db: Database, userId: string) {
+  await db.batch([
+    db.delete(passwordCredentials).where(eq(passwordCredentials.userId, userId)),
+    db.delete(sessions).where(eq(sessions.userId, userId)),
+  ]);
+}
+
 export async function ensureRoleRow(db: Database, userId: string, now: Date) {
   await db.insert(userRoles).values({ userId, role: "patient", createdAt: now }).onConflictDoNothing();
 }

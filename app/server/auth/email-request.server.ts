@@ -1,6 +1,7 @@
 // The shared action of "send me a link" forms: validate, rate-limit per account and client, and answer
 // the same whether or not an account matched, so the form cannot be used to find out who has one.
 import { parseWithZod } from "@conform-to/zod/v4";
+import { readFormData } from "~/server/form-body.server";
 import { data } from "@remix-run/cloudflare";
 import { EmailOnlySchema } from "~/domain/auth-schemas";
 import { minutesToWait, type RateLimit } from "~/domain/rate-limits";
@@ -14,7 +15,7 @@ export async function handleEmailRequest(
   sendLinkIfAccount: (email: string, now: Date) => Promise<void>,
 ) {
   const now = new Date();
-  const submission = parseWithZod(await request.formData(), { schema: EmailOnlySchema });
+  const submission = parseWithZod(await readFormData(request), { schema: EmailOnlySchema });
   if (submission.status !== "success") return data({ result: submission.reply(), sent: false, formError: null }, { status: 400 });
   const limits = limitsFor(submission.value.email);
   const limit = await checkRateLimits(db, limits, now);

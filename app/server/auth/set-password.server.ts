@@ -1,6 +1,7 @@
 // Setting a password from a one-time link: a reset (ends every session) or an invite (also confirms
 // the email, which the invite proved).
 import { parseWithZod } from "@conform-to/zod/v4";
+import { readFormData } from "~/server/form-body.server";
 import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import { SetPasswordSchema } from "~/domain/auth-schemas";
 import { markEmailConfirmed, setPassword } from "~/server/auth/accounts.server";
@@ -18,7 +19,7 @@ export async function linkIsUsable(context: AppLoadContext, request: Request, pu
 
 export async function handleSetPassword(context: AppLoadContext, request: Request, purpose: Purpose) {
   const now = new Date();
-  const submission = parseWithZod(await request.formData(), { schema: SetPasswordSchema });
+  const submission = parseWithZod(await readFormData(request), { schema: SetPasswordSchema });
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), linkInvalid: false }, { status: 400 });
   }
