@@ -3,6 +3,7 @@ import { readFormData } from "~/server/form-body.server";
 import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "~/components/auth-card";
+import { getTranslator, pageTitle } from "~/i18n.server";
 import { STAND_IN_CLIENT } from "~/server/auth/google.server";
 import { STAND_IN_IDENTITIES, issueCode } from "~/server/auth/google-stand-in.server";
 import { requireStandIns } from "~/server/stand-ins.server";
@@ -29,10 +30,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   requireStandIns(context);
   const params = new URL(request.url).searchParams;
   readAuthorizationRequest(request, params);
-  return { identities: STAND_IN_IDENTITIES, params: Object.fromEntries(PASSED_ON.map((name) => [name, params.get(name) ?? ""])) };
+  const t = await getTranslator(request);
+  return {
+    title: pageTitle(t("devTools.google.title")),
+    identities: STAND_IN_IDENTITIES,
+    params: Object.fromEntries(PASSED_ON.map((name) => [name, params.get(name) ?? ""])),
+  };
 }
 
-export const meta: MetaFunction = () => [{ title: "Google (local stand-in) · Qoda" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
 
 export async function action({ request, context }: ActionFunctionArgs) {
   requireStandIns(context);

@@ -4,22 +4,24 @@ import { desc } from "drizzle-orm";
 import { Fragment } from "react";
 import { useTranslation } from "react-i18next";
 import { mailOutbox } from "~/db/schema";
+import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireStandIns } from "~/server/stand-ins.server";
 
 const SHOWN_MESSAGES = 100;
 
 // Development and tests only (404 in production): every email the app sent, newest first, with its links.
-export async function loader({ context }: LoaderFunctionArgs) {
+export async function loader({ context, request }: LoaderFunctionArgs) {
   requireStandIns(context);
   const messages = await context.db
     .select({ id: mailOutbox.id, toEmail: mailOutbox.toEmail, subject: mailOutbox.subject, textBody: mailOutbox.textBody, createdAt: mailOutbox.createdAt })
     .from(mailOutbox)
     .orderBy(desc(mailOutbox.createdAt))
     .limit(SHOWN_MESSAGES);
-  return { messages };
+  const t = await getTranslator(request);
+  return { title: pageTitle(t("devTools.outbox.title")), messages };
 }
 
-export const meta: MetaFunction = () => [{ title: "Outbox · Qoda" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
 
 /** The message text with its URLs as links. */
 function LinkedText({ text }: { text: string }) {

@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { eq } from "drizzle-orm";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { PriorityBadge, StatusBadge } from "~/components/consultation-badges";
+import { ConsultationHeader } from "~/components/consultation-header";
 import { FormAlert, SubmitButton } from "~/components/form-fields";
 import { ConsultationSections } from "~/components/consultation-sections";
 import { PhotoViewer } from "~/components/photo-viewer";
@@ -80,15 +80,9 @@ export default function DoctorConsultation() {
   return (
     <article className="mx-auto flex max-w-3xl flex-col gap-5 px-4 py-6">
       <Link to="/doctor/consultations" className="link text-sm">{t("consultation.backToList")}</Link>
-      <header className="flex flex-col gap-2">
-        <div className="flex flex-wrap items-center gap-2">
-          <PriorityBadge priority={consultation.priority} />
-          <StatusBadge status={currentStatus} />
-          <span className="text-xs text-base-content/70">#{formatConsultationId(consultation.id)}</span>
-        </div>
-        <h1 className="text-2xl font-bold" data-testid="consultation-title">{consultation.title}</h1>
+      <ConsultationHeader id={consultation.id} title={consultation.title} status={currentStatus} priority={consultation.priority}>
         <p className="text-sm text-base-content/80">{t("consultation.patient", { name: patientName })}</p>
-      </header>
+      </ConsultationHeader>
       {actionData && actionData.outcome !== "accepted" ? <FormAlert title={t("consultation.errors.title")} message={actionData.message ?? ""} /> : null}
       {takenElsewhere && !actionData ? <FormAlert title={t("consultation.errors.title")} message={t("consultation.errors.alreadyAccepted")} /> : null}
       {justAccepted ? (

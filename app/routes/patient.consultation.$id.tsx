@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { eq } from "drizzle-orm";
 import { useTranslation } from "react-i18next";
-import { PriorityBadge, StatusBadge } from "~/components/consultation-badges";
+import { ConsultationHeader } from "~/components/consultation-header";
 import { ConsultationSections } from "~/components/consultation-sections";
 import { PhotoViewer } from "~/components/photo-viewer";
 import { WaitingForDoctor } from "~/components/waiting-for-doctor";
@@ -38,15 +38,9 @@ export default function PatientConsultation() {
   return (
     <article className="mx-auto flex max-w-3xl flex-col gap-5 px-4 py-6">
       <Link to="/patient/dashboard" className="link text-sm">{t("request.waiting.backToDashboard")}</Link>
-      <header className="flex flex-col gap-2">
-        <div className="flex flex-wrap items-center gap-2">
-          <StatusBadge status={consultation.status} />
-          <PriorityBadge priority={consultation.priority} />
-          <span className="text-xs text-base-content/70">#{formatConsultationId(consultation.id)}</span>
-        </div>
-        <h1 className="text-2xl font-bold">{consultation.title}</h1>
+      <ConsultationHeader id={consultation.id} title={consultation.title} status={consultation.status} priority={consultation.priority}>
         {doctorFirstName ? <p className="text-sm">{t("consultation.withDoctor", { name: doctorFirstName })}</p> : null}
-      </header>
+      </ConsultationHeader>
       {consultation.status === "pending" ? <WaitingForDoctor consultationId={consultation.id} initialStatus={consultation.status} /> : null}
       {consultation.status === "accepted_awaiting_payment" ? (
         <Link to={`/patient/payment/${consultation.id}`} className="btn btn-primary">{t("payment.goToPayment")}</Link>

@@ -216,7 +216,10 @@ describe("profiles", () => {
   });
 });
 
-/** Walks the Google flow through the stand-in as `sub`; returns the visitor and the callback's answer. */
+/**
+ * Walks the Google flow through the stand-in as `sub`. The Worker calls Google's token and userinfo
+ * endpoints over fetch; here they are this same site, so those calls are routed to the Worker.
+ */
 async function signInWithGoogle(sub: string) {
   const realFetch = globalThis.fetch;
   vi.spyOn(globalThis, "fetch").mockImplementation((input, init) => {
@@ -226,10 +229,11 @@ async function signInWithGoogle(sub: string) {
   const visitor = new Visitor();
   const start = await visitor.post("/auth/google", { redirect: "/auth-callback" });
   const authorize = new URL(start.headers.get("Location")!);
+  const consentPage = await visitor.get(`${authorize.pathname}${authorize.search}`);
   const chosen = await visitor.post("/dev/google/authorize", { ...Object.fromEntries(authorize.searchParams), sub });
   const callback = new URL(chosen.headers.get("Location")!);
   const answer = await visitor.get(`${callback.pathname}${callback.search}`);
-  return { visitor, answer };
+  return { visitor, authorize, consentPage, callback, answer };
 }
 
 describe("Google sign-in through the local stand-in", () => {
@@ -248,25 +252,13 @@ describe("Google sign-in through the local stand-in", () => {
   });
 
   it("creates a patient from the Google profile who must still give consent", async () => {
-    // The Worker calls Google's token and userinfo endpoints over fetch; here they are this same site.
-    const realFetch = globalThis.fetch;
-    vi.spyOn(globalThis, "fetch").mockImplementation((input, init) => {
-      const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
-      return url.startsWith(ORIGIN) ? SELF.fetch(new Request(input, init)) : realFetch(input, init);
-    });
-    const visitor = new Visitor();
-    const start = await visitor.post("/auth/google", { redirect: "/auth-callback" });
-    const authorize = new URL(start.headers.get("Location")!);
+    const { visitor, authorize, consentPage, callback, answer } = await signInWithGoogle("stand-in-kebede");
     expect(authorize.pathname).toBe("/dev/google/authorize");
     expect(authorize.searchParams.get("code_challenge_method")).toBe("S256");
     expect(authorize.searchParams.get("state")).toBeTruthy();
-    expect((await visitor.get(`${authorize.pathname}${authorize.search}`)).status).toBe(200);
-
-    const chosen = await visitor.post(`/dev/google/authorize`, { ...Object.fromEntries(authorize.searchParams), sub: "stand-in-kebede" });
-    const callback = new URL(chosen.headers.get("Location")!);
+    expect(consentPage.status).toBe(200);
     expect(callback.pathname).toBe("/auth/google/callback");
-    const signedIn = await visitor.get(`${callback.pathname}${callback.search}`);
-    expect(signedIn.headers.get("Location")).toBe("/auth-callback");
+    expect(answer.headers.get("Location")).toBe("/auth-callback");
     expect((await visitor.get("/auth-callback")).headers.get("Location")).toBe("/consent");
 
     const user = await db.query.users.findFirst({ where: eq(users.email, "kebede.tola@gmail.test") });
