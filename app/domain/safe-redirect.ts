@@ -1,17 +1,33 @@
-/**
- * The path to send someone to after signing in: only a path on this site, never another host
- * (`//evil.example`, `/\evil.example`, `https://…`, `javascript:`); anything else is `fallback`.
- */
-export function safeRedirectPath(target: string | null | undefined, fallback: string): string {
-  if (!target || typeof target !== "string") return fallback;
-  if (!target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) return fallback;
-  // Control characters and backslashes can be read as a host by some browsers.
-  if (/[\u0000-\u001f\\]/.test(target)) return fallback;
+// Where to send someone after signing in, when the address came from them (`?redirect=`, a form
+// field, a cookie). The decision is made on the URL as a browser will read it, after normalisation:
+// `/%2e//evil.example` and `/a/..//evil.example` both normalise to `//evil.example`, another host.
+
+/** Longer targets are refused rather than echoed into a Location header. */
+export const MAX_REDIRECT_CHARS = 2048;
+
+const PARSE_BASE = "https://qoda.invalid";
+
+/** The path, query and fragment `target` resolves to on this site, or null when it leaves the site. */
+function normalisedPath(target: string): string | null {
   try {
-    const resolved = new URL(target, "https://qoda.invalid");
-    if (resolved.origin !== "https://qoda.invalid") return fallback;
+    const resolved = new URL(target, PARSE_BASE);
+    if (resolved.origin !== PARSE_BASE) return null;
     return `${resolved.pathname}${resolved.search}${resolved.hash}`;
   } catch {
-    return fallback;
+    return null;
   }
+}
+
+/**
+ * A path on this site to redirect to, or `fallback`. Accepted only when the target is a plain
+ * absolute path (no scheme, no host, no backslash or control character) whose normalised form is
+ * still one (not `//host`) and stays the same when read again, so no browser can read it otherwise.
+ */
+export function safeRedirectPath(target: string | null | undefined, fallback: string): string {
+  if (typeof target !== "string" || target.length === 0 || target.length > MAX_REDIRECT_CHARS) return fallback;
+  // Browsers drop tabs and newlines and read a backslash as a slash, so `/\t/host` is `//host`.
+  if (!target.startsWith("/") || /[\u0000-\u001f\u007f\\]/.test(target)) return fallback;
+  const path = normalisedPath(target);
+  if (path === null || path.length > MAX_REDIRECT_CHARS || !path.startsWith("/") || path.startsWith("//")) return fallback;
+  return normalisedPath(path) === path ? path : fallback;
 }

@@ -5,6 +5,7 @@ import { isCommonPassword } from "~/domain/common-passwords";
 import { normalizeEthiopianPhone } from "~/domain/phone";
 import { RATE_LIMITS, minutesToWait, rateLimitDecision } from "~/domain/rate-limits";
 import { safeRedirectPath } from "~/domain/safe-redirect";
+import { HOSTILE_REDIRECT_CASES, staysOnSite } from "../support/redirect-corpus";
 
 function form(fields: Record<string, string>) {
   const data = new FormData();
@@ -24,8 +25,22 @@ describe("safe redirects", () => {
     ["/\tevil", "/fallback"],
     ["", "/fallback"],
     [null, "/fallback"],
+    // Dot segments that normalise to another host.
+    ["/.//evil.com", "/fallback"],
+    ["/..//evil.com", "/fallback"],
+    ["/a/..//evil.com", "/fallback"],
+    ["/%2e//evil.com", "/fallback"],
+    ["/a/b/../c?x=1", "/a/c?x=1"],
+    [`/${"a".repeat(3000)}`, "/fallback"],
   ])("%s goes to %s", (target, expected) => {
     expect(safeRedirectPath(target, "/fallback")).toBe(expected);
+  });
+
+  it.each(HOSTILE_REDIRECT_CASES)("keeps %s on the site", (_label, target) => {
+    const result = safeRedirectPath(target, "/fallback");
+    expect(staysOnSite(result, "https://qoda.test")).toBe(true);
+    // Whatever passes is already in its normalised form: a browser reads it the same way.
+    expect(new URL(result, "https://qoda.test").pathname + new URL(result, "https://qoda.test").search).toBe(result);
   });
 });
 

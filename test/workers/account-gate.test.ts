@@ -1,4 +1,3 @@
-import { SELF } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { auditLog, mailOutbox, passwordCredentials, profiles, sessions, userRoles, users } from "~/db/schema";
@@ -14,6 +13,7 @@ import { env } from "cloudflare:test";
 import { Visitor } from "./browser-like";
 import { GOOD_PASSWORD, lastEmailTo, registeredPatient, registrationForm, uniqueEmail } from "./auth-helpers";
 import { ORIGIN, createUser, db, sessionCookieFor, signedIn } from "./fixtures";
+import { signInWithGoogle } from "./google-flow";
 
 const sessionOnly = (cookie: string) => new Visitor(cookie);
 
@@ -215,26 +215,6 @@ describe("profiles", () => {
     expect((await sessionOnly(doctor.cookie).get("/admin/profile")).headers.get("Location")).toBe("/access-denied");
   });
 });
-
-/**
- * Walks the Google flow through the stand-in as `sub`. The Worker calls Google's token and userinfo
- * endpoints over fetch; here they are this same site, so those calls are routed to the Worker.
- */
-async function signInWithGoogle(sub: string) {
-  const realFetch = globalThis.fetch;
-  vi.spyOn(globalThis, "fetch").mockImplementation((input, init) => {
-    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
-    return url.startsWith(ORIGIN) ? SELF.fetch(new Request(input, init)) : realFetch(input, init);
-  });
-  const visitor = new Visitor();
-  const start = await visitor.post("/auth/google", { redirect: "/auth-callback" });
-  const authorize = new URL(start.headers.get("Location")!);
-  const consentPage = await visitor.get(`${authorize.pathname}${authorize.search}`);
-  const chosen = await visitor.post("/dev/google/authorize", { ...Object.fromEntries(authorize.searchParams), sub });
-  const callback = new URL(chosen.headers.get("Location")!);
-  const answer = await visitor.get(`${callback.pathname}${callback.search}`);
-  return { visitor, authorize, consentPage, callback, answer };
-}
 
 describe("Google sign-in through the local stand-in", () => {
   afterEach(() => vi.restoreAllMocks());
