@@ -1,5 +1,5 @@
 import type { AppLoadContext, EntryContext } from "@remix-run/cloudflare";
-import { RemixServer } from "@remix-run/react";
+import { RemixServer, isRouteErrorResponse } from "@remix-run/react";
 import { createInstance } from "i18next";
 import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
@@ -45,7 +45,9 @@ export default async function handleRequest(
 }
 
 export function handleError(error: unknown, { request }: { request: Request }) {
-  if (request.signal.aborted) return;
+  // A client's mistake (a POST to a page without a form, a path that does not exist) answers 4xx and
+  // is not a server error: nothing to log.
+  if (request.signal.aborted || (isRouteErrorResponse(error) && error.status < 500)) return;
   console.error(JSON.stringify({ event: "unhandled_error", url: request.url, error: String(error) }));
   if (error instanceof Error && error.stack) console.error(error.stack);
 }

@@ -167,6 +167,8 @@ export const consultations = sqliteTable(
     additionalComments: text("additional_comments").notNull().default(""),
     /** The doctor code the patient gave, if any: that doctor sees the request marked for them. */
     requestedDoctorCode: text("requested_doctor_code"),
+    /** The request form's one-time key: the same form sent twice (a double click, a retry) makes one request. */
+    submissionKey: text("submission_key"),
     acceptedAt: integer("accepted_at", { mode: "timestamp_ms" }),
     paymentDeadlineAt: integer("payment_deadline_at", { mode: "timestamp_ms" }),
     startedAt: integer("started_at", { mode: "timestamp_ms" }),
@@ -188,6 +190,7 @@ export const consultations = sqliteTable(
     index("consultations_queue_idx").on(t.status, t.priority, t.createdAt),
     index("consultations_created_idx").on(t.createdAt),
     index("consultations_payment_deadline_idx").on(t.paymentDeadlineAt),
+    uniqueIndex("consultations_patient_submission_key_unique").on(t.patientId, t.submissionKey),
     check("consultations_status_valid", oneOf("status", CONSULTATION_STATUSES)),
     check("consultations_priority_valid", oneOf("priority", PRIORITIES)),
     // A draft (photos first, words later) may still be without its title and complaint; nothing else may.

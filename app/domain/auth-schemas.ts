@@ -6,10 +6,18 @@ import { isCommonPassword } from "./common-passwords";
 import { MIN_PASSWORD_CHARS } from "./constants";
 import { LANGUAGES } from "./languages";
 import { normalizeEthiopianPhone } from "./phone";
+import { cleanLine } from "./text-hygiene";
 
 const required = (key = "forms.errors.required") => z.string({ error: key }).trim().min(1, { error: key });
 
-const name = required().max(60, { error: "forms.errors.tooLong" });
+/** A person's name: one clean line (see text-hygiene), present, and short enough for every screen. */
+export const personName = z
+  .string({ error: "forms.errors.required" })
+  .overwrite(cleanLine)
+  .trim()
+  .min(1, { error: "forms.errors.required" })
+  .max(60, { error: "forms.errors.tooLong" });
+const name = personName;
 
 export const email = required()
   .max(254, { error: "forms.errors.tooLong" })

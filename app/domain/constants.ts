@@ -14,6 +14,8 @@ export const APPLICANT_CONTACT_BUSINESS_DAYS = { min: 2, max: 3 } as const;
 
 export const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
 export const MAX_PHOTOS_PER_REQUEST = 10;
+/** A photo may declare at most this many pixels (width × height); more is refused unread. */
+export const MAX_PHOTO_PIXELS = 50_000_000;
 /** Browsers downscale photos to this long side before upload (which also drops EXIF location). */
 export const MAX_PHOTO_LONG_SIDE_PX = 2048;
 export const PHOTO_CONTENT_TYPES = ["image/jpeg", "image/png", "image/webp"] as const;

@@ -1,15 +1,20 @@
 // A patient's request: the words of step 2, the photos of step 1, and how they become a consultation.
 import { z } from "zod";
 import { PRIORITIES, type ConsultationStatus } from "./consultation-status";
-import { MAX_PHOTO_BYTES, MAX_PHOTOS_PER_REQUEST, MAX_TITLE_CHARS, PHOTO_CONTENT_TYPES } from "./constants";
+import { cleanLine, cleanText } from "./text-hygiene";
+import { MAX_PHOTO_BYTES, MAX_PHOTO_PIXELS, MAX_PHOTOS_PER_REQUEST, MAX_TITLE_CHARS, PHOTO_CONTENT_TYPES } from "./constants";
+import { declaredPixelSize } from "./image-dimensions";
 
 const MAX_SECTION_CHARS = 4000;
-const optionalText = z.string().trim().max(MAX_SECTION_CHARS, { error: "forms.errors.tooLong" }).optional().default("");
+const optionalText = z.string().overwrite(cleanText).trim().max(MAX_SECTION_CHARS, { error: "forms.errors.tooLong" }).optional().default("");
 
 export const RequestDetailsSchema = z.object({
-  draftId: z.uuid().optional(),
+  draftId: z.uuid({ error: "request.errors.draftNotFound" }).optional(),
+  /** Fresh on each rendering of the form: the same form sent twice makes one request. */
+  submissionKey: z.uuid({ error: "request.errors.draftNotFound" }).optional(),
   chiefComplaint: z
     .string({ error: "request.errors.missingComplaint" })
+    .overwrite(cleanText)
     .trim()
     .min(1, { error: "request.errors.missingComplaint" })
     .max(MAX_SECTION_CHARS, { error: "forms.errors.tooLong" }),
@@ -17,6 +22,7 @@ export const RequestDetailsSchema = z.object({
   additionalComments: optionalText,
   doctorCode: z
     .string()
+    .overwrite(cleanLine)
     .trim()
     .max(20, { error: "request.errors.unknownDoctorCode" })
     .optional()
@@ -47,14 +53,21 @@ export function sniffPhotoType(head: Uint8Array): PhotoType | null {
   return null;
 }
 
-export type PhotoRefusal = "photoEmpty" | "photoTooLarge" | "photoWrongType" | "tooManyPhotos";
+export type PhotoRefusal = "photoEmpty" | "photoTooLarge" | "photoWrongType" | "photoTooManyPixels" | "tooManyPhotos";
 
-/** Why a photo cannot be accepted (a translation key under `request.errors`), or null. */
-export function photoRefusal(sizeBytes: number, head: Uint8Array, photosAlready: number): PhotoRefusal | null {
+/**
+ * Why a photo cannot be accepted (a translation key under `request.errors`), or null. `bytes` is the
+ * file's content (at least its headers): the type is read from it, then the pixel size it declares.
+ */
+export function photoRefusal(sizeBytes: number, bytes: Uint8Array, photosAlready: number): PhotoRefusal | null {
   if (photosAlready >= MAX_PHOTOS_PER_REQUEST) return "tooManyPhotos";
   if (sizeBytes === 0) return "photoEmpty";
   if (sizeBytes > MAX_PHOTO_BYTES) return "photoTooLarge";
-  return sniffPhotoType(head) ? null : "photoWrongType";
+  const type = sniffPhotoType(bytes);
+  if (!type) return "photoWrongType";
+  const size = declaredPixelSize(bytes, type);
+  if (!size) return "photoWrongType";
+  return size.width * size.height > MAX_PHOTO_PIXELS ? "photoTooManyPixels" : null;
 }
 
 /** How long a request has waited, in whole minutes, for "waiting 12 min". */

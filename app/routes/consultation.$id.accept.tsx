@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { PriorityBadge } from "~/components/consultation-badges";
 import { SubmitButton } from "~/components/form-fields";
 import { consultations } from "~/db/schema";
+import { uuidOrNull } from "~/domain/ids";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireUser, signOutInactiveDoctor } from "~/server/auth/guards.server";
 import type { SessionUser } from "~/server/auth/session.server";
@@ -27,12 +28,12 @@ export async function loader(args: LoaderFunctionArgs) {
   const t = await getTranslator(args.request);
   const title = pageTitle(t("consultation.acceptLink.title"));
   if ("oops" in doctor) return data({ title, oops: doctor.oops, request: null }, { status: 403 });
-  const id = args.params.id ?? "";
-  const consultation = await args.context.db.query.consultations.findFirst({ where: eq(consultations.id, id) });
+  const id = uuidOrNull(args.params.id);
+  const consultation = id ? await args.context.db.query.consultations.findFirst({ where: eq(consultations.id, id) }) : undefined;
   if (consultation?.doctorId === doctor.userId) throw redirect(`/doctor/consultation/${id}`);
   if (!consultation) return data({ title, oops: "consultation.errors.notFound", request: null }, { status: 404 });
   if (consultation.status !== "pending") return data({ title, oops: "consultation.errors.alreadyAccepted", request: null }, { status: 409 });
-  return { title, oops: null, request: { id, title: consultation.title, priority: consultation.priority } };
+  return { title, oops: null, request: { id: consultation.id, title: consultation.title, priority: consultation.priority } };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
@@ -43,7 +44,7 @@ export async function action(args: ActionFunctionArgs) {
   const id = args.params.id ?? "";
   const outcome = await acceptConsultation(args.context, args.request, doctor, id);
   if (outcome.ok) throw redirect(`/doctor/consultation/${id}`);
-  const consultation = await args.context.db.query.consultations.findFirst({ columns: { doctorId: true }, where: eq(consultations.id, id) });
+  const consultation = outcome.reason === "not_found" ? undefined : await args.context.db.query.consultations.findFirst({ columns: { doctorId: true }, where: eq(consultations.id, id) });
   if (consultation?.doctorId === doctor.userId) throw redirect(`/doctor/consultation/${id}`);
   const oops = outcome.reason === "not_found" ? "consultation.errors.notFound" : outcome.reason === "already_taken" ? "consultation.errors.alreadyAccepted" : "consultation.errors.acceptFailed";
   return data({ oops }, { status: outcome.reason === "not_found" ? 404 : 409 });

@@ -10,17 +10,22 @@ import { requireStandIns } from "~/server/stand-ins.server";
 
 const PASSED_ON = ["client_id", "redirect_uri", "state", "code_challenge", "code_challenge_method", "scope", "response_type"] as const;
 
-/** The authorization request, checked as Google would: our client, a redirect back to this site, PKCE S256. */
+/** What Google accepts as `state` and a PKCE challenge: short, URL-safe; it echoes them back. */
+const URL_SAFE_TOKEN = /^[A-Za-z0-9._~-]{1,512}$/;
+
+/**
+ * The authorization request, checked as Google would: our client, the registered redirect URI exactly,
+ * PKCE S256, and a well-formed state (which is echoed into a Location header).
+ */
 function readAuthorizationRequest(request: Request, params: URLSearchParams) {
-  const origin = new URL(request.url).origin;
   const redirectUri = params.get("redirect_uri") ?? "";
   const valid =
     params.get("response_type") === "code" &&
     params.get("client_id") === STAND_IN_CLIENT.id &&
-    redirectUri.startsWith(`${origin}/`) &&
+    redirectUri === `${new URL(request.url).origin}/auth/google/callback` &&
     params.get("code_challenge_method") === "S256" &&
-    Boolean(params.get("code_challenge")) &&
-    Boolean(params.get("state"));
+    URL_SAFE_TOKEN.test(params.get("code_challenge") ?? "") &&
+    URL_SAFE_TOKEN.test(params.get("state") ?? "");
   if (!valid) throw new Response("invalid_request", { status: 400 });
   return { redirectUri, state: params.get("state")!, challenge: params.get("code_challenge")! };
 }

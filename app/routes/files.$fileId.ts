@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { eq } from "drizzle-orm";
 import { consultationFiles } from "~/db/schema";
+import { isUuid } from "~/domain/ids";
 import { requireUser } from "~/server/auth/guards.server";
 import { requireConsultationAccess } from "~/server/consultation-access.server";
 
@@ -9,7 +10,8 @@ import { requireConsultationAccess } from "~/server/consultation-access.server";
 export async function loader(args: LoaderFunctionArgs) {
   const user = await requireUser(args);
   const { context, request, params } = args;
-  const file = await context.db.query.consultationFiles.findFirst({ where: eq(consultationFiles.id, params.fileId ?? "") });
+  if (!isUuid(params.fileId)) throw new Response("Not Found", { status: 404 });
+  const file = await context.db.query.consultationFiles.findFirst({ where: eq(consultationFiles.id, params.fileId) });
   if (!file || file.deletedAt) throw new Response("Not Found", { status: 404 });
   await requireConsultationAccess(context, request, user, file.consultationId, { action: "file.viewed", targetType: "file", targetId: file.id });
   const object = await context.cloudflare.env.FILES.get(file.storageKey);

@@ -10,11 +10,12 @@ import { RequestSidebar } from "~/components/request-wizard/sidebar";
 import { StepIndicator } from "~/components/request-wizard/step-indicator";
 import { WaitingForDoctor } from "~/components/waiting-for-doctor";
 import { consultations } from "~/db/schema";
+import { uuidOrNull } from "~/domain/ids";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requirePatient } from "~/server/auth/guards.server";
 import { findOwnDraft } from "~/server/db/requests.server";
 import { listPhotos } from "~/server/files.server";
-import { receivePhotos, removePhoto, submitNewConsultation, uploadTooLarge } from "~/server/new-consultation.server";
+import { receivePhotos, refusalMessages, removePhoto, submitNewConsultation, uploadTooLarge } from "~/server/new-consultation.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 function stepOf(url: URL): 1 | 2 | 3 {
@@ -32,18 +33,21 @@ export async function loader(args: LoaderFunctionArgs) {
   const title = pageTitle(t("request.title"));
   const step = stepOf(url);
   if (step === 3) {
-    const id = url.searchParams.get("id") ?? "";
-    const submitted = await context.db.query.consultations.findFirst({
-      columns: { id: true, status: true },
-      where: and(eq(consultations.id, id), eq(consultations.patientId, patient.userId)),
-    });
+    const id = uuidOrNull(url.searchParams.get("id"));
+    const submitted = id
+      ? await context.db.query.consultations.findFirst({
+          columns: { id: true, status: true },
+          where: and(eq(consultations.id, id), eq(consultations.patientId, patient.userId)),
+        })
+      : undefined;
     if (!submitted) throw new Response("Not Found", { status: 404 });
-    return { title, step, draftId: null, photoIds: [], submitted };
+    return { title, step, draftId: null, photoIds: [], submitted, submissionKey: null };
   }
-  const draftParam = url.searchParams.get("draft");
+  const draftParam = uuidOrNull(url.searchParams.get("draft"));
   const draft = draftParam ? await findOwnDraft(context.db, draftParam, patient.userId) : undefined;
   const photoIds = draft ? (await listPhotos(context.db, draft.id)).map((photo) => photo.id) : [];
-  return { title, step, draftId: draft?.id ?? null, photoIds, submitted: null };
+  // A fresh key for this rendering of the form: sent twice, it still makes one request.
+  return { title, step, draftId: draft?.id ?? null, photoIds, submitted: null, submissionKey: crypto.randomUUID() };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
@@ -59,12 +63,13 @@ export async function action(args: ActionFunctionArgs) {
   if (intent === "upload-photos") {
     const result = await receivePhotos(context, request, patient, formData);
     if (!result.ok) return data({ refusals: [t(`request.errors.${result.error}`)], submit: null, draftId: null }, { status: result.status });
-    const refusals = result.refused.map(({ fileName, refusal }) => t(`request.errors.${refusal}`, { name: fileName }));
+    const refusals = refusalMessages(t, result.refused);
     if (refusals.length) return data({ refusals, submit: null, draftId: result.draftId }, { status: 422 });
     return redirect(result.draftId ? `/patient/new-consultation?step=1&draft=${result.draftId}` : "/patient/new-consultation?step=1");
   }
   if (intent === "remove-photo") {
-    const draftId = formData.get("draftId")?.toString() ?? "";
+    const draftId = uuidOrNull(formData.get("draftId"));
+    if (!draftId) return data({ refusals: [t("request.errors.draftNotFound")], submit: null, draftId: null }, { status: 404 });
     await removePhoto(context, patient, draftId, formData.get("photoId")?.toString() ?? "");
     return redirect(`/patient/new-consultation?step=1&draft=${draftId}`);
   }
@@ -99,7 +104,7 @@ export default function NewConsultation() {
           {loaded.step === 1 ? (
             <PhotoStep draftId={draftId} storedPhotoIds={loaded.photoIds} refusals={actionData?.refusals ?? []} />
           ) : (
-            <DetailsStep draftId={draftId} lastResult={actionData?.submit?.result} formError={actionData?.submit?.formError} onProgress={setProgress} />
+            <DetailsStep draftId={draftId} submissionKey={loaded.submissionKey} lastResult={actionData?.submit?.result} formError={actionData?.submit?.formError} onProgress={setProgress} />
           )}
           <RequestSidebar photoCount={loaded.photoIds.length} complaintFilled={progress.complaintFilled} historyFilled={progress.historyFilled} />
         </div>

@@ -4,6 +4,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { eq } from "drizzle-orm";
 import { consultations } from "~/db/schema";
+import { isUuid } from "~/domain/ids";
 import type { SessionUser } from "~/server/auth/session.server";
 import { recordAudit, type AuditAction } from "~/server/audit.server";
 
@@ -28,6 +29,7 @@ export async function requireConsultationAccess(
   consultationId: string,
   audit: { action: AuditAction; targetType: string; targetId: string } = { action: "consultation.viewed", targetType: "consultation", targetId: consultationId },
 ): Promise<ConsultationRow> {
+  if (!isUuid(consultationId)) throw new Response("Not Found", { status: 404 });
   const consultation = await context.db.query.consultations.findFirst({ where: eq(consultations.id, consultationId) });
   if (!consultation || !mayView(user, consultation)) throw new Response("Not Found", { status: 404 });
   if (user.role !== "patient") await recordAudit(context.db, request, { actorId: user.userId, ...audit });

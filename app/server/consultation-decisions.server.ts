@@ -5,6 +5,7 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { auditLog, chats, consultations } from "~/db/schema";
 import { planTransition, type Actor } from "~/domain/consultation-status";
+import { isUuid } from "~/domain/ids";
 import type { SessionUser } from "~/server/auth/session.server";
 import { clientAddress, type AuditAction } from "~/server/audit.server";
 import { armPaymentDeadline, tellParticipants, withdrawRequest } from "~/server/rooms.server";
@@ -29,6 +30,7 @@ function auditOfWinner(db: AppLoadContext["db"], actorId: string, action: AuditA
 }
 
 async function load(context: AppLoadContext, consultationId: string) {
+  if (!isUuid(consultationId)) return undefined;
   return context.db.query.consultations.findFirst({ where: eq(consultations.id, consultationId) });
 }
 

@@ -2,8 +2,11 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { MAX_PHOTO_BYTES, MAX_PHOTOS_PER_REQUEST } from "~/domain/constants";
+import { MAX_PHOTO_BYTES, MAX_PHOTO_PIXELS, MAX_PHOTOS_PER_REQUEST } from "~/domain/constants";
 import { RequestDetailsSchema, type PhotoRefusal } from "~/domain/consultation-request";
+import { isUuid } from "~/domain/ids";
+import { cleanLine } from "~/domain/text-hygiene";
+import type { getTranslator } from "~/i18n.server";
 import type { SessionUser } from "~/server/auth/session.server";
 import { recordAudit } from "~/server/audit.server";
 import { createDraft, findOwnDraft, isActiveDoctorCode, submitRequest } from "~/server/db/requests.server";
@@ -14,7 +17,7 @@ import { announceRequest } from "~/server/rooms.server";
 const MAX_UPLOAD_REQUEST_BYTES = MAX_PHOTOS_PER_REQUEST * MAX_PHOTO_BYTES + 1024 * 1024;
 
 export type PhotoUploadResult =
-  | { ok: true; draftId: string | null; storedIds: string[]; refused: Array<{ fileName: string; refusal: PhotoRefusal }> }
+  | { ok: true; draftId: string | null; storedIds: string[]; refused: Array<{ fileName: string; refusal: PhotoRefusal | "alreadySubmitted" }> }
   | { ok: false; status: 400 | 404 | 413; error: "uploadTooLarge" | "uploadUnreadable" | "draftNotFound" };
 
 /** True when the request says it is bigger than a full set of photos could be; refuse it unread. */
@@ -32,10 +35,12 @@ export async function receivePhotos(context: AppLoadContext, request: Request, p
     return { ok: false, status: 400, error: "uploadUnreadable" };
   }
   const files = form.getAll("photo").filter((value): value is File => typeof value !== "string" && (value.size > 0 || value.name !== ""));
-  const givenDraft = form.get("draftId")?.toString();
-  if (givenDraft && !(await findOwnDraft(context.db, givenDraft, patient.userId))) return { ok: false, status: 404, error: "draftNotFound" };
+  const givenDraft = form.get("draftId") ?? undefined;
+  if (givenDraft !== undefined && (!isUuid(givenDraft) || !(await findOwnDraft(context.db, givenDraft, patient.userId)))) {
+    return { ok: false, status: 404, error: "draftNotFound" };
+  }
   const storedIds: string[] = [];
-  const refused: Array<{ fileName: string; refusal: PhotoRefusal }> = [];
+  const refused: Array<{ fileName: string; refusal: PhotoRefusal | "alreadySubmitted" }> = [];
   // A new draft only for photos that can be kept: refused uploads leave nothing behind.
   let draftId = givenDraft;
   if (!draftId) {
@@ -54,8 +59,15 @@ export async function receivePhotos(context: AppLoadContext, request: Request, p
   return { ok: true, draftId, storedIds, refused };
 }
 
+type Translate = Awaited<ReturnType<typeof getTranslator>>;
+
+/** Each refused photo's reason, in the reader's language, naming the file. */
+export function refusalMessages(t: Translate, refused: Array<{ fileName: string; refusal: PhotoRefusal | "alreadySubmitted" }>) {
+  return refused.map(({ fileName, refusal }) => t(`request.errors.${refusal}`, { name: fileName, megapixels: MAX_PHOTO_PIXELS / 1_000_000 }));
+}
+
 export async function removePhoto(context: AppLoadContext, patient: SessionUser, draftId: string, photoId: string) {
-  if (!(await findOwnDraft(context.db, draftId, patient.userId))) return false;
+  if (!isUuid(photoId) || !(await findOwnDraft(context.db, draftId, patient.userId))) return false;
   return removeDraftPhoto(context.db, context.cloudflare.env.FILES, draftId, photoId);
 }
 
@@ -72,11 +84,12 @@ export async function submitNewConsultation(context: AppLoadContext, request: Re
   }
   const outcome = await submitRequest(context.db, context.cloudflare.env.FILES, patient.userId, details, new Date());
   if (!outcome.ok) {
-    const formError = { draft_not_found: "request.errors.draftNotFound", photos_missing: "request.errors.photosMissing", already_submitted: "request.errors.alreadySubmitted" }[outcome.reason];
+    const formError = { draft_not_found: "request.errors.draftNotFound", photos_missing: "request.errors.photosMissing" }[outcome.reason];
     return { ok: false, result: submission.reply(), formError };
   }
+  if ("repeated" in outcome) return { ok: true, consultationId: outcome.consultationId };
   // Doctors first: the request is on their screens while the audit entry is written.
-  await announceRequest(context.cloudflare.env, { ...outcome.summary, patientFirstName: patient.firstName ?? "" });
+  await announceRequest(context.cloudflare.env, { ...outcome.summary, patientFirstName: cleanLine(patient.firstName ?? "") });
   await recordAudit(context.db, request, { action: "consultation.submitted", actorId: patient.userId, targetType: "consultation", targetId: outcome.consultationId });
   return { ok: true, consultationId: outcome.consultationId };
 }

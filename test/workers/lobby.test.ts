@@ -1,25 +1,13 @@
-import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { LobbyEvent } from "~/domain/room-events";
 import { Visitor } from "./browser-like";
-import { ORIGIN, createConsultation, createUser, signedIn } from "./fixtures";
+import { createConsultation, createUser, signedIn } from "./fixtures";
+import { openLobbySocket } from "./sockets";
 
-/** A doctor's lobby socket that collects every event it receives. */
+/** A new active doctor's lobby socket, with the doctor. */
 async function doctorSocket() {
   const doctor = await signedIn("doctor");
-  const response = await SELF.fetch(`${ORIGIN}/parties/doctors-lobby/main`, { headers: { Upgrade: "websocket", Cookie: doctor.cookie } });
-  const socket = response.webSocket!;
-  const events: LobbyEvent[] = [];
-  const waiters: Array<() => void> = [];
-  socket.addEventListener("message", (message) => {
-    events.push(LobbyEvent.parse(JSON.parse(String(message.data))));
-    for (const wake of waiters.splice(0)) wake();
-  });
-  socket.accept();
-  const until = async (found: (events: LobbyEvent[]) => boolean) => {
-    while (!found(events)) await new Promise<void>((resolve) => waiters.push(resolve));
-  };
-  return { socket, events, until, doctor };
+  return { ...(await openLobbySocket(doctor.cookie)), doctor };
 }
 
 describe("the doctors' lobby", () => {

@@ -12,8 +12,9 @@ export interface DetailsProgress {
 }
 
 /** Step 2: what is going on with the skin. Leaving it (submitting) needs the chief complaint. */
-export function DetailsStep({ draftId, lastResult, formError, onProgress }: {
+export function DetailsStep({ draftId, submissionKey, lastResult, formError, onProgress }: {
   draftId: string | null;
+  submissionKey: string | null;
   lastResult?: SubmissionResult<string[]>;
   formError?: string;
   onProgress: (progress: DetailsProgress) => void;
@@ -50,6 +51,7 @@ export function DetailsStep({ draftId, lastResult, formError, onProgress }: {
       {formError ? <FormAlert title={t("request.errors.submitTitle")} message={t(formError as never)} /> : null}
       <Form method="post" {...getFormProps(form)} onInput={(event) => report(event.currentTarget)} className="flex flex-col gap-4">
         {draftId ? <input type="hidden" name="draftId" value={draftId} /> : null}
+        {submissionKey ? <input type="hidden" name="submissionKey" value={submissionKey} /> : null}
         {textArea("chiefComplaint", t("request.details.chiefComplaint"), t("request.details.chiefComplaintHint"))}
         {textArea("knownIllnesses", t("request.details.knownIllnesses"))}
         {textArea("additionalComments", t("request.details.additionalComments"))}

@@ -4,6 +4,7 @@
 import { createCookie, type AppLoadContext } from "@remix-run/cloudflare";
 import { Authenticator } from "remix-auth";
 import { CodeChallengeMethod, OAuth2Strategy } from "remix-auth-oauth2";
+import { cleanLine } from "~/domain/text-hygiene";
 
 /** Where to go after Google brings the person back; only a path on this site. */
 export const afterGoogleCookie = createCookie("__Host-qoda_after_google", { path: "/", httpOnly: true, secure: true, sameSite: "lax", maxAge: 10 * 60 });
@@ -35,6 +36,9 @@ function endpoints(context: AppLoadContext, origin: string) {
   };
 }
 
+/** A name from Google, cleaned like a typed one: one line, no controls, fits our screens. */
+const cleanName = (name: string) => [...cleanLine(name).trim()].slice(0, 60).join("");
+
 async function fetchProfile(userinfoEndpoint: string, accessToken: string): Promise<GoogleProfile> {
   const response = await fetch(userinfoEndpoint, { headers: { Authorization: `Bearer ${accessToken}` } });
   if (!response.ok) throw new Error(`Google userinfo answered ${response.status}`);
@@ -44,8 +48,8 @@ async function fetchProfile(userinfoEndpoint: string, accessToken: string): Prom
     sub: info.sub,
     email: info.email.toLowerCase(),
     emailVerified: info.email_verified === true,
-    givenName: typeof info.given_name === "string" ? info.given_name : "",
-    familyName: typeof info.family_name === "string" ? info.family_name : "",
+    givenName: typeof info.given_name === "string" ? cleanName(info.given_name) : "",
+    familyName: typeof info.family_name === "string" ? cleanName(info.family_name) : "",
   };
 }
 

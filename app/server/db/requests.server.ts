@@ -5,6 +5,7 @@ import { consultationFiles, consultations, doctors, profiles } from "~/db/schema
 import { planTransition, type Actor } from "~/domain/consultation-status";
 import { titleFromComplaint, type RequestDetails } from "~/domain/consultation-request";
 import { byQueueOrder, type RequestSummary } from "~/domain/room-events";
+import { cleanLine } from "~/domain/text-hygiene";
 import type { Database } from "~/server/db/client.server";
 import { everyPhotoStored } from "~/server/files.server";
 
@@ -30,9 +31,16 @@ export async function isActiveDoctorCode(db: Database, code: string) {
 
 export type SubmitOutcome =
   | { ok: true; consultationId: string; summary: Omit<RequestSummary, "patientFirstName"> }
-  | { ok: false; reason: "draft_not_found" | "photos_missing" | "already_submitted" };
+  /** The same form arrived again (a double click, a retry): the request it made the first time. */
+  | { ok: true; consultationId: string; repeated: true }
+  | { ok: false; reason: "draft_not_found" | "photos_missing" };
 
-/** Puts the request in front of doctors: a draft becomes `pending` once every photo is stored. */
+/**
+ * Puts the request in front of doctors: a draft becomes `pending` once every photo is stored; a
+ * request without photos is created `pending`. One form makes one request however often it arrives:
+ * a draft moves once (conditional update), and a request without photos carries the form's
+ * submission key, unique per patient.
+ */
 export async function submitRequest(
   db: Database,
   bucket: R2Bucket,
@@ -49,17 +57,24 @@ export async function submitRequest(
     priority: details.priority,
   };
   if (!details.draftId) {
+    const submissionKey = details.submissionKey ?? crypto.randomUUID();
     const [created] = await db
       .insert(consultations)
-      .values({ patientId, status: "pending", ...words, createdAt: now, updatedAt: now })
+      .values({ patientId, status: "pending", ...words, submissionKey, createdAt: now, updatedAt: now })
+      .onConflictDoNothing({ target: [consultations.patientId, consultations.submissionKey] })
       .returning({ id: consultations.id });
-    return { ok: true, consultationId: created!.id, summary: summaryOf(created!.id, words, now, 0) };
+    if (created) return { ok: true, consultationId: created.id, summary: summaryOf(created.id, words, now, 0) };
+    const earlier = await db.query.consultations.findFirst({
+      columns: { id: true },
+      where: and(eq(consultations.patientId, patientId), eq(consultations.submissionKey, submissionKey)),
+    });
+    return { ok: true, consultationId: earlier!.id, repeated: true };
   }
   const draft = await db.query.consultations.findFirst({ where: and(eq(consultations.id, details.draftId), eq(consultations.patientId, patientId)) });
   if (!draft) return { ok: false, reason: "draft_not_found" };
   const actor: Actor = { kind: "user", userId: patientId, role: "patient" };
   const plan = planTransition(draft, "submit", actor, now);
-  if (!plan.ok) return { ok: false, reason: plan.refusal === "wrong_status" ? "already_submitted" : "draft_not_found" };
+  if (!plan.ok) return plan.refusal === "wrong_status" ? { ok: true, consultationId: draft.id, repeated: true } : { ok: false, reason: "draft_not_found" };
   const photos = await everyPhotoStored(db, bucket, draft.id);
   if (!photos.allStored) return { ok: false, reason: "photos_missing" };
   // The request waits for a doctor from now on, not from when its first photo arrived.
@@ -68,7 +83,8 @@ export async function submitRequest(
     .set({ ...words, ...plan.changes, createdAt: now })
     .where(and(eq(consultations.id, draft.id), eq(consultations.status, plan.from)))
     .returning({ id: consultations.id });
-  return updated ? { ok: true, consultationId: updated.id, summary: summaryOf(updated.id, words, now, photos.count) } : { ok: false, reason: "already_submitted" };
+  if (!updated) return { ok: true, consultationId: draft.id, repeated: true };
+  return { ok: true, consultationId: updated.id, summary: summaryOf(updated.id, words, now, photos.count) };
 }
 
 /** The lobby's summary of a request just submitted, from what the submit already knows (no extra reads). */
@@ -101,10 +117,11 @@ async function withPhotoCounts(db: Database, rows: Array<{ id: string; title: st
   return rows
     .map((row) => ({
       id: row.id,
-      title: row.title,
+      // Cleaned again on the way out, for rows written before input was cleaned.
+      title: cleanLine(row.title),
       priority: row.priority,
       waitingSince: row.createdAt.getTime(),
-      patientFirstName: row.patientFirstName ?? "",
+      patientFirstName: cleanLine(row.patientFirstName ?? ""),
       photoCount: photoCounts.get(row.id) ?? 0,
       requestedDoctorCode: row.requestedDoctorCode,
     }))

@@ -1,0 +1,90 @@
+// Item 3 of the attacker's findings: caps and "one submit, one request" hold however many requests
+// arrive at once.
+import { env } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { consultationFiles, consultations } from "~/db/schema";
+import { MAX_PHOTOS_PER_REQUEST } from "~/domain/constants";
+import { Visitor } from "./browser-like";
+import { db, signedIn } from "./fixtures";
+import { PNG_BYTES, photoFile } from "./photos";
+
+async function patientVisitor() {
+  const patient = await signedIn("patient");
+  return { ...patient, visitor: new Visitor(patient.cookie) };
+}
+
+function uploadForm(draftId: string | null, name: string) {
+  const form = new FormData();
+  if (draftId) form.append("draftId", draftId);
+  form.append("photo", photoFile(PNG_BYTES, name));
+  return form;
+}
+
+describe("racing uploads into one draft", () => {
+  it("store at most 10 photos, in D1 and in R2, and the rest are told why", async () => {
+    const { visitor } = await patientVisitor();
+    const first = await visitor.postMultipart("/patient/new-consultation/photos", uploadForm(null, "first.png"));
+    const { draftId } = (await first.json()) as { draftId: string };
+
+    const answers = await Promise.all(
+      Array.from({ length: 15 }, (_, index) => visitor.postMultipart("/patient/new-consultation/photos", uploadForm(draftId, `p${index}.png`))),
+    );
+    const bodies = (await Promise.all(answers.map((answer) => answer.json()))) as Array<{ photoIds: string[]; errors: string[] }>;
+    expect(bodies.filter((body) => body.photoIds.length === 1)).toHaveLength(MAX_PHOTOS_PER_REQUEST - 1);
+    const refused = bodies.filter((body) => body.photoIds.length === 0);
+    expect(refused).toHaveLength(6);
+    for (const body of refused) expect(body.errors).toEqual(["A request can have at most 10 photos."]);
+
+    expect(await db.$count(consultationFiles, eq(consultationFiles.consultationId, draftId))).toBe(MAX_PHOTOS_PER_REQUEST);
+    expect((await env.FILES.list({ prefix: `consultations/${draftId}/` })).objects).toHaveLength(MAX_PHOTOS_PER_REQUEST);
+  });
+
+  it("cannot add photos to a request once it is submitted", async () => {
+    const { visitor } = await patientVisitor();
+    const first = await visitor.postMultipart("/patient/new-consultation/photos", uploadForm(null, "first.png"));
+    const { draftId } = (await first.json()) as { draftId: string };
+    await visitor.post("/patient/new-consultation?step=2", { intent: "submit", draftId, chiefComplaint: "Rash" });
+    const late = await visitor.postMultipart("/patient/new-consultation/photos", uploadForm(draftId, "late.png"));
+    expect(late.status).toBe(404);
+    expect(await db.$count(consultationFiles, eq(consultationFiles.consultationId, draftId))).toBe(1);
+  });
+});
+
+describe("racing submits of one form", () => {
+  it("make one request without photos, and every answer leads to it", async () => {
+    const { visitor, userId } = await patientVisitor();
+    const form = { intent: "submit", submissionKey: crypto.randomUUID(), chiefComplaint: "Itchy rash", priority: "normal" };
+    const answers = await Promise.all(Array.from({ length: 5 }, () => visitor.post("/patient/new-consultation?step=2", form)));
+    const created = await db.select().from(consultations).where(eq(consultations.patientId, userId));
+    expect(created).toHaveLength(1);
+    for (const answer of answers) {
+      expect(answer.status).toBe(302);
+      expect(answer.headers.get("Location")).toBe(`/patient/new-consultation?step=3&id=${created[0]!.id}`);
+    }
+    // A new form (a new key) is a new request.
+    await visitor.post("/patient/new-consultation?step=2", { ...form, submissionKey: crypto.randomUUID() });
+    expect(await db.$count(consultations, eq(consultations.patientId, userId))).toBe(2);
+  });
+
+  it("move a draft with photos once, and every answer leads to it", async () => {
+    const { visitor, userId } = await patientVisitor();
+    const first = await visitor.postMultipart("/patient/new-consultation/photos", uploadForm(null, "first.png"));
+    const { draftId } = (await first.json()) as { draftId: string };
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => visitor.post("/patient/new-consultation?step=2", { intent: "submit", draftId, chiefComplaint: "Rash" })),
+    );
+    const rows = await db.select().from(consultations).where(eq(consultations.patientId, userId));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ id: draftId, status: "pending" });
+    for (const answer of answers) expect(answer.headers.get("Location")).toBe(`/patient/new-consultation?step=3&id=${draftId}`);
+  });
+
+  it("the form carries a fresh key each time it is shown", async () => {
+    const { visitor } = await patientVisitor();
+    const keyOf = async () => /name="submissionKey" value="([^"]+)"/.exec(await (await visitor.get("/patient/new-consultation?step=2")).text())?.[1];
+    const [one, two] = [await keyOf(), await keyOf()];
+    expect(one).toMatch(/^[0-9a-f-]{36}$/);
+    expect(two).not.toBe(one);
+  });
+});
