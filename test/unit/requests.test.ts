@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { JPEG_BYTES } from "../workers/photos";
 import { initialStatus, minutesWaited, photoRefusal, sniffPhotoType, titleFromComplaint } from "~/domain/consultation-request";
 import { groupByPatient, type ConsultationOfPatient } from "~/domain/my-patients";
 import { byQueueOrder, type RequestSummary } from "~/domain/room-events";
@@ -15,8 +16,10 @@ describe("photos", () => {
   });
 
   it("are refused when empty, over 5 MB, of another type, or an 11th", () => {
-    const jpeg = bytes(0xff, 0xd8, 0xff);
+    const jpeg = JPEG_BYTES;
     expect(photoRefusal(1000, jpeg, 0)).toBeNull();
+    // JPEG's magic bytes alone, with no frame to read a size from, are not a photo.
+    expect(photoRefusal(1000, bytes(0xff, 0xd8, 0xff), 0)).toBe("photoWrongType");
     expect(photoRefusal(0, jpeg, 0)).toBe("photoEmpty");
     expect(photoRefusal(5 * 1024 * 1024 + 1, jpeg, 0)).toBe("photoTooLarge");
     expect(photoRefusal(5 * 1024 * 1024, jpeg, 0)).toBeNull();
