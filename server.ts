@@ -10,6 +10,7 @@ import { loadConfig } from "~/server/env.server";
 import { runHousekeeping } from "~/server/jobs.server";
 import { createLoadContext } from "~/server/load-context.server";
 import { refuseRoomAccess } from "~/server/room-access.server";
+import { withTrustedClientAddress } from "~/server/client-address.server";
 import { refuseCrossSiteMutation } from "~/server/same-origin.server";
 import { createNonce, withSecurityHeaders } from "~/server/security-headers.server";
 
@@ -19,8 +20,9 @@ export { DoctorsLobby } from "./party/lobby";
 const handleRemixRequest = createRequestHandler(remixBuild as unknown as ServerBuild);
 
 export default {
-  async fetch(request, env, ctx) {
+  async fetch(incoming, env, ctx) {
     const config = loadConfig(env);
+    const request = withTrustedClientAddress(incoming, config.trustsClientAddressHeader);
     const nonce = createNonce();
     const db = createDatabase(env.DB);
     const guardRoom = (req: Request, room: { className: string; name: string }) =>

@@ -14,6 +14,8 @@ export default defineConfig(async () => {
           bindings: {
             APP_ENV: "test",
             SESSION_SECRET: "test-session-secret-that-is-long-enough-0123456789",
+            // The tests play Cloudflare's edge: each Visitor's CF-Connecting-IP is its own address.
+            TRUST_CF_CONNECTING_IP: "true",
             TEST_MIGRATIONS: migrations,
           },
         },

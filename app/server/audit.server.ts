@@ -1,6 +1,7 @@
 // The append-only audit log: sign-ins, password changes, and every doctor's or admin's look at a
 // patient's data. Admins read it; nothing updates or deletes it.
 import { auditLog } from "~/db/schema";
+import { clientAddress } from "~/server/client-address.server";
 import type { Database } from "~/server/db/client.server";
 
 export type AuditAction =
@@ -26,11 +27,6 @@ export interface AuditEvent {
   targetType?: string;
   targetId?: string;
   details?: Record<string, unknown>;
-}
-
-/** The client's address as Cloudflare reports it; kept with each entry. */
-export function clientAddress(request: Request): string | null {
-  return request.headers.get("CF-Connecting-IP");
 }
 
 export function auditStatement(db: Database, request: Request, event: AuditEvent) {

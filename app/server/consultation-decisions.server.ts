@@ -7,7 +7,8 @@ import { auditLog, chats, consultations } from "~/db/schema";
 import { planTransition, type Actor } from "~/domain/consultation-status";
 import { isUuid } from "~/domain/ids";
 import type { SessionUser } from "~/server/auth/session.server";
-import { clientAddress, type AuditAction } from "~/server/audit.server";
+import type { AuditAction } from "~/server/audit.server";
+import { clientAddress } from "~/server/client-address.server";
 import { armPaymentDeadline, tellParticipants, withdrawRequest } from "~/server/rooms.server";
 
 export type DecisionOutcome = { ok: true } | { ok: false; reason: "not_found" | "already_taken" | "not_permitted" };

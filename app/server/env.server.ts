@@ -17,6 +17,11 @@ const EnvSchema = z
     GOOGLE_AUTHORIZATION_ENDPOINT: optionalUrl,
     GOOGLE_TOKEN_ENDPOINT: optionalUrl,
     GOOGLE_USERINFO_ENDPOINT: optionalUrl,
+    /**
+     * Outside production, whether CF-Connecting-IP may be believed: only test harnesses that play
+     * Cloudflare's edge set it. In production the edge sets the header, so it is always believed.
+     */
+    TRUST_CF_CONNECTING_IP: z.enum(["true", "false"]).default("false"),
   })
   .superRefine((env, context) => {
     if (env.APP_ENV !== "production") return;
@@ -28,6 +33,8 @@ const EnvSchema = z
 export type AppConfig = z.infer<typeof EnvSchema> & {
   /** Built-in stand-ins for Google, the payment provider and mail are on only when this is true. */
   standInsEnabled: boolean;
+  /** Whether the client address header comes from Cloudflare's edge (see client-address.server). */
+  trustsClientAddressHeader: boolean;
 };
 
 const validated = new WeakMap<object, AppConfig>();
@@ -40,7 +47,8 @@ export function loadConfig(env: Env): AppConfig {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
     throw new Error(`Invalid Worker environment: ${problems.join("; ")}`);
   }
-  const config = { ...parsed.data, standInsEnabled: parsed.data.APP_ENV !== "production" };
+  const production = parsed.data.APP_ENV === "production";
+  const config = { ...parsed.data, standInsEnabled: !production, trustsClientAddressHeader: production || parsed.data.TRUST_CF_CONNECTING_IP === "true" };
   validated.set(env, config);
   return config;
 }

@@ -27,7 +27,8 @@ export async function setup(project: TestProject) {
   server = await startDevServer({
     port: E2E_PORT,
     persistTo: stateDir,
-    vars: { APP_ENV: "test", SESSION_SECRET: crypto.randomUUID() + crypto.randomUUID() },
+    // The journeys play Cloudflare's edge: each browser sends its own CF-Connecting-IP.
+    vars: { APP_ENV: "test", SESSION_SECRET: crypto.randomUUID() + crypto.randomUUID(), TRUST_CF_CONNECTING_IP: "true" },
   });
   project.provide("baseUrl", server.url);
 }

@@ -130,3 +130,15 @@ describe("the 404 page", () => {
     expect(await page.getByRole("link", { name: "ወደ መነሻ ገጽ ይሂዱ" }).getAttribute("href")).toBe("/");
   });
 });
+
+describe("static files served by wrangler dev", () => {
+  it("carry the security headers too (public/_headers)", async () => {
+    const response = await fetch(`${baseUrl}/favicon.svg`);
+    await response.arrayBuffer();
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Permissions-Policy")).toContain("geolocation=()");
+    expect(response.headers.get("Cross-Origin-Opener-Policy")).toBe("same-origin");
+    expect(response.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    expect(response.headers.get("Content-Security-Policy")).toContain("frame-ancestors 'none'");
+  });
+});

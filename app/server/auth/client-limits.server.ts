@@ -1,6 +1,6 @@
 // Rate-limit keys for the account forms, per account and per client.
 import { RATE_LIMITS, type RateLimit } from "~/domain/rate-limits";
-import { clientAddress } from "~/server/audit.server";
+import { clientAddress } from "~/server/client-address.server";
 
 export const clientKey = (request: Request) => clientAddress(request) ?? "unknown-client";
 
