@@ -11,9 +11,10 @@ const FIFTEEN_MINUTES_MS = 15 * 60_000;
 const ONE_HOUR_MS = 60 * 60_000;
 
 export const RATE_LIMITS = {
-  /** Failed sign-ins for one account, and from one client. */
-  signInFailuresPerAccount: { maxAttempts: 5, windowMs: FIFTEEN_MINUTES_MS },
-  signInFailuresPerClient: { maxAttempts: 5, windowMs: FIFTEEN_MINUTES_MS },
+  /** Failed sign-ins on one account from one client: that client waits, the owner elsewhere does not. */
+  signInFailuresPerAccountAndClient: { maxAttempts: 5, windowMs: FIFTEEN_MINUTES_MS },
+  /** Failed sign-ins from one client across accounts. Generous: many phones share an address (CGNAT). */
+  signInFailuresPerClient: { maxAttempts: 30, windowMs: FIFTEEN_MINUTES_MS },
   signUpsPerClient: { maxAttempts: 5, windowMs: ONE_HOUR_MS },
   resetRequestsPerAccount: { maxAttempts: 3, windowMs: FIFTEEN_MINUTES_MS },
   resetRequestsPerClient: { maxAttempts: 10, windowMs: FIFTEEN_MINUTES_MS },
@@ -35,4 +36,38 @@ export function rateLimitDecision(limit: RateLimit, attemptTimesMs: number[], no
 /** Whole minutes to tell a person to wait, never "0 minutes". */
 export function minutesToWait(retryAfterMs: number): number {
   return Math.max(1, Math.ceil(retryAfterMs / 60_000));
+}
+
+/** A translation key and its values: what to tell a person who must wait. */
+export interface WaitMessage {
+  key: "forms.errors.rateLimited" | "forms.errors.rateLimitedSeconds";
+  values: Record<string, number>;
+}
+
+/** What to tell a person who must wait: seconds under a minute, else whole minutes. */
+export function waitMessage(retryAfterMs: number): WaitMessage {
+  return retryAfterMs < 60_000
+    ? { key: "forms.errors.rateLimitedSeconds", values: { count: Math.max(1, Math.ceil(retryAfterMs / 1000)) } }
+    : { key: "forms.errors.rateLimited", values: { count: minutesToWait(retryAfterMs) } };
+}
+
+/**
+ * Guessing one account's password from many clients is slowed, not stopped: after this many failures
+ * within the window (from anywhere), each further attempt waits for a delay that doubles with every
+ * failure, up to the maximum. A device that has signed in to the account before is not slowed.
+ */
+export const ACCOUNT_BACKOFF = {
+  afterFailures: 10,
+  windowMs: 24 * ONE_HOUR_MS,
+  firstDelayMs: 1_000,
+  maxDelayMs: 5 * 60_000,
+} as const;
+
+/** Whether one more attempt on an account may be made at `now`, given its earlier failures' times. */
+export function accountBackoffDecision(earlierFailureTimesMs: number[], now: number) {
+  const inWindow = earlierFailureTimesMs.filter((time) => time > now - ACCOUNT_BACKOFF.windowMs);
+  if (inWindow.length < ACCOUNT_BACKOFF.afterFailures) return { allowed: true as const };
+  const delayMs = Math.min(ACCOUNT_BACKOFF.firstDelayMs * 2 ** (inWindow.length - ACCOUNT_BACKOFF.afterFailures), ACCOUNT_BACKOFF.maxDelayMs);
+  const readyAt = Math.max(...inWindow) + delayMs;
+  return now >= readyAt ? { allowed: true as const } : { allowed: false as const, retryAfterMs: readyAt - now };
 }

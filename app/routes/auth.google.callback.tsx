@@ -52,7 +52,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
   await linkOAuthAccount(context.db, "google", profile.sub, userId, now);
   const redirectTo = (await afterGoogleCookie.parse(request.headers.get("Cookie"))) as string | null;
-  const response = await completeSignIn(context, request, userId, { redirectTo, method: "google" });
+  const response = await completeSignIn(context, request, userId, { redirectTo, method: "google", email: profile.email });
   response.headers.append("Set-Cookie", await afterGoogleCookie.serialize("", { maxAge: 0 }));
   return response;
 }

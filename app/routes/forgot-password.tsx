@@ -21,7 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  return handleEmailRequest(context.db, request, (email) => resetLimits(request, email), async (email, now) => {
+  return handleEmailRequest(context, request, (email) => resetLimits(request, email), async (email, now) => {
     const user = await findUserByEmail(context.db, email);
     if (!user) return;
     const profile = await context.db.query.profiles.findFirst({ where: eq(profiles.userId, user.id) });

@@ -8,15 +8,13 @@ import { AuthCard } from "~/components/auth-card";
 import { FormAlert, SubmitButton, TextField } from "~/components/form-fields";
 import { GoogleButton } from "~/components/google-button";
 import { LoginSchema } from "~/domain/auth-schemas";
-import { minutesToWait } from "~/domain/rate-limits";
+import { waitMessage } from "~/domain/rate-limits";
 import { safeRedirectPath } from "~/domain/safe-redirect";
 import { getTranslator, pageTitle } from "~/i18n.server";
-import { checkCredentials } from "~/server/auth/accounts.server";
-import { signInLimits } from "~/server/auth/client-limits.server";
 import { getSessionUser } from "~/server/auth/guards.server";
+import { attemptPasswordSignIn } from "~/server/auth/sign-in-attempt.server";
 import { AFTER_SIGN_IN_DEFAULT, completeSignIn } from "~/server/auth/sign-in.server";
 import { recordAudit } from "~/server/audit.server";
-import { checkRateLimits, clearRateLimitHits, countingThisAttempt, forgetRateLimitHits, recordRateLimitHit } from "~/server/rate-limit.server";
 
 type FormError = { key: string; values?: Record<string, string | number>; resendFor?: string };
 
@@ -34,30 +32,20 @@ export async function loader(args: LoaderFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const now = new Date();
   const submission = parseWithZod(await readFormData(request), { schema: LoginSchema });
   const reply = (formError: FormError | null, status: number) =>
     data({ result: submission.reply({ hideFields: ["password"] }), formError }, { status });
   if (submission.status !== "success") return reply(null, 400);
 
   const { email, password, redirect: redirectTo } = submission.value;
-  // The attempt is counted before the password is checked, so parallel guesses cannot slip past the
-  // limit; a successful sign-in takes its own attempt back.
-  const limits = signInLimits(request, email);
-  const attemptIds = await Promise.all(limits.map(([key]) => recordRateLimitHit(context.db, key, now)));
-  const limit = await checkRateLimits(context.db, countingThisAttempt(limits), now);
-  if (!limit.allowed) return reply({ key: "forms.errors.rateLimited", values: { minutes: minutesToWait(limit.retryAfterMs) } }, 429);
-
-  const check = await checkCredentials(context.db, email, password);
-  if (!check.ok) {
+  const attempt = await attemptPasswordSignIn(context, request, email, password);
+  if (!attempt.ok && attempt.reason === "wait") return reply(waitMessage(attempt.retryAfterMs), 429);
+  if (!attempt.ok) {
     await recordAudit(context.db, request, { action: "auth.sign_in.failure", actorId: null, details: { email } });
     return reply({ key: "auth.signIn.invalidCredentials" }, 401);
   }
-  await forgetRateLimitHits(context.db, attemptIds);
-  if (!check.emailConfirmed) return reply({ key: "auth.signIn.emailNotConfirmed", resendFor: email }, 403);
-
-  await clearRateLimitHits(context.db, limits[0]![0]);
-  return completeSignIn(context, request, check.userId, { redirectTo, method: "password" });
+  if (!attempt.emailConfirmed) return reply({ key: "auth.signIn.emailNotConfirmed", resendFor: email }, 403);
+  return completeSignIn(context, request, attempt.userId, { redirectTo, method: "password", email });
 }
 
 export default function Login() {

@@ -11,14 +11,13 @@ import { FieldErrors, FormAlert, SubmitButton, TextField } from "~/components/fo
 import { GoogleButton } from "~/components/google-button";
 import { useHydrated } from "~/components/use-hydrated";
 import { RegisterSchema } from "~/domain/auth-schemas";
-import { minutesToWait } from "~/domain/rate-limits";
+import { waitMessage } from "~/domain/rate-limits";
 import { homePathForRole } from "~/domain/roles";
 import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
-import { createPatient } from "~/server/auth/accounts.server";
-import { sendAccountLink } from "~/server/auth/account-links.server";
+import { afterResponse } from "~/server/after-response.server";
 import { signUpLimits } from "~/server/auth/client-limits.server";
 import { getSessionUser } from "~/server/auth/guards.server";
-import { recordAudit } from "~/server/audit.server";
+import { signUpOrTellOwner } from "~/server/auth/sign-up.server";
 import { checkRateLimits, recordRateLimitHit } from "~/server/rate-limit.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -41,20 +40,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const limits = signUpLimits(request);
   const limit = await checkRateLimits(context.db, limits, now);
   if (!limit.allowed) {
-    const formError = { key: "forms.errors.rateLimited", values: { minutes: minutesToWait(limit.retryAfterMs) } };
-    return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), formError }, { status: 429 });
+    return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), formError: waitMessage(limit.retryAfterMs) }, { status: 429 });
   }
   for (const [key] of limits) await recordRateLimitHit(context.db, key, now);
 
   const { firstName, lastName, email, password } = submission.value;
   const language = await detectLanguage(request);
-  const userId = await createPatient(context.db, { firstName, lastName, email, password, consented: true, emailConfirmed: false, preferredLanguage: language }, now);
-  if (!userId) {
-    const formError = { key: "auth.signUp.emailTaken", values: {} };
-    return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), formError }, { status: 409 });
-  }
-  await sendAccountLink("confirm", context, request, { userId, email, firstName, language }, now);
-  await recordAudit(context.db, request, { action: "auth.sign_up", actorId: userId, targetType: "user", targetId: userId });
+  // The same answer for a new and a taken address; the work, and its timing, come after it.
+  afterResponse(context, "sign-up", () => signUpOrTellOwner(context, request, { firstName, lastName, email, password }, language));
   return redirectWithToast("/", { kind: "success", title: "auth.signUp.successTitle", description: "auth.signUp.successBody" }, context.config);
 }
 
@@ -78,14 +71,7 @@ export default function Register() {
   return (
     <AuthCard title={t("auth.signUp.title")} intro={t("auth.signUp.intro")}>
       {actionData?.formError ? (
-        <FormAlert title={t("auth.signUp.errorTitle")} message={t(actionData.formError.key as never, actionData.formError.values)}>
-          {actionData.formError.key === "auth.signUp.emailTaken" ? (
-            <p className="flex gap-3">
-              <Link to="/login" className="link font-semibold">{t("shell.signIn")}</Link>
-              <Link to="/forgot-password" className="link font-semibold">{t("auth.signIn.forgotPassword")}</Link>
-            </p>
-          ) : null}
-        </FormAlert>
+        <FormAlert title={t("auth.signUp.errorTitle")} message={t(actionData.formError.key, actionData.formError.values)} />
       ) : null}
       <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
         <div className="grid gap-4 sm:grid-cols-2">

@@ -28,10 +28,17 @@ export async function startJourney(options?: { javaScriptEnabled?: boolean }): P
 
 export const path = (page: Page) => new URL(page.url()).pathname;
 
-/** Opens the dev outbox and follows the newest link sent to `email`. */
+/**
+ * Opens the dev outbox and follows the newest link sent to `email`. Account mail goes out just after
+ * the answer, so the outbox is reloaded until it shows, as a person would refresh their inbox.
+ */
 export async function followEmailedLink(page: Page, email: string) {
-  await page.goto(`${baseUrl}/dev/outbox`);
   const message = page.locator(`[data-testid="outbox-message"][data-to="${email}"]`).first();
+  for (let attempt = 0; attempt < 20; attempt++) {
+    await page.goto(`${baseUrl}/dev/outbox`);
+    if ((await message.count()) > 0) break;
+    await page.waitForTimeout(250);
+  }
   const href = await message.getByTestId("outbox-link").first().getAttribute("href");
   if (!href) throw new Error(`No emailed link for ${email}`);
   await page.goto(href);

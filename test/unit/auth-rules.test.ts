@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ChangePasswordSchema, ProfileSchema, RegisterSchema } from "~/domain/auth-schemas";
 import { isCommonPassword } from "~/domain/common-passwords";
 import { normalizeEthiopianPhone } from "~/domain/phone";
-import { RATE_LIMITS, minutesToWait, rateLimitDecision } from "~/domain/rate-limits";
+import { ACCOUNT_BACKOFF, RATE_LIMITS, accountBackoffDecision, waitMessage, minutesToWait, rateLimitDecision } from "~/domain/rate-limits";
 import { safeRedirectPath } from "~/domain/safe-redirect";
 import { HOSTILE_REDIRECT_CASES, staysOnSite } from "../support/redirect-corpus";
 
@@ -60,7 +60,7 @@ describe("Ethiopian phone numbers", () => {
 });
 
 describe("rate limits", () => {
-  const limit = RATE_LIMITS.signInFailuresPerAccount;
+  const limit = RATE_LIMITS.signInFailuresPerAccountAndClient;
   const now = 1_000_000_000;
 
   it("allow 5 failures in 15 minutes and refuse the 6th until the oldest one ages out", () => {
@@ -119,5 +119,29 @@ describe("the profile schemas", () => {
     expect(short.reply().error?.newPassword).toEqual(["profile.errors.passwordTooShort"]);
     const mismatch = parseWithZod(form({ intent: "change-password", currentPassword: "x", newPassword: "Fresh-Skin-7", confirmPassword: "Fresh-Skin-8" }), { schema: ChangePasswordSchema });
     expect(mismatch.reply().error?.confirmPassword).toEqual(["profile.errors.newPasswordsDontMatch"]);
+  });
+});
+
+describe("the account backoff", () => {
+  const now = 1_000_000_000;
+  const failures = (count: number, spacingMs = 1_000) => Array.from({ length: count }, (_, index) => now - (count - index) * spacingMs);
+
+  it("lets the first 10 failures from anywhere through, then doubles the wait from 1 second up to 5 minutes", () => {
+    expect(accountBackoffDecision(failures(9), now)).toEqual({ allowed: true });
+    expect(accountBackoffDecision(failures(10, 100), now)).toEqual({ allowed: false, retryAfterMs: 900 });
+    expect(accountBackoffDecision(failures(10, 1_000), now)).toEqual({ allowed: true });
+    expect(accountBackoffDecision(failures(12, 100), now)).toEqual({ allowed: false, retryAfterMs: 4_000 - 100 });
+    expect(accountBackoffDecision(failures(40, 100), now)).toEqual({ allowed: false, retryAfterMs: ACCOUNT_BACKOFF.maxDelayMs - 100 });
+  });
+
+  it("forgets failures older than its window", () => {
+    const dayAndAnHourAgo = failures(30, 100).map((time) => time - 25 * 60 * 60_000);
+    expect(accountBackoffDecision(dayAndAnHourAgo, now)).toEqual({ allowed: true });
+  });
+
+  it("says seconds under a minute and minutes above", () => {
+    expect(waitMessage(900)).toEqual({ key: "forms.errors.rateLimitedSeconds", values: { count: 1 } });
+    expect(waitMessage(45_000)).toEqual({ key: "forms.errors.rateLimitedSeconds", values: { count: 45 } });
+    expect(waitMessage(5 * 60_000)).toEqual({ key: "forms.errors.rateLimited", values: { count: 5 } });
   });
 });

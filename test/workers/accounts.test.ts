@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { auditLog, profiles, sessions, users } from "~/db/schema";
 import { Visitor } from "./browser-like";
-import { GOOD_PASSWORD, lastEmailTo, registeredPatient, registrationForm, uniqueEmail } from "./auth-helpers";
+import { GOOD_PASSWORD, emailsTo, lastEmailTo, registeredPatient, registrationForm, uniqueEmail } from "./auth-helpers";
 import { db } from "./fixtures";
 
 async function userByEmail(email: string) {
@@ -59,12 +59,32 @@ describe("sign-up", () => {
     expect(mail?.link?.pathname).toBe("/auth/confirm");
   });
 
-  it("tells someone the email is taken without creating a second account", async () => {
+  it("answers a taken address exactly like a new one, and tells the address's owner instead", async () => {
     const { email } = await registeredPatient();
-    const response = await new Visitor().post("/register", registrationForm(email));
-    expect(response.status).toBe(409);
-    expect(await response.text()).toContain("An account with this email already exists.");
+    const confirmation = await lastEmailTo(email);
+    const fresh = new Visitor();
+    const taken = new Visitor();
+    const answers = [await fresh.post("/register", registrationForm(uniqueEmail())), await taken.post("/register", registrationForm(email, { firstName: "Intruder" }))];
+    expect(answers.map((answer) => answer.status)).toEqual([302, 302]);
+    expect(answers.map((answer) => answer.headers.get("Location"))).toEqual(["/", "/"]);
+    const pages = [(await fresh.follow(answers[0]!)).html, (await taken.follow(answers[1]!)).html];
+    for (const html of pages) expect(html).toContain("Please check your email to confirm your account.");
+
+    const notice = await lastEmailTo(email, { notId: confirmation!.id });
+    expect(notice?.subject).toBe("Someone tried to sign up to Qoda with your email");
+    expect(notice?.textBody).toContain("Hello Liya,");
+    expect(notice?.textBody).toContain("/forgot-password");
     expect(await db.$count(users, eq(users.email, email))).toBe(1);
+    expect(await db.query.profiles.findFirst({ where: eq(profiles.firstName, "Intruder") })).toBeUndefined();
+  });
+
+  it("tells the owner in their own language", async () => {
+    const { email } = await registeredPatient();
+    const owner = await userByEmail(email);
+    await db.update(profiles).set({ preferredLanguage: "am" }).where(eq(profiles.userId, owner!.id));
+    const confirmation = await lastEmailTo(email);
+    await new Visitor().post("/register", registrationForm(email));
+    expect((await lastEmailTo(email, { notId: confirmation!.id }))?.subject).toBe("በኢሜይልዎ በ«ቆዳ» ለመመዝገብ ሙከራ ተደርጓል");
   });
 });
 
@@ -73,13 +93,13 @@ describe("email confirmation", () => {
     const visitor = new Visitor();
     const email = uniqueEmail();
     await visitor.post("/register", registrationForm(email));
+    const link = (await lastEmailTo(email))!.link!;
     const early = await visitor.post("/login", { email, password: GOOD_PASSWORD });
     expect(early.status).toBe(403);
     const earlyHtml = await early.text();
     expect(earlyHtml).toContain("Please confirm your email before signing in.");
     expect(earlyHtml).toContain(`/auth/resend?email=${encodeURIComponent(email)}`);
 
-    const link = (await lastEmailTo(email))!.link!;
     const confirmed = await visitor.get(`${link.pathname}${link.search}`);
     expect(confirmed.headers.get("Location")).toBe("/login");
     expect((await userByEmail(email))?.emailConfirmedAt).toBeInstanceOf(Date);
@@ -101,7 +121,7 @@ describe("email confirmation", () => {
     const [knownHtml, unknownHtml] = [await known.text(), await unknown.text()];
     expect(knownHtml).toContain("a new link is on its way");
     expect(unknownHtml).toContain("a new link is on its way");
-    expect((await lastEmailTo(email))!.id).not.toBe(first);
+    expect(await lastEmailTo(email, { notId: first })).not.toBeNull();
   });
 });
 
@@ -164,20 +184,57 @@ describe("sign-in", () => {
     expect(response.headers.get("Location")).toBe("/patient/profile");
   });
 
-  it("locks an account after 5 failures in 15 minutes and says how long to wait, even for the right password", async () => {
+  it("stops a client after 5 wrong passwords on an account, while the owner on another client signs in", async () => {
     const { email } = await registeredPatient();
+    const guesser = { "CF-Connecting-IP": "10.0.0.1" };
     for (let attempt = 0; attempt < 5; attempt++) {
-      const response = await new Visitor().post("/login", { email, password: `Wrong-${attempt}-pass` }, { "CF-Connecting-IP": `10.0.0.${attempt}` });
+      const response = await new Visitor().post("/login", { email, password: `Wrong-${attempt}-pass` }, guesser);
       expect(response.status).toBe(401);
     }
-    const blocked = await new Visitor().post("/login", { email, password: GOOD_PASSWORD }, { "CF-Connecting-IP": "10.0.1.1" });
+    const blocked = await new Visitor().post("/login", { email, password: GOOD_PASSWORD }, guesser);
     expect(blocked.status).toBe(429);
     expect(await blocked.text()).toMatch(/Too many attempts\. Please wait 1[45] minutes and try again\./);
+
+    const owner = await new Visitor().post("/login", { email, password: GOOD_PASSWORD }, { "CF-Connecting-IP": "10.0.9.9" });
+    expect(owner.status).toBe(302);
+    expect(owner.headers.get("Location")).toBe("/auth-callback");
+  });
+
+  it("slows guessing spread over many clients, tells the owner once, and never slows the owner's own device", async () => {
+    const { email, visitor: ownersBrowser } = await registeredPatient();
+    await ownersBrowser.post("/logout", {});
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const response = await new Visitor().post("/login", { email, password: `Wrong-${attempt}-pass` });
+      expect(response.status).toBe(401);
+    }
+    // The next attempt from a new client must wait, right password or not, and is told how long.
+    const slowed = await new Visitor().post("/login", { email, password: GOOD_PASSWORD });
+    expect(slowed.status).toBe(429);
+    expect(await slowed.text()).toMatch(/Too many attempts\. Please wait 1 second and try again\./);
+    // The browser the owner signed in with before is not slowed.
+    const owner = await ownersBrowser.post("/login", { email, password: GOOD_PASSWORD });
+    expect(owner.status).toBe(302);
+
+    const notices = async () => (await emailsTo(email)).filter((mail) => mail.subject === "Wrong passwords were tried on your Qoda account");
+    await vi.waitFor(async () => expect(await notices()).toHaveLength(1));
+    expect((await notices())[0]!.textBody).toContain("We have slowed down further attempts.");
+    // Once the wait is over, a further failure is allowed, and the owner is not mailed again.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await new Visitor().post("/login", { email, password: "Wrong-again-1" })).status).toBe(401);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await notices()).toHaveLength(1);
+  });
+
+  it("slows an unknown address exactly like a known one, and mails nobody", async () => {
+    const email = uniqueEmail("nobody");
+    for (let attempt = 0; attempt < 10; attempt++) await new Visitor().post("/login", { email, password: `Wrong-${attempt}-pass` });
+    expect((await new Visitor().post("/login", { email, password: "Anything-1" })).status).toBe(429);
+    expect(await emailsTo(email)).toHaveLength(0);
   });
 
   it("limits failures from one client across accounts", async () => {
     const client = { "CF-Connecting-IP": "192.0.2.77" };
-    for (let attempt = 0; attempt < 5; attempt++) {
+    for (let attempt = 0; attempt < 30; attempt++) {
       await new Visitor().post("/login", { email: uniqueEmail("spray"), password: "Guess-123" }, client);
     }
     const { email } = await registeredPatient();
@@ -216,14 +273,19 @@ describe("sign-out", () => {
 });
 
 describe("forged and broken requests", () => {
-  it("cannot slip past the sign-in limit by guessing in parallel", async () => {
+  it("cannot slip past the sign-in limits by guessing in parallel, from one client or from many", async () => {
     const { email } = await registeredPatient();
-    const answers = await Promise.all(
-      Array.from({ length: 12 }, (_, attempt) => new Visitor().post("/login", { email, password: `Parallel-${attempt}-x` })),
-    );
-    const statuses = answers.map((answer) => answer.status);
-    expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(5);
-    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(7);
+    const client = { "CF-Connecting-IP": "10.1.1.1" };
+    const fromOne = await Promise.all(Array.from({ length: 12 }, (_, attempt) => new Visitor().post("/login", { email, password: `Parallel-${attempt}-x` }, client)));
+    const oneStatuses = fromOne.map((answer) => answer.status);
+    expect(oneStatuses.filter((status) => status === 401).length).toBeLessThanOrEqual(5);
+    expect(oneStatuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(7);
+
+    const other = (await registeredPatient()).email;
+    const fromMany = await Promise.all(Array.from({ length: 30 }, (_, attempt) => new Visitor().post("/login", { email: other, password: `Parallel-${attempt}-x` })));
+    const manyStatuses = fromMany.map((answer) => answer.status);
+    expect(manyStatuses.filter((status) => status === 401).length).toBeLessThanOrEqual(10);
+    expect(manyStatuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(20);
   });
 
   it("get a 400, not a 500, for a body that is not a form", async () => {

@@ -6,12 +6,29 @@ import { db } from "./fixtures";
 
 export const GOOD_PASSWORD = "Skin-Care-2026";
 
-/** The newest email to `to`, and the first link in it. */
-export async function lastEmailTo(to: string) {
+async function newestEmailTo(to: string) {
   const [message] = await db.select().from(mailOutbox).where(eq(mailOutbox.toEmail, to)).orderBy(desc(mailOutbox.createdAt)).limit(1);
-  if (!message) return null;
+  return message ?? null;
+}
+
+/**
+ * The newest email to `to` (other than `notId`), and the first link in it. Account mail is sent after
+ * the answer (so its timing tells nothing), so this waits a little for it; null if none comes.
+ */
+export async function lastEmailTo(to: string, { notId }: { notId?: string } = {}) {
+  let message = await newestEmailTo(to);
+  for (let waited = 0; (!message || message.id === notId) && waited < 3_000; waited += 25) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    message = await newestEmailTo(to);
+  }
+  if (!message || message.id === notId) return null;
   const link = /https?:\/\/\S+/.exec(message.textBody)?.[0] ?? null;
   return { ...message, link: link ? new URL(link) : null };
+}
+
+/** Every email to `to`, oldest first. */
+export function emailsTo(to: string) {
+  return db.select().from(mailOutbox).where(eq(mailOutbox.toEmail, to)).orderBy(mailOutbox.createdAt);
 }
 
 export const uniqueEmail = (label = "patient") => `${label}-${crypto.randomUUID().slice(0, 8)}@example.com`;

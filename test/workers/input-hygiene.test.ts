@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { consultationFiles, consultations, profiles, users } from "~/db/schema";
 import { LobbyEvent } from "~/domain/room-events";
-import { registrationForm, uniqueEmail } from "./auth-helpers";
+import { lastEmailTo, registrationForm, uniqueEmail } from "./auth-helpers";
 import { Visitor } from "./browser-like";
 import { createConsultation, createUser, db, sessionCookieFor, signedIn } from "./fixtures";
 import { PNG_BYTES, WEBP_BYTES, jpegDeclaring, photoFile, pngDeclaring } from "./photos";
@@ -81,6 +81,7 @@ describe("text people type", () => {
   it("is cleaned before it is stored: names at sign-up and in the profile", async () => {
     const email = uniqueEmail();
     await new Visitor().post("/register", registrationForm(email, { firstName: DIRTY_NAME, lastName: "Bek\r\nele\u2066" }));
+    await lastEmailTo(email); // the account exists once its confirmation mail is out
     const user = await db.query.users.findFirst({ where: eq(users.email, email) });
     expect(await db.query.profiles.findFirst({ where: eq(profiles.userId, user!.id) })).toMatchObject({ firstName: "Liya", lastName: "Bek ele" });
 

@@ -1,10 +1,11 @@
-// Sending the one-time links of accounts: confirm an email, reset a password, accept an invite.
+// Account emails: the one-time links (confirm an email, reset a password, accept an invite) and the
+// notices that carry no secret (someone signed up with your address; your password is being guessed).
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { EMAIL_CONFIRMATION_LINK_LIFETIME_MS, INVITE_LINK_LIFETIME_MS, PASSWORD_RESET_LINK_LIFETIME_MS } from "~/domain/constants";
 import type { Language } from "~/domain/languages";
 import { getTranslatorFor } from "~/i18n.server";
 import { createOneTimeLink, type LinkPurpose } from "~/server/auth/one-time-links.server";
-import { accountEmail, type AccountEmailKind } from "~/server/mail/account-emails.server";
+import { accountEmail, noticeEmail, type AccountEmailKind, type AccountNoticeKind } from "~/server/mail/account-emails.server";
 import { sendMail } from "~/server/mail/mailer.server";
 
 interface Recipient {
@@ -27,4 +28,11 @@ export async function sendAccountLink(kind: AccountEmailKind, context: AppLoadCo
   const link = `${new URL(request.url).origin}${path}?token=${encodeURIComponent(token)}`;
   const t = await getTranslatorFor(to.language);
   await sendMail(context.db, context.config, accountEmail(kind, t, to.email, to.firstName, link));
+}
+
+/** A notice about the account at `to.email`, with the ways in (sign in, reset the password). */
+export async function sendAccountNotice(kind: AccountNoticeKind, context: AppLoadContext, request: Request, to: Omit<Recipient, "userId">) {
+  const origin = new URL(request.url).origin;
+  const t = await getTranslatorFor(to.language);
+  await sendMail(context.db, context.config, noticeEmail(kind, t, to.email, to.firstName, { signIn: `${origin}/login`, reset: `${origin}/forgot-password` }));
 }

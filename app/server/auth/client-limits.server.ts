@@ -1,15 +1,8 @@
-// Rate-limit keys for the account forms, per account and per client.
+// Rate-limit keys for the account forms, per account and per client (sign-in: sign-in-attempt.server).
 import { RATE_LIMITS, type RateLimit } from "~/domain/rate-limits";
 import { clientAddress } from "~/server/client-address.server";
 
 export const clientKey = (request: Request) => clientAddress(request) ?? "unknown-client";
-
-export function signInLimits(request: Request, email: string): Array<[string, RateLimit]> {
-  return [
-    [`sign-in:account:${email}`, RATE_LIMITS.signInFailuresPerAccount],
-    [`sign-in:client:${clientKey(request)}`, RATE_LIMITS.signInFailuresPerClient],
-  ];
-}
 
 export const signUpLimits = (request: Request): Array<[string, RateLimit]> => [[`sign-up:client:${clientKey(request)}`, RATE_LIMITS.signUpsPerClient]];
 

@@ -1,5 +1,5 @@
-// Setting a password from a one-time link: a reset (ends every session) or an invite (also confirms
-// the email, which the invite proved).
+// Setting a password from a one-time link: a reset (ends every session) or an invite. Either confirms
+// the email, which the link proved (the owner of an address someone else signed up with takes it back).
 import { parseWithZod } from "@conform-to/zod/v4";
 import { readFormData } from "~/server/form-body.server";
 import { data, type AppLoadContext } from "@remix-run/cloudflare";
@@ -27,7 +27,8 @@ export async function handleSetPassword(context: AppLoadContext, request: Reques
   if (!userId) return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), linkInvalid: true }, { status: 400 });
   await setPassword(context.db, userId, submission.value.password, now);
   await endAllSessions(context.db, userId);
-  if (purpose === "invite") await markEmailConfirmed(context.db, userId, now);
+  // Either link arrived by email: whoever used it owns the address.
+  await markEmailConfirmed(context.db, userId, now);
   await recordAudit(context.db, request, {
     action: purpose === "invite" ? "auth.invite_accepted" : "auth.password_reset",
     actorId: userId,

@@ -6,6 +6,7 @@ import { eq } from "drizzle-orm";
 import { profiles, userRoles } from "~/db/schema";
 import { safeRedirectPath } from "~/domain/safe-redirect";
 import { languageCookie } from "~/i18n.server";
+import { rememberDevice } from "~/server/auth/known-device.server";
 import { createSession, endSession, findSessionUser } from "~/server/auth/session.server";
 import { recordAudit } from "~/server/audit.server";
 import { toastHeaders } from "~/server/toast.server";
@@ -16,7 +17,7 @@ export async function completeSignIn(
   context: AppLoadContext,
   request: Request,
   userId: string,
-  options: { redirectTo: string | null | undefined; method: "password" | "google" },
+  options: { redirectTo: string | null | undefined; method: "password" | "google"; email: string },
 ) {
   const now = new Date();
   const previous = await findSessionUser(context.db, request, now);
@@ -27,6 +28,8 @@ export async function completeSignIn(
   const profile = await context.db.query.profiles.findFirst({ columns: { firstName: true, preferredLanguage: true }, where: eq(profiles.userId, userId) });
   const role = await context.db.query.userRoles.findFirst({ columns: { role: true }, where: eq(userRoles.userId, userId) });
   const headers = new Headers({ "Set-Cookie": setCookie });
+  // This browser has proved the account: guessing elsewhere never slows it down.
+  headers.append("Set-Cookie", await rememberDevice(request, options.email, context.config));
   // The site speaks the language the person chose in their profile.
   if (profile) headers.append("Set-Cookie", await languageCookie.serialize(profile.preferredLanguage));
   const toast = await toastHeaders(context.config, {

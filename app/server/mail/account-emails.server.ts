@@ -5,6 +5,7 @@ import type { MailMessage } from "~/server/mail/mailer.server";
 
 type Translate = TFunction<"common">;
 export type AccountEmailKind = "confirm" | "reset" | "invite";
+export type AccountNoticeKind = "signUpTaken" | "signInGuessing";
 
 const LINK_LIFETIME_MS: Record<AccountEmailKind, number> = {
   confirm: EMAIL_CONFIRMATION_LINK_LIFETIME_MS,
@@ -26,5 +27,20 @@ export function accountEmail(kind: AccountEmailKind, t: Translate, to: string, f
     subject: t(`email.${kind}.subject`),
     text: [...lines, "", `${action}: ${link}`].join("\n"),
     html: `${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("")}<p><a href="${escapeHtml(link)}">${escapeHtml(action)}</a></p>`,
+  };
+}
+
+/** A notice that carries no secret: what happened, and the ways to sign in or reset the password. */
+export function noticeEmail(kind: AccountNoticeKind, t: Translate, to: string, firstName: string, links: { signIn: string; reset: string }): MailMessage {
+  const lines = [t("email.greeting", { name: firstName }), t(`email.${kind}.body`), t(`email.${kind}.advice`)];
+  const actions = [
+    { label: t("email.notice.signIn"), href: links.signIn },
+    { label: t("email.notice.reset"), href: links.reset },
+  ];
+  return {
+    to,
+    subject: t(`email.${kind}.subject`),
+    text: [...lines, "", ...actions.map((action) => `${action.label}: ${action.href}`)].join("\n"),
+    html: `${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("")}${actions.map((action) => `<p><a href="${escapeHtml(action.href)}">${escapeHtml(action.label)}</a></p>`).join("")}`,
   };
 }

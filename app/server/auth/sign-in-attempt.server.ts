@@ -1,0 +1,74 @@
+// A password sign-in attempt, limited three ways (docs/decisions/0012-threat-model.md):
+// - per account and client: 5 failures in 15 minutes and that client waits; the owner elsewhere does not;
+// - per client, across accounts: a client spraying many accounts waits;
+// - per account, from anywhere: past 10 failures each attempt waits a doubling delay (backoff), so
+//   guessing spread over many clients is slowed without locking the owner out; the owner's known
+//   devices are not slowed, and the owner is told by email when the backoff starts.
+// Each attempt is counted before the password is checked, so parallel guesses cannot slip past; an
+// attempt refused for waiting tested no password and is not counted as a failure.
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { and, eq, gt, lt } from "drizzle-orm";
+import { profiles, rateLimitHits } from "~/db/schema";
+import { ACCOUNT_BACKOFF, RATE_LIMITS, accountBackoffDecision } from "~/domain/rate-limits";
+import { checkCredentials, findUserByEmail } from "~/server/auth/accounts.server";
+import { clientKey } from "~/server/auth/client-limits.server";
+import { isKnownDevice } from "~/server/auth/known-device.server";
+import { sendAccountNotice } from "~/server/auth/account-links.server";
+import { afterResponse } from "~/server/after-response.server";
+import { checkRateLimits, clearRateLimitHits, countingThisAttempt, forgetRateLimitHits, recordRateLimitHit } from "~/server/rate-limit.server";
+
+export type SignInAttempt =
+  | { ok: true; userId: string; emailConfirmed: boolean }
+  | { ok: false; reason: "wait"; retryAfterMs: number }
+  | { ok: false; reason: "invalid" };
+
+/** Failures on the account recorded before the attempt `ownHitId` (concurrent earlier ones included). */
+async function earlierAccountFailures(context: AppLoadContext, key: string, ownHitId: number, now: Date) {
+  const rows = await context.db
+    .select({ hitAt: rateLimitHits.hitAt })
+    .from(rateLimitHits)
+    .where(and(eq(rateLimitHits.key, key), lt(rateLimitHits.id, ownHitId), gt(rateLimitHits.hitAt, new Date(now.getTime() - ACCOUNT_BACKOFF.windowMs))));
+  return rows.map((row) => row.hitAt.getTime());
+}
+
+export async function attemptPasswordSignIn(context: AppLoadContext, request: Request, email: string, password: string): Promise<SignInAttempt> {
+  const { db } = context;
+  const now = new Date();
+  const accountAndClient = `sign-in:account-client:${email}:${clientKey(request)}`;
+  const client = `sign-in:client:${clientKey(request)}`;
+  const account = `sign-in:account:${email}`;
+  const hitIds = await Promise.all([accountAndClient, client, account].map((key) => recordRateLimitHit(db, key, now)));
+
+  const limits = await checkRateLimits(
+    db,
+    countingThisAttempt([
+      [accountAndClient, RATE_LIMITS.signInFailuresPerAccountAndClient],
+      [client, RATE_LIMITS.signInFailuresPerClient],
+    ]),
+    now,
+  );
+  const earlierFailures = await earlierAccountFailures(context, account, hitIds[2]!, now);
+  const backoff = (await isKnownDevice(request, email, context.config)) ? ({ allowed: true } as const) : accountBackoffDecision(earlierFailures, now.getTime());
+  if (!limits.allowed || !backoff.allowed) {
+    await forgetRateLimitHits(db, hitIds);
+    const waits = [limits, backoff].map((decision) => (decision.allowed ? 0 : decision.retryAfterMs));
+    return { ok: false, reason: "wait", retryAfterMs: Math.max(...waits) };
+  }
+
+  const check = await checkCredentials(db, email, password);
+  if (!check.ok) {
+    if (earlierFailures.length + 1 === ACCOUNT_BACKOFF.afterFailures) afterResponse(context, "sign-in-guessing-notice", () => tellOwnerOfGuessing(context, request, email));
+    return { ok: false, reason: "invalid" };
+  }
+  await forgetRateLimitHits(db, hitIds);
+  await clearRateLimitHits(db, accountAndClient);
+  return { ok: true, userId: check.userId, emailConfirmed: check.emailConfirmed };
+}
+
+/** The account's owner hears that its password is being guessed, and what they can do. */
+async function tellOwnerOfGuessing(context: AppLoadContext, request: Request, email: string) {
+  const user = await findUserByEmail(context.db, email);
+  if (!user) return;
+  const profile = await context.db.query.profiles.findFirst({ where: eq(profiles.userId, user.id) });
+  await sendAccountNotice("signInGuessing", context, request, { email, firstName: profile?.firstName ?? "", language: profile?.preferredLanguage ?? "en" });
+}

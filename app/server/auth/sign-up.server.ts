@@ -1,0 +1,32 @@
+// Signing up by email. The answer is the same whether or not the address already has an account, and
+// the work happens after it (afterResponse), so neither the words nor the timing tell: a new address
+// gets its confirmation link, a taken one's owner is told someone tried.
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { eq } from "drizzle-orm";
+import { profiles } from "~/db/schema";
+import type { Language } from "~/domain/languages";
+import { createPatient, findUserByEmail } from "~/server/auth/accounts.server";
+import { sendAccountLink, sendAccountNotice } from "~/server/auth/account-links.server";
+import { recordAudit } from "~/server/audit.server";
+
+export interface SignUpForm {
+  firstName: string;
+  lastName: string;
+  email: string;
+  password: string;
+}
+
+export async function signUpOrTellOwner(context: AppLoadContext, request: Request, form: SignUpForm, language: Language) {
+  const now = new Date();
+  const { db } = context;
+  const userId = await createPatient(db, { ...form, consented: true, emailConfirmed: false, preferredLanguage: language }, now);
+  if (userId) {
+    await sendAccountLink("confirm", context, request, { userId, email: form.email, firstName: form.firstName, language }, now);
+    await recordAudit(db, request, { action: "auth.sign_up", actorId: userId, targetType: "user", targetId: userId });
+    return;
+  }
+  const owner = await findUserByEmail(db, form.email);
+  if (!owner) return;
+  const profile = await db.query.profiles.findFirst({ where: eq(profiles.userId, owner.id) });
+  await sendAccountNotice("signUpTaken", context, request, { email: owner.email, firstName: profile?.firstName ?? "", language: profile?.preferredLanguage ?? language });
+}
