@@ -9,7 +9,7 @@ import { createDatabase } from "~/server/db/client.server";
 import { loadConfig } from "~/server/env.server";
 import { runHousekeeping } from "~/server/jobs.server";
 import { createLoadContext } from "~/server/load-context.server";
-import { refuseRoomAccess } from "~/server/room-access.server";
+import { checkRoomAccess } from "~/server/room-access.server";
 import { withTrustedClientAddress } from "~/server/client-address.server";
 import { refuseCrossSiteMutation } from "~/server/same-origin.server";
 import { createNonce, withSecurityHeaders } from "~/server/security-headers.server";
@@ -25,8 +25,7 @@ export default {
     const request = withTrustedClientAddress(incoming, config.trustsClientAddressHeader);
     const nonce = createNonce();
     const db = createDatabase(env.DB);
-    const guardRoom = (req: Request, room: { className: string; name: string }) =>
-      refuseRoomAccess(db, req, room, new Date()).then((refusal) => refusal ?? undefined);
+    const guardRoom = (req: Request, room: { className: string; name: string }) => checkRoomAccess(db, req, room, new Date());
 
     const response =
       refuseCrossSiteMutation(request) ??

@@ -13,6 +13,7 @@ import {
 import { useEffect, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useChangeLanguage } from "remix-i18next/react";
+import { SessionEndedNotice } from "~/components/session-ended-notice";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
 import { StatusPage } from "~/components/status-page";
@@ -85,6 +86,7 @@ export function Layout({ children }: { children: ReactNode }) {
         </main>
         <SiteFooter />
         {rootData?.toast ? <Toaster toast={rootData.toast} /> : null}
+        {rootData?.signedInRole ? <SessionEndedNotice /> : null}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -1,17 +1,18 @@
 // DoctorsLobby: the one room ("main") that signed-in active doctors join to see waiting requests live.
-// Who may connect is decided before the socket is accepted (app/server/room-access.server.ts). Each
-// connection first receives the whole queue from D1, so a reconnecting page catches up; after that,
-// requests arriving and leaving are pushed as they happen.
-import { Server, type Connection } from "partyserver";
+// Who may connect is decided before the socket is accepted (app/server/room-access.server.ts), and a
+// socket lives no longer than its session (session-bound-room.ts). Each connection first receives the
+// whole queue from D1, so a reconnecting page catches up; after that, requests arriving and leaving
+// are pushed as they happen.
+import type { Connection } from "partyserver";
 import type { LobbyEvent, RequestSummary } from "~/domain/room-events";
-import { createDatabase } from "~/server/db/client.server";
 import { pendingRequestSummaries } from "~/server/db/requests.server";
+import { SessionBoundRoom } from "./session-bound-room";
 
-export class DoctorsLobby extends Server<Env> {
-  static override options = { hibernate: true };
+export class DoctorsLobby extends SessionBoundRoom {
+  protected readonly roomClass = "DoctorsLobby";
 
-  override async onConnect(connection: Connection): Promise<void> {
-    const requests = await pendingRequestSummaries(createDatabase(this.env.DB));
+  protected override async welcome(connection: Connection): Promise<void> {
+    const requests = await pendingRequestSummaries(this.db);
     connection.send(JSON.stringify({ type: "queue", requests } satisfies LobbyEvent));
   }
 
@@ -19,10 +20,10 @@ export class DoctorsLobby extends Server<Env> {
   override onMessage(_connection: Connection): void {}
 
   async requestAdded(request: RequestSummary): Promise<void> {
-    this.broadcast(JSON.stringify({ type: "request_added", request } satisfies LobbyEvent));
+    await this.sendToLive(JSON.stringify({ type: "request_added", request } satisfies LobbyEvent));
   }
 
   async requestRemoved(id: string): Promise<void> {
-    this.broadcast(JSON.stringify({ type: "request_removed", id } satisfies LobbyEvent));
+    await this.sendToLive(JSON.stringify({ type: "request_removed", id } satisfies LobbyEvent));
   }
 }

@@ -480,6 +480,29 @@ export const oauthAccounts = sqliteTable(
   (t) => [primaryKey({ columns: [t.provider, t.providerUserId] }), index("oauth_accounts_user_idx").on(t.userId)],
 );
 
+/**
+ * Which rooms hold a live socket of which session, so that ending a session (sign-out, a password
+ * change, a deactivation) can close its sockets at once. Rows come and go with the sockets; none
+ * outlives its session (housekeeping removes any left behind).
+ */
+export const roomConnections = sqliteTable(
+  "room_connections",
+  {
+    /** The room's Durable Object class ("DoctorsLobby", "ConsultationRoom") and its name. */
+    roomClass: text("room_class").notNull(),
+    roomName: text("room_name").notNull(),
+    /** partyserver's id of the connection, unique within its room. */
+    connectionId: text("connection_id").notNull(),
+    sessionId: text("session_id").notNull(),
+    connectedAt: integer("connected_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.roomClass, t.roomName, t.connectionId] }),
+    index("room_connections_session_idx").on(t.sessionId),
+    index("room_connections_connected_at_idx").on(t.connectedAt),
+  ],
+);
+
 /** Attempts counted for rate limits: one row per attempt, keyed by what is limited (e.g. `sign-in:account:<email>`). */
 export const rateLimitHits = sqliteTable(
   "rate_limit_hits",

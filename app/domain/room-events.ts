@@ -3,6 +3,12 @@
 import { z } from "zod";
 import { CONSULTATION_STATUSES, PRIORITIES, PRIORITY_RANK } from "./consultation-status";
 
+/** Close codes rooms use; the browser reads them to know why its socket ended. */
+export const ROOM_CLOSE_CODES = {
+  /** The session that opened the socket has ended (signed out, expired, deactivated…): do not reconnect. */
+  sessionEnded: 4001,
+} as const;
+
 export const ConsultationStatusEvent = z.object({
   type: z.literal("status"),
   consultationId: z.string(),

@@ -13,7 +13,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const { db, config } = args.context;
   const userRow = await db.query.users.findFirst({ columns: { id: true }, where: eq(users.id, user.userId) });
   if (!userRow) {
-    await endSession(db, user.sessionId);
+    await endSession(args.context, user.sessionId);
     return redirectWithToast("/login", { kind: "error", title: "auth.signIn.errorTitle", description: "auth.signIn.userMissing" }, config, {
       headers: { "Set-Cookie": await clearSessionCookie() },
     });

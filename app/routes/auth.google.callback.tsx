@@ -29,7 +29,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       // Google vouches for the address, so it joins the account that has it. If that account never
       // confirmed the address, whoever created it may not own it: their password and sessions go.
       userId = existing.id;
-      if (!existing.emailConfirmedAt) await revokeUnprovenCredentials(context.db, userId);
+      if (!existing.emailConfirmedAt) await revokeUnprovenCredentials(context, userId);
       await markEmailConfirmed(context.db, userId, now);
     }
   }

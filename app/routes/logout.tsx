@@ -16,7 +16,7 @@ export async function action(args: ActionFunctionArgs) {
   if (!user) {
     return redirectWithToast("/login", { kind: "info", title: "auth.signOut.alreadyTitle", description: "auth.signOut.alreadyBody" }, context.config, { headers });
   }
-  await endSession(context.db, user.sessionId);
+  await endSession(context, user.sessionId);
   await recordAudit(context.db, request, { action: "auth.sign_out", actorId: user.userId, targetType: "user", targetId: user.userId });
   return redirectWithToast("/login", { kind: "success", title: "auth.signOut.doneTitle" }, context.config, { headers });
 }

@@ -1,8 +1,10 @@
 // Scheduled housekeeping, run by the cron trigger. Safe to run twice: each step only removes what is
 // still due at the time it runs.
 import { lt } from "drizzle-orm";
-import { authTokens, rateLimitHits, sessions } from "~/db/schema";
-import { DRAFT_LIFETIME_MS } from "~/domain/constants";
+import { authTokens, rateLimitHits } from "~/db/schema";
+import { DRAFT_LIFETIME_MS, SESSION_ABSOLUTE_LIFETIME_MS } from "~/domain/constants";
+import { endLapsedSessions } from "~/server/auth/session.server";
+import { deleteConnectionsOpenedBefore } from "~/server/db/room-connections.server";
 import { createDatabase } from "~/server/db/client.server";
 import { overduePayments } from "~/server/payment-deadline.server";
 import { expireAndAnnounce } from "~/server/payment-expiry.server";
@@ -13,6 +15,7 @@ export interface HousekeepingReport {
   draftsDeleted: number;
   filesDeleted: number;
   sessionsDeleted: number;
+  connectionsForgotten: number;
   linksDeleted: number;
   rateLimitHitsDeleted: number;
 }
@@ -35,7 +38,8 @@ export async function runHousekeeping(env: Env, now: Date): Promise<Housekeeping
     await files.delete(storageKeys.slice(start, start + 1000));
   }
   const draftsDeleted = await deleteDrafts(db, drafts.map((draft) => draft.id));
-  const expired = await db.delete(sessions).where(lt(sessions.expiresAt, now)).returning({ id: sessions.id });
+  const sessionsEnded = await endLapsedSessions({ db, cloudflare: { env } }, now);
+  const connectionsForgotten = await deleteConnectionsOpenedBefore(db, new Date(now.getTime() - SESSION_ABSOLUTE_LIFETIME_MS));
   const links = await db.delete(authTokens).where(lt(authTokens.expiresAt, now)).returning({ id: authTokens.id });
   const hits = await db
     .delete(rateLimitHits)
@@ -45,7 +49,8 @@ export async function runHousekeeping(env: Env, now: Date): Promise<Housekeeping
     paymentsExpired,
     draftsDeleted,
     filesDeleted: storageKeys.length,
-    sessionsDeleted: expired.length,
+    sessionsDeleted: sessionsEnded,
+    connectionsForgotten,
     linksDeleted: links.length,
     rateLimitHitsDeleted: hits.length,
   };

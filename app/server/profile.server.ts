@@ -42,7 +42,7 @@ export async function handleProfileAction(context: AppLoadContext, request: Requ
     }
     await setPassword(context.db, user.userId, submission.value.newPassword, now);
     // Anyone else holding a session of this account is signed out.
-    await endOtherSessions(context.db, user.userId, user.sessionId);
+    await endOtherSessions(context, user.userId, user.sessionId);
     await recordAudit(context.db, request, { action: "auth.password_changed", actorId: user.userId, targetType: "user", targetId: user.userId });
     return redirectWithToast(path, { kind: "success", title: "profile.passwordChangedTitle", description: "profile.passwordChangedBody" }, context.config);
   }

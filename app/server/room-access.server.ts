@@ -1,8 +1,10 @@
 // The guard every room runs before a socket is accepted (partyserver's onBeforeConnect and
-// onBeforeRequest): who is asking, from which site, for which room.
+// onBeforeRequest): who is asking, from which site, for which room. A socket it lets in carries who
+// opened it and with which session, so the room can close it when that session ends.
 import { eq } from "drizzle-orm";
 import { consultations } from "~/db/schema";
-import { findSessionUser } from "~/server/auth/session.server";
+import { isUuid } from "~/domain/ids";
+import { findSessionUser, type SessionUser } from "~/server/auth/session.server";
 import type { Database } from "~/server/db/client.server";
 import { isSameOriginRequest } from "~/server/same-origin.server";
 
@@ -13,33 +15,54 @@ export interface RoomAddress {
   name: string;
 }
 
+/** Whose socket it is, as the guard found at the door. */
+export interface RoomIdentity {
+  sessionId: string;
+  userId: string;
+  /** When the session ends if nothing happens (ms since the epoch); the room checks again then. */
+  endsAt: number;
+}
+
+const IDENTITY_HEADERS = { sessionId: "X-Qoda-Session-Id", userId: "X-Qoda-User-Id", endsAt: "X-Qoda-Session-Ends-At" } as const;
+
 function refuse(status: 401 | 403 | 404, message: string) {
   return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }
 
-/** Null when the request may go on to the room, else the refusal to send instead. */
-export async function refuseRoomAccess(
-  db: Database,
-  request: Request,
-  room: RoomAddress,
-  now: Date,
-): Promise<Response | null> {
+/** The request passed on to the room, saying whose socket it is (whatever the client sent is replaced). */
+function admit(request: Request, user: SessionUser): Request {
+  const headers = new Headers(request.headers);
+  headers.set(IDENTITY_HEADERS.sessionId, user.sessionId);
+  headers.set(IDENTITY_HEADERS.userId, user.userId);
+  headers.set(IDENTITY_HEADERS.endsAt, String(user.sessionEndsAt.getTime()));
+  return new Request(request, { headers });
+}
+
+/** Inside a room: whose socket this is, as the guard said. */
+export function roomIdentityOf(request: Request): RoomIdentity | null {
+  const sessionId = request.headers.get(IDENTITY_HEADERS.sessionId);
+  const userId = request.headers.get(IDENTITY_HEADERS.userId);
+  const endsAt = Number(request.headers.get(IDENTITY_HEADERS.endsAt));
+  return sessionId && userId && Number.isFinite(endsAt) ? { sessionId, userId, endsAt } : null;
+}
+
+/** The request to pass on to the room, or the refusal to send instead. */
+export async function checkRoomAccess(db: Database, request: Request, room: RoomAddress, now: Date): Promise<Request | Response> {
   if (!isSameOriginRequest(request)) return refuse(403, "Cross-site connections are not allowed.");
   const user = await findSessionUser(db, request, now);
   if (!user) return refuse(401, "Sign in required.");
 
   if (room.className === "DoctorsLobby") {
     const isActiveDoctor = user.role === "doctor" && user.doctorStatus === "active";
-    return isActiveDoctor ? null : refuse(403, "Only active doctors can join the lobby.");
+    return isActiveDoctor ? admit(request, user) : refuse(403, "Only active doctors can join the lobby.");
   }
   if (room.className === "ConsultationRoom") {
-    const consultation = await db.query.consultations.findFirst({
-      columns: { patientId: true, doctorId: true },
-      where: eq(consultations.id, room.name),
-    });
+    const consultation = isUuid(room.name)
+      ? await db.query.consultations.findFirst({ columns: { patientId: true, doctorId: true }, where: eq(consultations.id, room.name) })
+      : undefined;
     if (!consultation) return refuse(404, "No such consultation.");
     const isParticipant = user.userId === consultation.patientId || user.userId === consultation.doctorId;
-    return isParticipant ? null : refuse(403, "Only the patient and the assigned doctor can join.");
+    return isParticipant ? admit(request, user) : refuse(403, "Only the patient and the assigned doctor can join.");
   }
   return refuse(404, "No such room.");
 }

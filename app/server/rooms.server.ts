@@ -1,5 +1,7 @@
 // Typed calls from the Worker into the two kinds of rooms.
 import { getServerByName } from "partyserver";
+import type { Database } from "~/server/db/client.server";
+import { forgetSessionsConnections, roomsWithSessions } from "~/server/db/room-connections.server";
 import type { ConsultationRoomEvent, RequestSummary } from "~/domain/room-events";
 import type { ConsultationRoom } from "../../party/consultation";
 import type { DoctorsLobby } from "../../party/lobby";
@@ -30,4 +32,17 @@ export async function tellParticipants(env: Env, event: ConsultationRoomEvent) {
 
 export async function armPaymentDeadline(env: Env, consultationId: string, deadline: Date) {
   await (await consultationRoom(env, consultationId)).armPaymentDeadline(deadline);
+}
+
+/** Closes, in every room that holds one, the sockets of sessions that have just ended. */
+export async function disconnectSessions(env: Env, db: Database, sessionIds: string[]) {
+  if (sessionIds.length === 0) return;
+  const rooms = await roomsWithSessions(db, sessionIds);
+  await Promise.all(
+    rooms.map(async ({ roomClass, roomName }) => {
+      const room = roomClass === "DoctorsLobby" ? await lobby(env) : await consultationRoom(env, roomName);
+      await room.endSessions(sessionIds);
+    }),
+  );
+  await forgetSessionsConnections(db, sessionIds);
 }

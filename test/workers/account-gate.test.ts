@@ -12,7 +12,7 @@ import { requireStandIns } from "~/server/stand-ins.server";
 import { env } from "cloudflare:test";
 import { Visitor } from "./browser-like";
 import { GOOD_PASSWORD, lastEmailTo, registeredPatient, registrationForm, uniqueEmail } from "./auth-helpers";
-import { ORIGIN, createUser, db, sessionCookieFor, signedIn } from "./fixtures";
+import { ORIGIN, createUser, db, serverContext, sessionCookieFor, signedIn } from "./fixtures";
 import { signInWithGoogle } from "./google-flow";
 
 const sessionOnly = (cookie: string) => new Visitor(cookie);
@@ -88,7 +88,7 @@ describe("deactivating a doctor", () => {
     const doctor = await signedIn("doctor");
     const visitor = sessionOnly(doctor.cookie);
     expect((await visitor.get("/doctor/dashboard")).status).toBe(200);
-    await setDoctorStatus(db, doctor.userId, "inactive", new Date());
+    await setDoctorStatus(serverContext, doctor.userId, "inactive", new Date());
     const after = await visitor.get("/doctor/dashboard");
     expect(after.headers.get("Location")).toBe("/login?redirect=%2Fdoctor%2Fdashboard");
   });

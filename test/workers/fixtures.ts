@@ -7,6 +7,8 @@ import { createSession } from "~/server/auth/session.server";
 import { createDatabase } from "~/server/db/client.server";
 
 export const db = createDatabase(env.DB);
+/** What server code that ends sessions needs (D1, and the rooms to close their sockets). */
+export const serverContext = { db, cloudflare: { env } };
 export const ORIGIN = "https://qoda.test";
 
 export async function createUser(role: Role, options: { doctorStatus?: DoctorStatus } = {}) {

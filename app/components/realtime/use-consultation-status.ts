@@ -1,7 +1,7 @@
-import usePartySocket from "partysocket/react";
 import { useEffect, useState } from "react";
 import type { ConsultationStatus } from "~/domain/consultation-status";
 import { ConsultationRoomEvent } from "~/domain/room-events";
+import { useRoomSocket } from "./use-room-socket";
 
 /**
  * The consultation's status as its room reports it, live. The room sends the current status on every
@@ -15,25 +15,16 @@ export function useConsultationStatus(consultationId: string, initial: Consultat
     setStatus(initial);
     setReason(undefined);
   }, [consultationId, initial]);
-  usePartySocket({
+  useRoomSocket({
     party: "consultation-room",
     room: consultationId,
     enabled,
-    onMessage(message) {
-      const parsed = ConsultationRoomEvent.safeParse(safeJson(message.data));
+    onMessage(data) {
+      const parsed = ConsultationRoomEvent.safeParse(data);
       if (!parsed.success || parsed.data.type !== "status") return;
       setStatus(parsed.data.status);
       setReason(parsed.data.reason);
     },
   });
   return { status, reason };
-}
-
-export function safeJson(data: unknown): unknown {
-  if (typeof data !== "string") return null;
-  try {
-    return JSON.parse(data);
-  } catch {
-    return null;
-  }
 }

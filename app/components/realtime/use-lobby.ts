@@ -1,7 +1,6 @@
-import usePartySocket from "partysocket/react";
 import { useCallback, useState } from "react";
 import { LobbyEvent, byQueueOrder, type RequestSummary } from "~/domain/room-events";
-import { safeJson } from "./use-consultation-status";
+import { useRoomSocket } from "./use-room-socket";
 
 /**
  * The waiting requests, live from the doctors' lobby. `onArrival` hears of each request that arrives
@@ -21,13 +20,13 @@ export function useLobby(onArrival?: (request: RequestSummary) => void) {
     },
     [onArrival],
   );
-  usePartySocket({
+  useRoomSocket({
     party: "doctors-lobby",
     room: "main",
     onOpen: () => setConnected(true),
     onClose: () => setConnected(false),
-    onMessage(message) {
-      const parsed = LobbyEvent.safeParse(safeJson(message.data));
+    onMessage(data) {
+      const parsed = LobbyEvent.safeParse(data);
       if (parsed.success) handle(parsed.data);
     },
   });

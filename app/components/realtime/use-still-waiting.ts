@@ -1,7 +1,6 @@
-import usePartySocket from "partysocket/react";
 import { useEffect, useState } from "react";
 import { LobbyEvent } from "~/domain/room-events";
-import { safeJson } from "./use-consultation-status";
+import { useRoomSocket } from "./use-room-socket";
 
 /**
  * For a doctor reading a waiting request: false as soon as the lobby says it left the queue (another
@@ -10,12 +9,12 @@ import { safeJson } from "./use-consultation-status";
 export function useStillWaiting(consultationId: string, waiting: boolean) {
   const [stillWaiting, setStillWaiting] = useState(waiting);
   useEffect(() => setStillWaiting(waiting), [consultationId, waiting]);
-  usePartySocket({
+  useRoomSocket({
     party: "doctors-lobby",
     room: "main",
     enabled: waiting,
-    onMessage(message) {
-      const parsed = LobbyEvent.safeParse(safeJson(message.data));
+    onMessage(data) {
+      const parsed = LobbyEvent.safeParse(data);
       if (!parsed.success) return;
       const event = parsed.data;
       if (event.type === "queue") setStillWaiting(event.requests.some((request) => request.id === consultationId));

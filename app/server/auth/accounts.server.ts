@@ -1,8 +1,9 @@
 // Accounts: creating patients, checking passwords, confirming emails, consent and roles.
 import { and, eq, isNull } from "drizzle-orm";
-import { oauthAccounts, passwordCredentials, profiles, sessions, userRoles, users } from "~/db/schema";
+import { oauthAccounts, passwordCredentials, profiles, userRoles, users } from "~/db/schema";
 import type { Language } from "~/domain/languages";
 import { hashPassword, verifyPassword } from "~/server/auth/password.server";
+import { endAllSessions, type SessionContext } from "~/server/auth/session.server";
 import type { Database } from "~/server/db/client.server";
 
 export async function findUserByEmail(db: Database, email: string) {
@@ -89,15 +90,13 @@ export async function markEmailConfirmed(db: Database, userId: string, now: Date
   await db.update(users).set({ emailConfirmedAt: now, updatedAt: now }).where(and(eq(users.id, userId), isNull(users.emailConfirmedAt)));
 }
 
-/** Spec: a user without a role row is a patient; the row is written at the sign-in gate. */
-/** Removes the password and sessions of an account whose email was never confirmed. */
-export async function revokeUnprovenCredentials(db: Database, userId: string) {
-  await db.batch([
-    db.delete(passwordCredentials).where(eq(passwordCredentials.userId, userId)),
-    db.delete(sessions).where(eq(sessions.userId, userId)),
-  ]);
+/** Removes the password and sessions (sockets included) of an account whose email was never confirmed. */
+export async function revokeUnprovenCredentials(context: SessionContext, userId: string) {
+  await context.db.delete(passwordCredentials).where(eq(passwordCredentials.userId, userId));
+  await endAllSessions(context, userId);
 }
 
+/** Spec: a user without a role row is a patient; the row is written at the sign-in gate. */
 export async function ensureRoleRow(db: Database, userId: string, now: Date) {
   await db.insert(userRoles).values({ userId, role: "patient", createdAt: now }).onConflictDoNothing();
 }

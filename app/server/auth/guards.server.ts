@@ -3,7 +3,7 @@
 // out and sent to /account-issue, a patient without consent goes to /consent.
 import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import type { Role } from "~/domain/roles";
-import { clearSessionCookie, endSession, findSessionUser, type SessionUser } from "~/server/auth/session.server";
+import { clearSessionCookie, endAllSessions, findSessionUser, type SessionUser } from "~/server/auth/session.server";
 
 interface GuardArgs {
   request: Request;
@@ -30,9 +30,9 @@ export async function requireUser(args: GuardArgs): Promise<SessionUser> {
   return user;
 }
 
-/** Signs the doctor out and sends them to /account-issue. */
+/** Signs the inactive doctor out everywhere (every session, every socket) and sends them to /account-issue. */
 export async function signOutInactiveDoctor(args: GuardArgs, user: SessionUser): Promise<never> {
-  await endSession(args.context.db, user.sessionId);
+  await endAllSessions(args.context, user.userId);
   throw redirect("/account-issue", { headers: { "Set-Cookie": await clearSessionCookie() } });
 }
 

@@ -1,14 +1,17 @@
 // Server-side sessions (docs/decisions/0005): the cookie holds a random token, D1 holds its SHA-256
 // with an idle timeout and an absolute lifetime. Activity slides the idle timeout; sign-out, a password
-// change or a doctor's deactivation delete rows, which ends those sessions at once.
+// change or a doctor's deactivation delete rows, which ends those sessions at once, and closes their
+// live room sockets too (a socket lives no longer than its session: docs/decisions/0012).
 import { createCookie } from "@remix-run/cloudflare";
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, lt, ne, or, type SQL } from "drizzle-orm";
 import { doctors, profiles, sessions, userRoles, users } from "~/db/schema";
 import { SESSION_ABSOLUTE_LIFETIME_MS, SESSION_IDLE_TIMEOUT_MS, SESSION_TOUCH_INTERVAL_MS } from "~/domain/constants";
 import type { Language } from "~/domain/languages";
 import type { DoctorStatus, Role } from "~/domain/roles";
+import { sessionEndsAt } from "~/domain/session-lifetime";
 import { randomToken, sha256Hex } from "~/server/auth/tokens.server";
 import type { Database } from "~/server/db/client.server";
+import { disconnectSessions } from "~/server/rooms.server";
 
 export const sessionCookie = createCookie("__Host-qoda_session", {
   path: "/",
@@ -30,6 +33,14 @@ export interface SessionUser {
   doctorStatus: DoctorStatus | null;
   hasConsented: boolean;
   preferredLanguage: Language | null;
+  /** When this session ends if nothing else happens (idle timeout or absolute end). */
+  sessionEndsAt: Date;
+}
+
+/** What ending sessions needs: D1 for the rows, the rooms for their sockets. */
+export interface SessionContext {
+  db: Database;
+  cloudflare: { env: Env };
 }
 
 /** Starts a session for `userId`; returns its id and the Set-Cookie header value that carries it. */
@@ -90,13 +101,15 @@ async function lookUpSession(db: Database, request: Request, now: Date): Promise
     .where(eq(sessions.id, sessionId))
     .limit(1);
   if (!row) return null;
-  const idleForMs = now.getTime() - row.lastSeenAt.getTime();
-  if (idleForMs > SESSION_IDLE_TIMEOUT_MS || row.expiresAt.getTime() <= now.getTime()) {
-    await endSession(db, sessionId);
+  if (sessionEndsAt(row).getTime() <= now.getTime()) {
+    // Its sockets, if any, are closed by their rooms' own check at this same end (session-bound-room).
+    await db.delete(sessions).where(eq(sessions.id, sessionId));
     return null;
   }
-  if (idleForMs > SESSION_TOUCH_INTERVAL_MS) {
+  let lastSeenAt = row.lastSeenAt;
+  if (now.getTime() - lastSeenAt.getTime() > SESSION_TOUCH_INTERVAL_MS) {
     await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, sessionId));
+    lastSeenAt = now;
   }
   return {
     userId: row.userId,
@@ -108,19 +121,32 @@ async function lookUpSession(db: Database, request: Request, now: Date): Promise
     doctorStatus: row.doctorStatus ?? null,
     hasConsented: Boolean(row.consentTerms && row.consentPrivacy),
     preferredLanguage: row.preferredLanguage ?? null,
+    sessionEndsAt: sessionEndsAt({ lastSeenAt, expiresAt: row.expiresAt }),
   };
 }
 
-export async function endSession(db: Database, sessionId: string) {
-  await db.delete(sessions).where(eq(sessions.id, sessionId));
+/** Ends the sessions `where` selects: their rows go, and so do their live room sockets. */
+async function endSessionsWhere(context: SessionContext, where: SQL | undefined) {
+  const ended = await context.db.delete(sessions).where(where).returning({ id: sessions.id });
+  await disconnectSessions(context.cloudflare.env, context.db, ended.map((session) => session.id));
+  return ended.length;
+}
+
+export function endSession(context: SessionContext, sessionId: string) {
+  return endSessionsWhere(context, eq(sessions.id, sessionId));
 }
 
 /** Ends every session of `userId` but the one in use (after a password change). */
-export async function endOtherSessions(db: Database, userId: string, keepSessionId: string) {
-  await db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)));
+export function endOtherSessions(context: SessionContext, userId: string, keepSessionId: string) {
+  return endSessionsWhere(context, and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)));
 }
 
-/** Ends every session of `userId` (password reset, doctor deactivation). */
-export async function endAllSessions(db: Database, userId: string) {
-  await db.delete(sessions).where(eq(sessions.userId, userId));
+/** Ends every session of `userId` (password reset, deactivation, an unproven account taken back). */
+export function endAllSessions(context: SessionContext, userId: string) {
+  return endSessionsWhere(context, eq(sessions.userId, userId));
+}
+
+/** Housekeeping: ends the sessions that have run out (idle too long or past their end). */
+export function endLapsedSessions(context: SessionContext, now: Date) {
+  return endSessionsWhere(context, or(lt(sessions.expiresAt, now), lt(sessions.lastSeenAt, new Date(now.getTime() - SESSION_IDLE_TIMEOUT_MS))));
 }

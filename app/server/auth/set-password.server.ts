@@ -26,7 +26,7 @@ export async function handleSetPassword(context: AppLoadContext, request: Reques
   const userId = await redeemOneTimeLink(context.db, submission.value.token, purpose, now);
   if (!userId) return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), linkInvalid: true }, { status: 400 });
   await setPassword(context.db, userId, submission.value.password, now);
-  await endAllSessions(context.db, userId);
+  await endAllSessions(context, userId);
   // Either link arrived by email: whoever used it owns the address.
   await markEmailConfirmed(context.db, userId, now);
   await recordAudit(context.db, request, {

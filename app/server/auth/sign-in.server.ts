@@ -21,7 +21,7 @@ export async function completeSignIn(
 ) {
   const now = new Date();
   const previous = await findSessionUser(context.db, request, now);
-  if (previous) await endSession(context.db, previous.sessionId);
+  if (previous) await endSession(context, previous.sessionId);
   const { setCookie } = await createSession(context.db, userId, now, request.headers.get("User-Agent"));
   await recordAudit(context.db, request, { action: "auth.sign_in.success", actorId: userId, targetType: "user", targetId: userId, details: { method: options.method } });
 

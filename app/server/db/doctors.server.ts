@@ -1,11 +1,11 @@
-// Doctor accounts. Deactivating one ends their sessions in the same batch, so they are out at once.
+// Doctor accounts. Deactivating one ends every session of theirs, and with them their live sockets.
 import { eq } from "drizzle-orm";
-import { doctors, sessions } from "~/db/schema";
+import { doctors } from "~/db/schema";
 import type { DoctorStatus } from "~/domain/roles";
-import type { Database } from "~/server/db/client.server";
+import { endAllSessions, type SessionContext } from "~/server/auth/session.server";
 
-export async function setDoctorStatus(db: Database, doctorId: string, status: DoctorStatus, now: Date) {
-  const update = db.update(doctors).set({ status, updatedAt: now }).where(eq(doctors.userId, doctorId));
-  if (status === "active") return void (await update);
-  await db.batch([update, db.delete(sessions).where(eq(sessions.userId, doctorId))]);
+export async function setDoctorStatus(context: SessionContext, doctorId: string, status: DoctorStatus, now: Date) {
+  await context.db.update(doctors).set({ status, updatedAt: now }).where(eq(doctors.userId, doctorId));
+  // Rooms also check a doctor's status before each send, so nothing reaches them in between.
+  if (status === "inactive") await endAllSessions(context, doctorId);
 }

@@ -1,0 +1,117 @@
+// A room whose sockets live no longer than the sessions that opened them (docs/decisions/0012):
+// - each connection carries its session (tagged, and registered in D1 so that ending a session can
+//   find its rooms); `endSessions` closes a session's sockets at once;
+// - before anything is sent, the sessions of the connections are checked in D1: a connection whose
+//   session has ended (or whose doctor was made inactive) is closed instead of being sent to;
+// - the room wakes at the earliest moment one of its sessions could lapse and checks again.
+// The room's one alarm serves several named wake-ups (this sweep; the payment deadline in a
+// consultation room), each kept in storage.
+import { Server, type Connection, type ConnectionContext } from "partyserver";
+import { ROOM_CLOSE_CODES } from "~/domain/room-events";
+import { createDatabase } from "~/server/db/client.server";
+import { liveSessions, registerConnection, unregisterConnections, type RoomClass } from "~/server/db/room-connections.server";
+import { roomIdentityOf, type RoomIdentity } from "~/server/room-access.server";
+
+const WAKE_UP_PREFIX = "wake-up:";
+const sessionTag = (sessionId: string) => `session:${sessionId}`;
+
+export abstract class SessionBoundRoom extends Server<Env> {
+  static override options = { hibernate: true };
+  protected abstract readonly roomClass: RoomClass;
+
+  /** What a connection is sent first, right after its session was checked at the door. */
+  protected abstract welcome(connection: Connection<RoomIdentity>): Promise<void>;
+
+  /** Called on every alarm, after the session sweep; rooms with other wake-ups handle them here. */
+  protected async onWakeUp(): Promise<void> {}
+
+  protected get db() {
+    return createDatabase(this.env.DB);
+  }
+
+  override getConnectionTags(_connection: Connection, context: ConnectionContext): string[] {
+    const identity = roomIdentityOf(context.request);
+    return identity ? [sessionTag(identity.sessionId)] : [];
+  }
+
+  override async onConnect(connection: Connection<RoomIdentity>, context: ConnectionContext): Promise<void> {
+    const identity = roomIdentityOf(context.request);
+    // Only the Worker's room guard lets sockets in, and it always says whose they are.
+    if (!identity) return connection.close(ROOM_CLOSE_CODES.sessionEnded, "No session");
+    connection.setState(identity);
+    await registerConnection(this.db, { roomClass: this.roomClass, roomName: this.name, connectionId: connection.id, sessionId: identity.sessionId }, new Date());
+    await this.planSessionSweep();
+    await this.welcome(connection);
+  }
+
+  override async onClose(connection: Connection): Promise<void> {
+    await unregisterConnections(this.db, this.roomClass, this.name, [connection.id]);
+  }
+
+  override async onError(connection: Connection): Promise<void> {
+    await unregisterConnections(this.db, this.roomClass, this.name, [connection.id]);
+  }
+
+  /** Sends `message` to every connection whose session is still alive; the others are closed instead. */
+  protected async sendToLive(message: string): Promise<void> {
+    for (const connection of await this.liveConnections()) connection.send(message);
+  }
+
+  /** Called when sessions have ended (sign-out, password change, deactivation…): their sockets close now. */
+  async endSessions(sessionIds: string[]): Promise<void> {
+    await this.closeForEndedSessions(sessionIds.flatMap((sessionId) => [...this.getConnections<RoomIdentity>(sessionTag(sessionId))]));
+    await this.planSessionSweep();
+  }
+
+  override async onAlarm(): Promise<void> {
+    // Alarms are at-least-once and may come early: each task checks its own condition again.
+    await this.planSessionSweep(await this.liveConnections());
+    await this.onWakeUp();
+  }
+
+  /** Sets (or with null, clears) the named wake-up; the room's alarm rings at the earliest one. */
+  protected async wakeUpAt(name: string, at: Date | null): Promise<void> {
+    if (at) await this.ctx.storage.put(`${WAKE_UP_PREFIX}${name}`, at.getTime());
+    else await this.ctx.storage.delete(`${WAKE_UP_PREFIX}${name}`);
+    const wakeUps = [...(await this.ctx.storage.list<number>({ prefix: WAKE_UP_PREFIX })).values()];
+    if (wakeUps.length) await this.ctx.storage.setAlarm(Math.min(...wakeUps));
+    else await this.ctx.storage.deleteAlarm();
+  }
+
+  protected async wakeUpTime(name: string): Promise<Date | null> {
+    const at = await this.ctx.storage.get<number>(`${WAKE_UP_PREFIX}${name}`);
+    return at === undefined ? null : new Date(at);
+  }
+
+  /** The connections whose sessions are alive now (their end times refreshed); the others are closed. */
+  private async liveConnections(): Promise<Array<Connection<RoomIdentity>>> {
+    const connections = [...this.getConnections<RoomIdentity>()].filter((connection) => connection.readyState === WebSocket.OPEN);
+    if (connections.length === 0) return [];
+    const live = await liveSessions(this.db, [...new Set(connections.flatMap((connection) => connection.state?.sessionId ?? []))], new Date());
+    const alive: Array<Connection<RoomIdentity>> = [];
+    const ended: Array<Connection<RoomIdentity>> = [];
+    for (const connection of connections) {
+      const endsAt = connection.state ? live.get(connection.state.sessionId) : undefined;
+      if (!connection.state || !endsAt) {
+        ended.push(connection);
+        continue;
+      }
+      if (connection.state.endsAt !== endsAt.getTime()) connection.setState({ ...connection.state, endsAt: endsAt.getTime() });
+      alive.push(connection);
+    }
+    await this.closeForEndedSessions(ended);
+    return alive;
+  }
+
+  private async closeForEndedSessions(connections: Array<Connection<RoomIdentity>>): Promise<void> {
+    if (connections.length === 0) return;
+    for (const connection of connections) connection.close(ROOM_CLOSE_CODES.sessionEnded, "Session ended");
+    await unregisterConnections(this.db, this.roomClass, this.name, connections.map((connection) => connection.id));
+  }
+
+  /** Wakes the room when the first of its connections' sessions could lapse. */
+  private async planSessionSweep(connections = [...this.getConnections<RoomIdentity>()]): Promise<void> {
+    const ends = connections.flatMap((connection) => (connection.state && connection.readyState === WebSocket.OPEN ? [connection.state.endsAt] : []));
+    await this.wakeUpAt("sessions", ends.length ? new Date(Math.min(...ends)) : null);
+  }
+}

@@ -1,0 +1,46 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { DEMO_PASSWORD } from "../../scripts/demo-data";
+import { baseUrl, signIn, startJourney, type Journey } from "./journey";
+
+let journeys: Journey[] = [];
+afterEach(async () => {
+  await Promise.all(journeys.map((journey) => journey.browser.close()));
+  journeys = [];
+});
+
+describe("a live page after its session ends", () => {
+  it("a doctor who signs out in another tab sees the open dashboard say so, and it receives no more requests", async () => {
+    const doctor = await startJourney();
+    const patient = await startJourney();
+    journeys = [doctor, patient];
+    await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
+    await doctor.page.waitForURL(/\/doctor\/dashboard$/);
+    await doctor.page.waitForLoadState("networkidle");
+
+    const otherTab = await doctor.browser.newPage();
+    await otherTab.goto(`${baseUrl}/doctor/dashboard`);
+    await otherTab.getByRole("button", { name: "Sign out" }).click();
+    await otherTab.waitForURL(/\/login$/);
+
+    const notice = doctor.page.getByRole("alert").filter({ hasText: "You have been signed out" });
+    await notice.waitFor({ timeout: 5_000 });
+    expect(await notice.textContent()).toContain("Your session has ended, so this page no longer updates.");
+    expect(await notice.getByRole("link", { name: "Sign in again" }).getAttribute("href")).toBe("/login?redirect=%2Fdoctor%2Fdashboard");
+
+    // A request sent now never reaches the signed-out page.
+    await signIn(patient.page, "dawit@qoda.test", DEMO_PASSWORD);
+    await patient.page.waitForURL(/\/patient\/dashboard$/);
+    await patient.page.goto(`${baseUrl}/patient/new-consultation?step=2`, { waitUntil: "networkidle" });
+    const complaint = `After sign-out ${Date.now()}`;
+    await patient.page.getByLabel("What is going on with your skin?").fill(complaint);
+    await patient.page.getByRole("button", { name: "Submit request" }).click();
+    await patient.page.waitForURL(/step=3/);
+    await doctor.page.waitForTimeout(1_500);
+    expect(await doctor.page.getByTestId("request-toast").filter({ hasText: complaint }).count()).toBe(0);
+
+    // Following the link signs in again and comes back.
+    await notice.getByRole("link", { name: "Sign in again" }).click();
+    await doctor.page.waitForURL(/\/login\?redirect=/);
+    expect(doctor.problems.join("\n")).toBe("");
+  });
+});

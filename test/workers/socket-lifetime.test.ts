@@ -1,0 +1,145 @@
+// Item 2 of the attacker's findings: a live socket belongs to a session. Signing out, deactivation, a
+// password change, a reset and expiry close that session's lobby and consultation sockets at once,
+// and no event is sent to a connection whose session has ended.
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { getServerByName } from "partyserver";
+import { describe, expect, it } from "vitest";
+import { doctors, roomConnections, sessions } from "~/db/schema";
+import { ROOM_CLOSE_CODES } from "~/domain/room-events";
+import { createOneTimeLink } from "~/server/auth/one-time-links.server";
+import { setDoctorStatus } from "~/server/db/doctors.server";
+import { PASSWORD_RESET_LINK_LIFETIME_MS } from "~/domain/constants";
+import type { DoctorsLobby } from "../../party/lobby";
+import { GOOD_PASSWORD } from "./auth-helpers";
+import { Visitor } from "./browser-like";
+import { createConsultation, createUser, db, serverContext, sessionCookieFor, signedIn } from "./fixtures";
+import { openConsultationSocket, openLobbySocket, type CollectingSocket } from "./sockets";
+import { setPassword } from "~/server/auth/accounts.server";
+
+const SESSION_ENDED = ROOM_CLOSE_CODES.sessionEnded;
+
+/** The close code, or "still open" if the room has not closed the socket within `withinMs`. */
+function closeCodeWithin(socket: CollectingSocket<unknown>, withinMs = 2_000) {
+  return Promise.race([socket.closed, new Promise<string>((resolve) => setTimeout(() => resolve("still open"), withinMs))]);
+}
+
+async function submitRequest(title: string) {
+  const patient = await signedIn("patient");
+  await new Visitor(patient.cookie).post("/patient/new-consultation?step=2", { intent: "submit", chiefComplaint: title, priority: "normal" });
+}
+
+const received = (lobby: CollectingSocket<{ type: string; request?: { title: string } }>, title: string) =>
+  lobby.events.some((event) => event.type === "request_added" && event.request?.title === title);
+
+async function lobbyRoom() {
+  return getServerByName(env.DoctorsLobby, "main") as Promise<DurableObjectStub<DoctorsLobby>>;
+}
+
+describe("a doctor's lobby socket", () => {
+  it("closes as soon as the doctor signs out, and the next request reaches only doctors still signed in", async () => {
+    const leaving = await signedIn("doctor");
+    const staying = await openLobbySocket();
+    const lobby = await openLobbySocket(leaving.cookie);
+    await lobby.until((events) => events.some((event) => event.type === "queue"));
+    const [leavingSession] = await db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, leaving.userId));
+    expect(await db.$count(roomConnections, eq(roomConnections.sessionId, leavingSession!.id))).toBe(1);
+
+    const signOut = await new Visitor(leaving.cookie).post("/logout", {});
+    expect(signOut.headers.get("Location")).toBe("/login");
+    expect(await closeCodeWithin(lobby)).toBe(SESSION_ENDED);
+
+    await submitRequest("After sign-out");
+    await staying.until((events) => received(staying, "After sign-out"));
+    expect(received(lobby, "After sign-out")).toBe(false);
+    // The registry forgets the closed socket, and the old cookie cannot open a new one.
+    expect(await db.$count(roomConnections, eq(roomConnections.sessionId, leavingSession!.id))).toBe(0);
+    await expect(openLobbySocket(leaving.cookie)).rejects.toThrow(/answered 401/);
+    staying.close();
+  });
+
+  it("closes, on every session of the account, when an admin makes the doctor inactive", async () => {
+    const doctorId = await createUser("doctor");
+    const [phone, laptop] = [await sessionCookieFor(doctorId), await sessionCookieFor(doctorId)];
+    const patientId = await createUser("patient");
+    const consultation = await createConsultation(patientId, "in_progress", { doctorId });
+    const sockets = [await openLobbySocket(phone), await openLobbySocket(laptop), await openConsultationSocket(consultation.id, laptop)];
+
+    await setDoctorStatus(serverContext, doctorId, "inactive", new Date());
+    for (const socket of sockets) expect(await closeCodeWithin(socket)).toBe(SESSION_ENDED);
+    expect(await db.$count(sessions, eq(sessions.userId, doctorId))).toBe(0);
+  });
+
+  it("closes for the doctor's other sessions when the password changes, and stays open for this one", async () => {
+    const doctorId = await createUser("doctor");
+    await setPassword(db, doctorId, GOOD_PASSWORD, new Date());
+    const [here, elsewhere] = [await sessionCookieFor(doctorId), await sessionCookieFor(doctorId)];
+    const [hereSocket, elsewhereSocket] = [await openLobbySocket(here), await openLobbySocket(elsewhere)];
+
+    const changed = await new Visitor(here).post("/doctor/profile", { intent: "change-password", currentPassword: GOOD_PASSWORD, newPassword: "Fresh-Skin-77", confirmPassword: "Fresh-Skin-77" });
+    expect(changed.status).toBe(302);
+    expect(await closeCodeWithin(elsewhereSocket)).toBe(SESSION_ENDED);
+    expect(await closeCodeWithin(hereSocket, 300)).toBe("still open");
+    await submitRequest("After the password change");
+    await hereSocket.until((events) => received(hereSocket, "After the password change"));
+    hereSocket.close();
+  });
+
+  it("is never sent an event once its session is gone, even if nobody told the room", async () => {
+    const doctor = await signedIn("doctor");
+    const lobby = await openLobbySocket(doctor.cookie);
+    await lobby.until((events) => events.some((event) => event.type === "queue"));
+    // The row disappears behind the room's back (a lapsed session removed by housekeeping, say).
+    await db.delete(sessions).where(eq(sessions.userId, doctor.userId));
+    await submitRequest("Behind the room's back");
+    expect(await closeCodeWithin(lobby)).toBe(SESSION_ENDED);
+    expect(received(lobby, "Behind the room's back")).toBe(false);
+  });
+
+  it("is never sent an event once its doctor is inactive, even if nobody told the room", async () => {
+    const doctor = await signedIn("doctor");
+    const lobby = await openLobbySocket(doctor.cookie);
+    await lobby.until((events) => events.some((event) => event.type === "queue"));
+    await db.update(doctors).set({ status: "inactive" }).where(eq(doctors.userId, doctor.userId));
+    await submitRequest("For active doctors only");
+    expect(await closeCodeWithin(lobby)).toBe(SESSION_ENDED);
+    expect(received(lobby, "For active doctors only")).toBe(false);
+  });
+
+  it("closes when its session lapses: the room wakes at the session's end and checks", async () => {
+    const doctor = await signedIn("doctor");
+    const lobby = await openLobbySocket(doctor.cookie);
+    await lobby.until((events) => events.some((event) => event.type === "queue"));
+    const [session] = await db.select().from(sessions).where(eq(sessions.userId, doctor.userId));
+    const room = await lobbyRoom();
+    const alarmAt = await runInDurableObject(room, (_instance, state) => state.storage.getAlarm());
+    // Woken no later than this session's idle end (another test's session may end sooner).
+    expect(alarmAt).not.toBeNull();
+    expect(alarmAt!).toBeLessThanOrEqual(session!.lastSeenAt.getTime() + 60 * 60_000);
+
+    // Time passes: the session is past its end when the alarm rings.
+    await db.update(sessions).set({ expiresAt: new Date(Date.now() - 1_000) }).where(eq(sessions.id, session!.id));
+    await runDurableObjectAlarm(room);
+    expect(await closeCodeWithin(lobby)).toBe(SESSION_ENDED);
+  });
+});
+
+describe("a consultation room socket", () => {
+  it("closes when the patient signs out, and when a password reset ends every session", async () => {
+    const patientId = await createUser("patient");
+    const doctorId = await createUser("doctor");
+    const consultation = await createConsultation(patientId, "in_progress", { doctorId });
+
+    const first = await sessionCookieFor(patientId);
+    const socket = await openConsultationSocket(consultation.id, first);
+    await new Visitor(first).post("/logout", {});
+    expect(await closeCodeWithin(socket)).toBe(SESSION_ENDED);
+
+    const [phone, laptop] = [await sessionCookieFor(patientId), await sessionCookieFor(patientId)];
+    const sockets = [await openConsultationSocket(consultation.id, phone), await openConsultationSocket(consultation.id, laptop)];
+    const token = await createOneTimeLink(db, patientId, "password_reset", PASSWORD_RESET_LINK_LIFETIME_MS, new Date());
+    const reset = await new Visitor().post(`/reset-password?token=${token}`, { token, password: "Brand-New-Skin-5", confirmPassword: "Brand-New-Skin-5" });
+    expect(reset.headers.get("Location")).toBe("/login");
+    for (const each of sockets) expect(await closeCodeWithin(each)).toBe(SESSION_ENDED);
+  });
+});
