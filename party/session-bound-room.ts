@@ -16,7 +16,9 @@ const WAKE_UP_PREFIX = "wake-up:";
 const sessionTag = (sessionId: string) => `session:${sessionId}`;
 
 export abstract class SessionBoundRoom extends Server<Env> {
-  static override options = { hibernate: true };
+  // Not hibernating: a hibernated socket that the room closes stays half-open in workerd (the client
+  // never sees the TCP close; cloudflare/workerd#2569), so a signed-out client would linger (ADR 0013).
+  static override options = { hibernate: false };
   protected abstract readonly roomClass: RoomClass;
 
   /** What a connection is sent first, right after its session was checked at the door. */

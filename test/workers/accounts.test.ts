@@ -225,6 +225,15 @@ describe("sign-in", () => {
     expect(await notices()).toHaveLength(1);
   });
 
+  it("lets the owner's known device in from the very address the guesses came from (a shared network)", async () => {
+    const { email, visitor: ownersBrowser } = await registeredPatient();
+    await ownersBrowser.post("/logout", {});
+    const sharedAddress = { "CF-Connecting-IP": ownersBrowser.address };
+    for (let attempt = 0; attempt < 6; attempt++) await new Visitor().post("/login", { email, password: `Wrong-${attempt}-pass` }, sharedAddress);
+    expect((await new Visitor().post("/login", { email, password: GOOD_PASSWORD }, sharedAddress)).status).toBe(429);
+    expect((await ownersBrowser.post("/login", { email, password: GOOD_PASSWORD })).status).toBe(302);
+  });
+
   it("slows an unknown address exactly like a known one, and mails nobody", async () => {
     const email = uniqueEmail("nobody");
     for (let attempt = 0; attempt < 10; attempt++) await new Visitor().post("/login", { email, password: `Wrong-${attempt}-pass` });

@@ -1,12 +1,17 @@
-// Devices that have signed in to an account before: a signed cookie listing the accounts (by a hash of
-// their email) this browser has proved a password or Google for. Guesses spread over many clients
-// slow an account down (rate-limits.ts, ACCOUNT_BACKOFF); its owner's own devices are never slowed.
+// Devices that have signed in to an account before: a signed cookie with a random id for this browser
+// and the accounts (by a hash of their email) it has proved a password or Google for. On a known
+// device, failed sign-ins are counted per device, not per address (many phones share one), and the
+// account-wide backoff does not apply: guessing elsewhere never slows the owner's own devices.
 import { createCookie } from "@remix-run/cloudflare";
+import { z } from "zod";
 import type { AppConfig } from "~/server/env.server";
-import { sha256Hex } from "~/server/auth/tokens.server";
+import { randomToken, sha256Hex } from "~/server/auth/tokens.server";
 
 const REMEMBERED_ACCOUNTS_MAX = 5;
 const KNOWN_DEVICE_LIFETIME_S = 365 * 24 * 60 * 60;
+
+const KnownDevice = z.object({ id: z.string().min(1).max(64), accounts: z.array(z.string().max(64)).max(REMEMBERED_ACCOUNTS_MAX) });
+type KnownDevice = z.infer<typeof KnownDevice>;
 
 function knownDeviceCookie(config: AppConfig) {
   return createCookie("__Host-qoda_known_device", {
@@ -21,19 +26,21 @@ function knownDeviceCookie(config: AppConfig) {
 
 const accountMark = async (email: string) => (await sha256Hex(`known-device:${email.toLowerCase()}`)).slice(0, 24);
 
-async function rememberedAccounts(request: Request, config: AppConfig): Promise<string[]> {
-  const value: unknown = await knownDeviceCookie(config).parse(request.headers.get("Cookie"));
-  return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+async function knownDevice(request: Request, config: AppConfig): Promise<KnownDevice | null> {
+  const parsed = KnownDevice.safeParse(await knownDeviceCookie(config).parse(request.headers.get("Cookie")));
+  return parsed.success ? parsed.data : null;
 }
 
-/** Whether this browser has signed in to `email`'s account before (a cookie we signed says so). */
-export async function isKnownDevice(request: Request, email: string, config: AppConfig) {
-  return (await rememberedAccounts(request, config)).includes(await accountMark(email));
+/** This browser's id if it has signed in to `email`'s account before (a cookie we signed says so), else null. */
+export async function knownDeviceIdFor(request: Request, email: string, config: AppConfig): Promise<string | null> {
+  const device = await knownDevice(request, config);
+  return device && device.accounts.includes(await accountMark(email)) ? device.id : null;
 }
 
 /** The Set-Cookie value that adds `email`'s account to this browser's known accounts. */
 export async function rememberDevice(request: Request, email: string, config: AppConfig) {
   const mark = await accountMark(email);
-  const others = (await rememberedAccounts(request, config)).filter((item) => item !== mark);
-  return knownDeviceCookie(config).serialize([mark, ...others].slice(0, REMEMBERED_ACCOUNTS_MAX));
+  const device = (await knownDevice(request, config)) ?? { id: randomToken().slice(0, 22), accounts: [] };
+  const accounts = [mark, ...device.accounts.filter((item) => item !== mark)].slice(0, REMEMBERED_ACCOUNTS_MAX);
+  return knownDeviceCookie(config).serialize({ id: device.id, accounts } satisfies KnownDevice);
 }

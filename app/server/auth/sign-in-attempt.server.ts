@@ -1,5 +1,6 @@
 // A password sign-in attempt, limited three ways (docs/decisions/0012-threat-model.md):
-// - per account and client: 5 failures in 15 minutes and that client waits; the owner elsewhere does not;
+// - per account and client: 5 failures in 15 minutes and that client waits; the owner elsewhere does
+//   not. On a device that signed in to the account before, "client" is that device, not its address;
 // - per client, across accounts: a client spraying many accounts waits;
 // - per account, from anywhere: past 10 failures each attempt waits a doubling delay (backoff), so
 //   guessing spread over many clients is slowed without locking the owner out; the owner's known
@@ -12,7 +13,7 @@ import { profiles, rateLimitHits } from "~/db/schema";
 import { ACCOUNT_BACKOFF, RATE_LIMITS, accountBackoffDecision } from "~/domain/rate-limits";
 import { checkCredentials, findUserByEmail } from "~/server/auth/accounts.server";
 import { clientKey } from "~/server/auth/client-limits.server";
-import { isKnownDevice } from "~/server/auth/known-device.server";
+import { knownDeviceIdFor } from "~/server/auth/known-device.server";
 import { sendAccountNotice } from "~/server/auth/account-links.server";
 import { afterResponse } from "~/server/after-response.server";
 import { checkRateLimits, clearRateLimitHits, countingThisAttempt, forgetRateLimitHits, recordRateLimitHit } from "~/server/rate-limit.server";
@@ -34,8 +35,9 @@ async function earlierAccountFailures(context: AppLoadContext, key: string, ownH
 export async function attemptPasswordSignIn(context: AppLoadContext, request: Request, email: string, password: string): Promise<SignInAttempt> {
   const { db } = context;
   const now = new Date();
-  const accountAndClient = `sign-in:account-client:${email}:${clientKey(request)}`;
-  const client = `sign-in:client:${clientKey(request)}`;
+  const knownDeviceId = await knownDeviceIdFor(request, email, context.config);
+  const accountAndClient = knownDeviceId ? `sign-in:account-device:${email}:${knownDeviceId}` : `sign-in:account-client:${email}:${clientKey(request)}`;
+  const client = knownDeviceId ? `sign-in:device:${knownDeviceId}` : `sign-in:client:${clientKey(request)}`;
   const account = `sign-in:account:${email}`;
   const hitIds = await Promise.all([accountAndClient, client, account].map((key) => recordRateLimitHit(db, key, now)));
 
@@ -48,7 +50,7 @@ export async function attemptPasswordSignIn(context: AppLoadContext, request: Re
     now,
   );
   const earlierFailures = await earlierAccountFailures(context, account, hitIds[2]!, now);
-  const backoff = (await isKnownDevice(request, email, context.config)) ? ({ allowed: true } as const) : accountBackoffDecision(earlierFailures, now.getTime());
+  const backoff = knownDeviceId ? ({ allowed: true } as const) : accountBackoffDecision(earlierFailures, now.getTime());
   if (!limits.allowed || !backoff.allowed) {
     await forgetRateLimitHits(db, hitIds);
     const waits = [limits, backoff].map((decision) => (decision.allowed ? 0 : decision.retryAfterMs));
