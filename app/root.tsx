@@ -21,6 +21,7 @@ import { Toaster } from "~/components/toaster";
 import { DEFAULT_LANGUAGE, LANGUAGE_STORAGE_KEY } from "~/domain/languages";
 import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
 import { useNonce } from "~/nonce";
+import { usePageHydrates } from "~/page-hydration";
 import { findSessionUser } from "~/server/auth/session.server";
 import { doctorCodeOf, pendingRequestCount } from "~/server/db/requests.server";
 import { readToast } from "~/server/toast.server";
@@ -67,6 +68,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const nonce = useNonce();
   const language = rootData?.language ?? DEFAULT_LANGUAGE;
+  const hydrates = usePageHydrates();
   return (
     <html lang={language} dir="ltr">
       <head>
@@ -87,8 +89,15 @@ export function Layout({ children }: { children: ReactNode }) {
         <SiteFooter />
         {rootData?.toast ? <Toaster toast={rootData.toast} /> : null}
         {rootData?.signedInRole ? <SessionEndedNotice /> : null}
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {hydrates ? (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        ) : (
+          // A static page still mirrors the language choice in the browser (spec: appLanguage).
+          <script nonce={nonce} dangerouslySetInnerHTML={{ __html: `try{localStorage.setItem(${JSON.stringify(LANGUAGE_STORAGE_KEY)},${JSON.stringify(language)})}catch(e){}` }} />
+        )}
       </body>
     </html>
   );

@@ -1,8 +1,11 @@
 import { Form, Link } from "@remix-run/react";
+import { Suspense, lazy } from "react";
 import { useTranslation } from "react-i18next";
-import { RequestsBell } from "~/components/doctor/requests-bell";
 import { LanguageSwitcher } from "~/components/language-switcher";
 import { homePathForRole, type Role } from "~/domain/roles";
+
+// Only active doctors have the live bell: its realtime code is a chunk of its own that nobody else loads.
+const RequestsBell = lazy(() => import("~/components/doctor/requests-bell").then((module) => ({ default: module.RequestsBell })));
 
 export function SiteHeader({ signedInRole, doctorBell }: { signedInRole: Role | null; doctorBell: { initialCount: number; doctorCode: string | null } | null }) {
   const { t } = useTranslation();
@@ -18,7 +21,11 @@ export function SiteHeader({ signedInRole, doctorBell }: { signedInRole: Role | 
           <nav aria-label={t("shell.mainNavigation")} className="flex items-center gap-1">
             {signedInRole ? (
               <>
-                {doctorBell ? <RequestsBell initialCount={doctorBell.initialCount} doctorCode={doctorBell.doctorCode} /> : null}
+                {doctorBell ? (
+                  <Suspense fallback={null}>
+                    <RequestsBell initialCount={doctorBell.initialCount} doctorCode={doctorBell.doctorCode} />
+                  </Suspense>
+                ) : null}
                 <Link to={homePathForRole(signedInRole)} className="btn btn-sm btn-primary">
                   {t("shell.dashboard")}
                 </Link>

@@ -9,7 +9,10 @@ const ALERT_CLASS: Record<Toast["kind"], string> = {
   info: "alert-info",
 };
 
-/** Shows the toast root received from the flash cookie. Without JavaScript it simply stays. */
+/**
+ * Shows the toast root received from the flash cookie. It is an open, non-modal dialog whose Dismiss
+ * button closes it by the browser's own form method "dialog", so it works on pages without JavaScript.
+ */
 export function Toaster({ toast }: { toast: Toast }) {
   const { t } = useTranslation();
   const [visible, setVisible] = useState(true);
@@ -23,16 +26,18 @@ export function Toaster({ toast }: { toast: Toast }) {
   // Keys come from our own actions; an unknown key falls back to showing itself rather than nothing.
   const translate = (key: string) => String(t(key as never, toast.values as never));
   return (
-    <div className="toast toast-bottom toast-center z-50 w-full max-w-md px-2" role={toast.kind === "error" ? "alert" : "status"}>
-      <div className={`alert ${ALERT_CLASS[toast.kind]} flex items-start justify-between gap-2 shadow-lg`}>
+    <dialog open className="toast toast-bottom toast-center z-50 w-full max-w-md bg-transparent px-2" aria-labelledby="toast-title">
+      <div className={`alert ${ALERT_CLASS[toast.kind]} flex items-start justify-between gap-2 shadow-lg`} role={toast.kind === "error" ? "alert" : "status"}>
         <div>
-          <p className="font-bold">{translate(toast.title)}</p>
+          <p className="font-bold" id="toast-title">{translate(toast.title)}</p>
           {toast.description ? <p className="text-sm">{translate(toast.description)}</p> : null}
         </div>
-        <button type="button" className="btn btn-ghost btn-xs" onClick={() => setVisible(false)}>
-          {t("shell.dismiss")}
-        </button>
+        <form method="dialog">
+          <button type="submit" className="btn btn-ghost btn-xs" onClick={(event) => (event.preventDefault(), setVisible(false))}>
+            {t("shell.dismiss")}
+          </button>
+        </form>
       </div>
-    </div>
+    </dialog>
   );
 }

@@ -10,6 +10,7 @@ import {
 import { homePathForRole } from "~/domain/roles";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { findSessionUser } from "~/server/auth/session.server";
+import { staticPage } from "~/page-hydration";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   // Public page; a signed-in visitor goes straight to their own dashboard.
@@ -23,6 +24,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.title },
   { name: "description", content: data?.description },
 ];
+
+export const handle = staticPage;
 
 export default function Landing() {
   const { t } = useTranslation();

@@ -77,19 +77,19 @@ describe("the landing page", () => {
 describe("the language switcher", () => {
   it("switches in place with JavaScript on, mirrors the choice in localStorage, and the server remembers it", async () => {
     const { page, problems } = await newPage();
-    await page.goto(`${baseUrl}/terms`);
+    await page.goto(`${baseUrl}/login`);
     await page.waitForLoadState("networkidle");
     await page.evaluate(() => ((window as unknown as { stillSamePage: boolean }).stillSamePage = true));
     await page.getByTestId("language-am").click();
-    await expect.poll(() => page.locator("h1").textContent()).toBe("የአገልግሎት ውሎች");
+    await expect.poll(() => page.locator("h1").textContent()).toBe("ይግቡ");
     expect(await page.getAttribute("html", "lang")).toBe("am");
     expect(await page.evaluate(() => (window as unknown as { stillSamePage?: boolean }).stillSamePage)).toBe(true);
     expect(await page.evaluate(() => window.localStorage.getItem("appLanguage"))).toBe("am");
     expect(await page.getByRole("contentinfo").getByRole("link", { name: "የግላዊነት ፖሊሲ" }).isVisible()).toBe(true);
 
+    // The static pages (no script) speak the remembered language and mirror it too.
     await page.goto(`${baseUrl}/privacy`);
     expect(await page.locator("h1").textContent()).toBe("የግላዊነት ፖሊሲ");
-
     await page.getByTestId("language-en").click();
     await expect.poll(() => page.locator("h1").textContent()).toBe("Privacy Policy");
     expect(await page.evaluate(() => window.localStorage.getItem("appLanguage"))).toBe("en");
