@@ -23,6 +23,12 @@ export class ConsultationRoom extends SessionBoundRoom {
     connection.send(JSON.stringify({ type: "status", consultationId: this.name, status: consultation.status } satisfies ConsultationRoomEvent));
   }
 
+  /** Only its patient and its doctor of the moment listen (a doctor cleared at payment expiry no longer does). */
+  protected override async mayListen(): Promise<(userId: string) => boolean> {
+    const consultation = await this.db.query.consultations.findFirst({ columns: { patientId: true, doctorId: true }, where: eq(consultations.id, this.name) });
+    return (userId) => userId === consultation?.patientId || userId === consultation?.doctorId;
+  }
+
   /** Participants only listen here until the chat arrives; anything they send is ignored. */
   override onMessage(_connection: Connection): void {}
 
@@ -35,9 +41,9 @@ export class ConsultationRoom extends SessionBoundRoom {
     return this.wakeUpTime(PAYMENT_WAKE_UP);
   }
 
-  // Expiring twice is harmless: the second run finds nothing to expire. D1 decides, not the alarm's time.
+  // Expiring twice is harmless: the second run finds nothing to expire. D1 decides, not the alarm's time
+  // (nor whether a wake-up was stored: an alarm armed by an older version carries none).
   protected override async onWakeUp(): Promise<void> {
-    if (!(await this.paymentDeadline())) return;
     const outcome = await expireUnpaidConsultation(this.db, this.name, new Date());
     if (outcome.kind === "not_yet") return this.wakeUpAt(PAYMENT_WAKE_UP, outcome.deadline);
     await this.wakeUpAt(PAYMENT_WAKE_UP, null);

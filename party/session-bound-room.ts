@@ -2,7 +2,8 @@
 // - each connection carries its session (tagged, and registered in D1 so that ending a session can
 //   find its rooms); `endSessions` closes a session's sockets at once;
 // - before anything is sent, the sessions of the connections are checked in D1: a connection whose
-//   session has ended (or whose doctor was made inactive) is closed instead of being sent to;
+//   session has ended (or whose doctor was made inactive), or whose person no longer takes part in
+//   the room, is closed instead of being sent to; a new connection is checked the same way first;
 // - the room wakes at the earliest moment one of its sessions could lapse and checks again.
 // The room's one alarm serves several named wake-ups (this sweep; the payment deadline in a
 // consultation room), each kept in storage.
@@ -27,6 +28,11 @@ export abstract class SessionBoundRoom extends Server<Env> {
   /** Called on every alarm, after the session sweep; rooms with other wake-ups handle them here. */
   protected async onWakeUp(): Promise<void> {}
 
+  /** Who may still listen here (checked with the sessions before every send); everyone by default. */
+  protected async mayListen(): Promise<(userId: string) => boolean> {
+    return () => true;
+  }
+
   protected get db() {
     return createDatabase(this.env.DB);
   }
@@ -42,6 +48,8 @@ export abstract class SessionBoundRoom extends Server<Env> {
     if (!identity) return connection.close(ROOM_CLOSE_CODES.sessionEnded, "No session");
     connection.setState(identity);
     await registerConnection(this.db, { roomClass: this.roomClass, roomName: this.name, connectionId: connection.id, sessionId: identity.sessionId }, new Date());
+    // Checked again once registered: a sign-out between the door and here found no row to close.
+    if (!(await this.liveConnections([connection])).length) return;
     await this.planSessionSweep();
     await this.welcome(connection);
   }
@@ -61,7 +69,7 @@ export abstract class SessionBoundRoom extends Server<Env> {
 
   /** Called when sessions have ended (sign-out, password change, deactivation…): their sockets close now. */
   async endSessions(sessionIds: string[]): Promise<void> {
-    await this.closeForEndedSessions(sessionIds.flatMap((sessionId) => [...this.getConnections<RoomIdentity>(sessionTag(sessionId))]));
+    await this.close(sessionIds.flatMap((sessionId) => [...this.getConnections<RoomIdentity>(sessionTag(sessionId))]), ROOM_CLOSE_CODES.sessionEnded);
     await this.planSessionSweep();
   }
 
@@ -85,29 +93,36 @@ export abstract class SessionBoundRoom extends Server<Env> {
     return at === undefined ? null : new Date(at);
   }
 
-  /** The connections whose sessions are alive now (their end times refreshed); the others are closed. */
-  private async liveConnections(): Promise<Array<Connection<RoomIdentity>>> {
-    const connections = [...this.getConnections<RoomIdentity>()].filter((connection) => connection.readyState === WebSocket.OPEN);
-    if (connections.length === 0) return [];
-    const live = await liveSessions(this.db, [...new Set(connections.flatMap((connection) => connection.state?.sessionId ?? []))], new Date());
+  /**
+   * Of `connections` (all open ones by default), those whose session is alive and whose person may
+   * still listen, with their sessions' end times refreshed; the others are closed, saying why.
+   */
+  private async liveConnections(connections = [...this.getConnections<RoomIdentity>()]): Promise<Array<Connection<RoomIdentity>>> {
+    const open = connections.filter((connection) => connection.readyState === WebSocket.OPEN);
+    if (open.length === 0) return [];
+    const sessionIds = [...new Set(open.flatMap((connection) => connection.state?.sessionId ?? []))];
+    const [live, mayListen] = await Promise.all([liveSessions(this.db, sessionIds, new Date()), this.mayListen()]);
     const alive: Array<Connection<RoomIdentity>> = [];
-    const ended: Array<Connection<RoomIdentity>> = [];
-    for (const connection of connections) {
+    const sessionEnded: Array<Connection<RoomIdentity>> = [];
+    const notListening: Array<Connection<RoomIdentity>> = [];
+    for (const connection of open) {
       const endsAt = connection.state ? live.get(connection.state.sessionId) : undefined;
-      if (!connection.state || !endsAt) {
-        ended.push(connection);
-        continue;
+      if (!connection.state || !endsAt) sessionEnded.push(connection);
+      else if (!mayListen(connection.state.userId)) notListening.push(connection);
+      else {
+        if (connection.state.endsAt !== endsAt.getTime()) connection.setState({ ...connection.state, endsAt: endsAt.getTime() });
+        alive.push(connection);
       }
-      if (connection.state.endsAt !== endsAt.getTime()) connection.setState({ ...connection.state, endsAt: endsAt.getTime() });
-      alive.push(connection);
     }
-    await this.closeForEndedSessions(ended);
+    await this.close(sessionEnded, ROOM_CLOSE_CODES.sessionEnded);
+    await this.close(notListening, ROOM_CLOSE_CODES.noLongerParticipant);
     return alive;
   }
 
-  private async closeForEndedSessions(connections: Array<Connection<RoomIdentity>>): Promise<void> {
+  private async close(connections: Array<Connection<RoomIdentity>>, code: number): Promise<void> {
     if (connections.length === 0) return;
-    for (const connection of connections) connection.close(ROOM_CLOSE_CODES.sessionEnded, "Session ended");
+    const reason = code === ROOM_CLOSE_CODES.sessionEnded ? "Session ended" : "No longer a participant";
+    for (const connection of connections) connection.close(code, reason);
     await unregisterConnections(this.db, this.roomClass, this.name, connections.map((connection) => connection.id));
   }
 

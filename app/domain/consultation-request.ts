@@ -11,7 +11,7 @@ const optionalText = z.string().overwrite(cleanText).trim().max(MAX_SECTION_CHAR
 export const RequestDetailsSchema = z.object({
   draftId: z.uuid({ error: "request.errors.draftNotFound" }).optional(),
   /** Fresh on each rendering of the form: the same form sent twice makes one request. */
-  submissionKey: z.uuid({ error: "request.errors.draftNotFound" }).optional(),
+  submissionKey: z.uuid({ error: "request.errors.submitFailed" }).optional(),
   chiefComplaint: z
     .string({ error: "request.errors.missingComplaint" })
     .overwrite(cleanText)

@@ -20,6 +20,8 @@ export const RATE_LIMITS = {
   resetRequestsPerClient: { maxAttempts: 10, windowMs: FIFTEEN_MINUTES_MS },
   resendsPerAccount: { maxAttempts: 3, windowMs: FIFTEEN_MINUTES_MS },
   resendsPerClient: { maxAttempts: 10, windowMs: FIFTEEN_MINUTES_MS },
+  /** Notices that need no link (someone signed up with your address): at most one an hour per address. */
+  noticesPerAddress: { maxAttempts: 1, windowMs: ONE_HOUR_MS },
 } satisfies Record<string, RateLimit>;
 
 /**

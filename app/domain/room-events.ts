@@ -7,6 +7,8 @@ import { CONSULTATION_STATUSES, PRIORITIES, PRIORITY_RANK } from "./consultation
 export const ROOM_CLOSE_CODES = {
   /** The session that opened the socket has ended (signed out, expired, deactivated…): do not reconnect. */
   sessionEnded: 4001,
+  /** The person no longer takes part (a doctor whose accepted request went back to the queue). */
+  noLongerParticipant: 4003,
 } as const;
 
 export const ConsultationStatusEvent = z.object({

@@ -12,6 +12,8 @@ import { waitMessage } from "~/domain/rate-limits";
 import { safeRedirectPath } from "~/domain/safe-redirect";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { getSessionUser } from "~/server/auth/guards.server";
+import { afterResponse } from "~/server/after-response.server";
+import { resendConfirmation } from "~/server/auth/account-links.server";
 import { attemptPasswordSignIn } from "~/server/auth/sign-in-attempt.server";
 import { AFTER_SIGN_IN_DEFAULT, completeSignIn } from "~/server/auth/sign-in.server";
 import { recordAudit } from "~/server/audit.server";
@@ -40,11 +42,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { email, password, redirect: redirectTo } = submission.value;
   const attempt = await attemptPasswordSignIn(context, request, email, password);
   if (!attempt.ok && attempt.reason === "wait") return reply(waitMessage(attempt.retryAfterMs), 429);
-  if (!attempt.ok) {
-    await recordAudit(context.db, request, { action: "auth.sign_in.failure", actorId: null, details: { email } });
-    return reply({ key: "auth.signIn.invalidCredentials" }, 401);
+  // A right password on an unconfirmed account gets the very answer a wrong one gets: otherwise signing
+  // up with an address, then signing in, would tell whether it already had an account.
+  if (!attempt.ok || !attempt.emailConfirmed) {
+    if (attempt.ok) afterResponse(context, "confirmation-resend", () => resendConfirmation(context, request, attempt.userId, email));
+    else await recordAudit(context.db, request, { action: "auth.sign_in.failure", actorId: null, details: { email } });
+    return reply({ key: "auth.signIn.invalidCredentials", resendFor: email }, 401);
   }
-  if (!attempt.emailConfirmed) return reply({ key: "auth.signIn.emailNotConfirmed", resendFor: email }, 403);
   return completeSignIn(context, request, attempt.userId, { redirectTo, method: "password", email });
 }
 

@@ -1,6 +1,7 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { clearSessionCookie, endSession } from "~/server/auth/session.server";
 import { getSessionUser } from "~/server/auth/guards.server";
+import { forgetDevice } from "~/server/auth/known-device.server";
 import { recordAudit } from "~/server/audit.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -18,5 +19,9 @@ export async function action(args: ActionFunctionArgs) {
   }
   await endSession(context, user.sessionId);
   await recordAudit(context.db, request, { action: "auth.sign_out", actorId: user.userId, targetType: "user", targetId: user.userId });
-  return redirectWithToast("/login", { kind: "success", title: "auth.signOut.doneTitle" }, context.config, { headers });
+  // A shared computer should not keep vouching for this account once its owner has signed out.
+  const forgotten = await forgetDevice(request, user.email, context.config);
+  const signOutHeaders = new Headers(headers);
+  if (forgotten) signOutHeaders.append("Set-Cookie", forgotten);
+  return redirectWithToast("/login", { kind: "success", title: "auth.signOut.doneTitle" }, context.config, { headers: signOutHeaders });
 }

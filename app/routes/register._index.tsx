@@ -18,7 +18,7 @@ import { afterResponse } from "~/server/after-response.server";
 import { signUpLimits } from "~/server/auth/client-limits.server";
 import { getSessionUser } from "~/server/auth/guards.server";
 import { signUpOrTellOwner } from "~/server/auth/sign-up.server";
-import { checkRateLimits, recordRateLimitHit } from "~/server/rate-limit.server";
+import { takeAttempt } from "~/server/rate-limit.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 // Public: sign-up is for patients only (doctors apply at /register/doctor).
@@ -37,12 +37,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), formError: null }, { status: 400 });
   }
-  const limits = signUpLimits(request);
-  const limit = await checkRateLimits(context.db, limits, now);
+  const limit = await takeAttempt(context.db, signUpLimits(request), now);
   if (!limit.allowed) {
     return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), formError: waitMessage(limit.retryAfterMs) }, { status: 429 });
   }
-  for (const [key] of limits) await recordRateLimitHit(context.db, key, now);
 
   const { firstName, lastName, email, password } = submission.value;
   const language = await detectLanguage(request);

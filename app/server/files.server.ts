@@ -1,6 +1,6 @@
 // Photos in R2: checked by their bytes, stored under generated keys, recorded in D1, and served only
 // through the authorized resource route (routes/files.$fileId.ts).
-import { and, count, eq, isNull, lt, sql } from "drizzle-orm";
+import { and, count, eq, isNull, sql } from "drizzle-orm";
 import { consultationFiles, consultations } from "~/db/schema";
 import { MAX_PHOTO_BYTES, MAX_PHOTOS_PER_REQUEST } from "~/domain/constants";
 import { photoRefusal, sniffPhotoType, type PhotoRefusal } from "~/domain/consultation-request";
@@ -16,14 +16,17 @@ export async function countPhotos(db: Database, consultationId: string) {
   return row?.photos ?? 0;
 }
 
-/** The file's bytes, for reading its type and pixel size; a file over the size cap is refused unread. */
-async function bytesOf(file: File) {
-  return file.size > MAX_PHOTO_BYTES ? new Uint8Array() : new Uint8Array(await file.arrayBuffer());
+/** Enough of a photo to read its type and the pixel size it declares, however much metadata comes first. */
+const PHOTO_HEADER_BYTES = 1024 * 1024;
+
+/** The photo's first bytes, for its type and pixel size; a file over the size cap is refused unread. */
+async function headerOf(file: File) {
+  return file.size > MAX_PHOTO_BYTES ? new Uint8Array() : new Uint8Array(await file.slice(0, PHOTO_HEADER_BYTES).arrayBuffer());
 }
 
 /** Why `file` could not be a photo of a request that already has `photosAlready`, or null. */
 export async function photoRefusalOf(file: File, photosAlready: number) {
-  return photoRefusal(file.size, await bytesOf(file), photosAlready);
+  return photoRefusal(file.size, await headerOf(file), photosAlready);
 }
 
 /**
@@ -31,34 +34,16 @@ export async function photoRefusalOf(file: File, photosAlready: number) {
  * maximum photos: one INSERT … SELECT, so racing uploads cannot pass the cap between count and write.
  */
 async function reservePhotoRow(db: Database, row: { id: string; consultationId: string; uploaderId: string; storageKey: string; contentType: string; sizeBytes: number }) {
-  const photosOfDraft = sql`(SELECT count(*) FROM ${consultationFiles} WHERE ${consultationFiles.consultationId} = ${row.consultationId} AND ${consultationFiles.kind} = 'photo' AND ${consultationFiles.deletedAt} IS NULL)`;
-  const inserted = await db
-    .insert(consultationFiles)
-    .select(
-      db
-        .select({
-          id: sql<string>`${row.id}`.as("id"),
-          consultationId: consultations.id,
-          uploaderId: sql<string>`${row.uploaderId}`.as("uploader_id"),
-          kind: sql<"photo">`'photo'`.as("kind"),
-          storageKey: sql<string>`${row.storageKey}`.as("storage_key"),
-          contentType: sql<string>`${row.contentType}`.as("content_type"),
-          sizeBytes: sql<number>`${row.sizeBytes}`.as("size_bytes"),
-          createdAt: sql<Date>`${Date.now()}`.as("created_at"),
-          deletedAt: sql<null>`NULL`.as("deleted_at"),
-        })
-        .from(consultations)
-        .where(
-          and(
-            eq(consultations.id, row.consultationId),
-            eq(consultations.patientId, row.uploaderId),
-            eq(consultations.status, "awaiting_assets"),
-            lt(photosOfDraft, MAX_PHOTOS_PER_REQUEST),
-          ),
-        ),
-    )
-    .returning({ id: consultationFiles.id });
-  return inserted.length === 1;
+  const result = await db.run(sql`
+    INSERT INTO ${consultationFiles} (id, consultation_id, uploader_id, kind, storage_key, content_type, size_bytes, created_at)
+    SELECT ${row.id}, ${consultations.id}, ${row.uploaderId}, 'photo', ${row.storageKey}, ${row.contentType}, ${row.sizeBytes}, ${Date.now()}
+    FROM ${consultations}
+    WHERE ${consultations.id} = ${row.consultationId}
+      AND ${consultations.patientId} = ${row.uploaderId}
+      AND ${consultations.status} = 'awaiting_assets'
+      AND (SELECT count(*) FROM ${consultationFiles}
+           WHERE ${consultationFiles.consultationId} = ${row.consultationId} AND ${consultationFiles.kind} = 'photo' AND ${consultationFiles.deletedAt} IS NULL) < ${MAX_PHOTOS_PER_REQUEST}`);
+  return result.meta.changes === 1;
 }
 
 /**
@@ -67,10 +52,10 @@ async function reservePhotoRow(db: Database, row: { id: string; consultationId: 
  * Nothing is left behind when the photo is refused or the write fails.
  */
 export async function storePhoto(db: Database, bucket: R2Bucket, consultationId: string, uploaderId: string, file: File): Promise<StoredPhoto> {
-  const bytes = await bytesOf(file);
-  const refusal = photoRefusal(file.size, bytes, 0);
+  const header = await headerOf(file);
+  const refusal = photoRefusal(file.size, header, 0);
   if (refusal) return { ok: false, refusal, fileName: file.name };
-  const contentType = sniffPhotoType(bytes)!;
+  const contentType = sniffPhotoType(header)!;
   const id = crypto.randomUUID();
   const storageKey = `consultations/${consultationId}/photos/${id}`;
   if (!(await reservePhotoRow(db, { id, consultationId, uploaderId, storageKey, contentType, sizeBytes: file.size }))) {
@@ -78,7 +63,7 @@ export async function storePhoto(db: Database, bucket: R2Bucket, consultationId:
     return { ok: false, refusal: full ? "tooManyPhotos" : "alreadySubmitted", fileName: file.name };
   }
   try {
-    await bucket.put(storageKey, bytes, { httpMetadata: { contentType } });
+    await bucket.put(storageKey, file.stream(), { httpMetadata: { contentType } });
   } catch (error) {
     await db.delete(consultationFiles).where(eq(consultationFiles.id, id));
     throw error;

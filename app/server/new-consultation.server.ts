@@ -44,9 +44,11 @@ export async function receivePhotos(context: AppLoadContext, request: Request, p
   // A new draft only for photos that can be kept: refused uploads leave nothing behind.
   let draftId = givenDraft;
   if (!draftId) {
-    const acceptable = await Promise.all(files.map(async (file) => (await photoRefusalOf(file, 0)) === null));
-    if (!acceptable.includes(true)) {
-      for (const [index, file] of files.entries()) refused.push({ fileName: file.name, refusal: (await photoRefusalOf(file, index))! });
+    // One file at a time: a full set of photos is already a lot of memory for a Worker.
+    const refusals: Array<PhotoRefusal | null> = [];
+    for (const file of files) refusals.push(await photoRefusalOf(file, 0));
+    if (!refusals.includes(null)) {
+      for (const [index, file] of files.entries()) refused.push({ fileName: file.name, refusal: refusals[index]! });
       return { ok: true, draftId: null, storedIds, refused };
     }
     draftId = await createDraft(context.db, patient.userId, new Date());

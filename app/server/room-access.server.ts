@@ -7,6 +7,7 @@ import { isUuid } from "~/domain/ids";
 import { findSessionUser, type SessionUser } from "~/server/auth/session.server";
 import type { Database } from "~/server/db/client.server";
 import { isSameOriginRequest } from "~/server/same-origin.server";
+import { LOBBY_ROOM_NAME } from "~/server/rooms.server";
 
 export interface RoomAddress {
   /** The Durable Object class the URL names, e.g. "DoctorsLobby". */
@@ -29,13 +30,19 @@ function refuse(status: 401 | 403 | 404, message: string) {
   return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }
 
-/** The request passed on to the room, saying whose socket it is (whatever the client sent is replaced). */
+/**
+ * The request passed on to the room, saying whose socket it is (whatever the client sent is replaced).
+ * Each socket also gets a fresh connection id: partysocket reuses its `_pk` on every reconnect, and a
+ * new socket sharing the old one's id would be dropped from the room when the old one's close arrives.
+ */
 function admit(request: Request, user: SessionUser): Request {
+  const url = new URL(request.url);
+  url.searchParams.set("_pk", crypto.randomUUID());
   const headers = new Headers(request.headers);
   headers.set(IDENTITY_HEADERS.sessionId, user.sessionId);
   headers.set(IDENTITY_HEADERS.userId, user.userId);
   headers.set(IDENTITY_HEADERS.endsAt, String(user.sessionEndsAt.getTime()));
-  return new Request(request, { headers });
+  return new Request(url, { method: request.method, headers, body: request.body });
 }
 
 /** Inside a room: whose socket this is, as the guard said. */
@@ -53,6 +60,7 @@ export async function checkRoomAccess(db: Database, request: Request, room: Room
   if (!user) return refuse(401, "Sign in required.");
 
   if (room.className === "DoctorsLobby") {
+    if (room.name !== LOBBY_ROOM_NAME) return refuse(404, "No such room.");
     const isActiveDoctor = user.role === "doctor" && user.doctorStatus === "active";
     return isActiveDoctor ? admit(request, user) : refuse(403, "Only active doctors can join the lobby.");
   }

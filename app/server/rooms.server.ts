@@ -34,15 +34,22 @@ export async function armPaymentDeadline(env: Env, consultationId: string, deadl
   await (await consultationRoom(env, consultationId)).armPaymentDeadline(deadline);
 }
 
-/** Closes, in every room that holds one, the sockets of sessions that have just ended. */
+/**
+ * Closes, in every room that holds one, the sockets of sessions that have just ended. A room that
+ * cannot be reached is logged, not thrown: the sessions are over either way, and the room checks
+ * every session before it sends anything.
+ */
 export async function disconnectSessions(env: Env, db: Database, sessionIds: string[]) {
   if (sessionIds.length === 0) return;
   const rooms = await roomsWithSessions(db, sessionIds);
-  await Promise.all(
+  const results = await Promise.allSettled(
     rooms.map(async ({ roomClass, roomName }) => {
       const room = roomClass === "DoctorsLobby" ? await lobby(env) : await consultationRoom(env, roomName);
       await room.endSessions(sessionIds);
     }),
   );
+  for (const [index, result] of results.entries()) {
+    if (result.status === "rejected") console.error(JSON.stringify({ event: "room_disconnect_failed", room: rooms[index], error: String(result.reason) }));
+  }
   await forgetSessionsConnections(db, sessionIds);
 }

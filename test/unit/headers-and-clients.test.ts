@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { clientIdentity } from "~/domain/client-identity";
 import { LOCAL_FIRST_HOP, clientAddress, withTrustedClientAddress } from "~/server/client-address.server";
 import { SECURITY_HEADERS } from "~/server/security-headers.server";
 
@@ -23,5 +24,21 @@ describe("the client's address", () => {
     expect(clientAddress(settled)).toBe(LOCAL_FIRST_HOP);
     expect(clientAddress(withTrustedClientAddress(new Request("http://localhost:8787/"), false))).toBe(LOCAL_FIRST_HOP);
     expect(await settled.text()).toBe("x=1");
+  });
+});
+
+describe("one client for rate limits", () => {
+  it.each([
+    ["203.0.113.9", "203.0.113.9"],
+    ["2001:db8:85a3:12:8a2e:370:7334:1", "2001:db8:85a3:12::/64"],
+    ["2001:db8:85a3:12:ffff:ffff:ffff:ffff", "2001:db8:85a3:12::/64"],
+    ["2001:DB8:85A3:12::1", "2001:db8:85a3:12::/64"],
+    ["2001:db8::1", "2001:db8:0:0::/64"],
+    ["::ffff:198.51.100.7", "198.51.100.7"],
+    ["::1", "0:0:0:0::/64"],
+    [null, "unknown-client"],
+    ["not-an-address", "not-an-address"],
+  ])("%s is %s", (address, identity) => {
+    expect(clientIdentity(address)).toBe(identity);
   });
 });

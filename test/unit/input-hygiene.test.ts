@@ -60,6 +60,11 @@ describe("text people type", () => {
     expect(cleanText("Itchy\r\nrash\u0007\u202d\u2069\tbad\rnight")).toBe("Itchy\nrash bad\nnight");
   });
 
+  it("loses direction marks, zero-width spaces and Unicode line separators too", () => {
+    expect(cleanLine("Ha\u200ena\u200f\u061c\u200b\ufeff Line\u2028two\u2029")).toBe("Hana Line two ");
+    expect(cleanText("one\u2028two\u2029three")).toBe("one\ntwo\nthree");
+  });
+
   it("keeps Amharic and ordinary punctuation as typed", () => {
     expect(cleanLine("ሐና በቀለ")).toBe("ሐና በቀለ");
     expect(cleanText("ማሳከክ፣ መቅላት።\nከሁለት ሳምንት ጀምሮ!")).toBe("ማሳከክ፣ መቅላት።\nከሁለት ሳምንት ጀምሮ!");

@@ -9,6 +9,11 @@ async function userByEmail(email: string) {
   return db.query.users.findFirst({ where: eq(users.email, email) });
 }
 
+/** The account's sessions run out (idle), as on a phone left alone; the browser keeps its other cookies. */
+async function sessionLapses(email: string) {
+  await db.delete(sessions).where(eq(sessions.userId, (await userByEmail(email))!.id));
+}
+
 describe("sign-up", () => {
   it("refuses bad input with the spec's messages, keeps what was typed and writes nothing", async () => {
     const visitor = new Visitor();
@@ -78,6 +83,20 @@ describe("sign-up", () => {
     expect(await db.query.profiles.findFirst({ where: eq(profiles.firstName, "Intruder") })).toBeUndefined();
   });
 
+  it("cannot be combined with a sign-in to tell whether an address was free", async () => {
+    const { email: taken } = await registeredPatient();
+    const free = uniqueEmail();
+    const answers = [];
+    for (const email of [free, taken]) {
+      await new Visitor().post("/register", registrationForm(email, { password: "Probe-Pass-77", confirmPassword: "Probe-Pass-77" }));
+      await lastEmailTo(email);
+      const signIn = await new Visitor().post("/login", { email, password: "Probe-Pass-77" });
+      answers.push({ status: signIn.status, message: /<div role="alert"[\s\S]*?<\/div>/.exec(await signIn.text())?.[0].replaceAll(encodeURIComponent(email), "EMAIL") });
+    }
+    expect(answers[0]).toEqual(answers[1]);
+    expect(answers[0]!.status).toBe(401);
+  });
+
   it("tells the owner in their own language", async () => {
     const { email } = await registeredPatient();
     const owner = await userByEmail(email);
@@ -95,10 +114,12 @@ describe("email confirmation", () => {
     await visitor.post("/register", registrationForm(email));
     const link = (await lastEmailTo(email))!.link!;
     const early = await visitor.post("/login", { email, password: GOOD_PASSWORD });
-    expect(early.status).toBe(403);
+    expect(early.status).toBe(401);
     const earlyHtml = await early.text();
-    expect(earlyHtml).toContain("Please confirm your email before signing in.");
+    expect(earlyHtml).toContain("If you have just signed up, confirm your email first");
     expect(earlyHtml).toContain(`/auth/resend?email=${encodeURIComponent(email)}`);
+    // The link goes out again, for whoever lost the first one.
+    expect(await lastEmailTo(email, { notId: (await emailsTo(email))[0]!.id })).not.toBeNull();
 
     const confirmed = await visitor.get(`${link.pathname}${link.search}`);
     expect(confirmed.headers.get("Location")).toBe("/login");
@@ -202,7 +223,7 @@ describe("sign-in", () => {
 
   it("slows guessing spread over many clients, tells the owner once, and never slows the owner's own device", async () => {
     const { email, visitor: ownersBrowser } = await registeredPatient();
-    await ownersBrowser.post("/logout", {});
+    await sessionLapses(email);
     for (let attempt = 0; attempt < 10; attempt++) {
       const response = await new Visitor().post("/login", { email, password: `Wrong-${attempt}-pass` });
       expect(response.status).toBe(401);
@@ -227,11 +248,18 @@ describe("sign-in", () => {
 
   it("lets the owner's known device in from the very address the guesses came from (a shared network)", async () => {
     const { email, visitor: ownersBrowser } = await registeredPatient();
-    await ownersBrowser.post("/logout", {});
+    await sessionLapses(email);
     const sharedAddress = { "CF-Connecting-IP": ownersBrowser.address };
     for (let attempt = 0; attempt < 6; attempt++) await new Visitor().post("/login", { email, password: `Wrong-${attempt}-pass` }, sharedAddress);
     expect((await new Visitor().post("/login", { email, password: GOOD_PASSWORD }, sharedAddress)).status).toBe(429);
     expect((await ownersBrowser.post("/login", { email, password: GOOD_PASSWORD })).status).toBe(302);
+  });
+
+  it("stops vouching for a browser once its owner signs out there (a shared computer)", async () => {
+    const { email, visitor: cafeComputer } = await registeredPatient();
+    await cafeComputer.post("/logout", {});
+    for (let attempt = 0; attempt < 10; attempt++) await new Visitor().post("/login", { email, password: `Wrong-${attempt}-pass` });
+    expect((await cafeComputer.post("/login", { email, password: GOOD_PASSWORD })).status).toBe(429);
   });
 
   it("slows an unknown address exactly like a known one, and mails nobody", async () => {

@@ -2,9 +2,11 @@
 // arrive at once.
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { consultationFiles, consultations } from "~/db/schema";
 import { MAX_PHOTOS_PER_REQUEST } from "~/domain/constants";
+import { RATE_LIMITS } from "~/domain/rate-limits";
+import { emailsTo, lastEmailTo, registeredPatient, registrationForm, uniqueEmail } from "./auth-helpers";
 import { Visitor } from "./browser-like";
 import { db, signedIn } from "./fixtures";
 import { PNG_BYTES, photoFile } from "./photos";
@@ -86,5 +88,32 @@ describe("racing submits of one form", () => {
     const [one, two] = [await keyOf(), await keyOf()];
     expect(one).toMatch(/^[0-9a-f-]{36}$/);
     expect(two).not.toBe(one);
+  });
+});
+
+describe("racing account forms", () => {
+  it("cannot create more sign-ups from one client than its limit allows", async () => {
+    const client = { "CF-Connecting-IP": `192.0.2.${Math.floor(Math.random() * 200) + 1}` };
+    const emails = Array.from({ length: 10 }, () => uniqueEmail("racer"));
+    const answers = await Promise.all(emails.map((email) => new Visitor().post("/register", registrationForm(email), client)));
+    expect(answers.filter((answer) => answer.status === 302).length).toBe(RATE_LIMITS.signUpsPerClient.maxAttempts);
+    expect(answers.filter((answer) => answer.status === 429).length).toBe(10 - RATE_LIMITS.signUpsPerClient.maxAttempts);
+  });
+
+  it("cannot send more reset mails to one address than its limit allows", async () => {
+    const { email } = await registeredPatient();
+    const before = (await emailsTo(email)).length;
+    const answers = await Promise.all(Array.from({ length: 8 }, () => new Visitor().post("/forgot-password", { email })));
+    expect(answers.filter((answer) => answer.status === 200).length).toBe(RATE_LIMITS.resetRequestsPerAccount.maxAttempts);
+    await vi.waitFor(async () => expect((await emailsTo(email)).length - before).toBe(RATE_LIMITS.resetRequestsPerAccount.maxAttempts));
+  });
+
+  it("cannot flood an address's owner with 'someone signed up with your email' notices", async () => {
+    const { email } = await registeredPatient();
+    await lastEmailTo(email);
+    await Promise.all(Array.from({ length: 4 }, () => new Visitor().post("/register", registrationForm(email))));
+    await vi.waitFor(async () => expect((await emailsTo(email)).filter((mail) => mail.subject.startsWith("Someone tried to sign up"))).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await emailsTo(email)).filter((mail) => mail.subject.startsWith("Someone tried to sign up"))).toHaveLength(1);
   });
 });

@@ -7,9 +7,11 @@ import { getServerByName } from "partyserver";
 import { describe, expect, it } from "vitest";
 import { doctors, roomConnections, sessions } from "~/db/schema";
 import { ROOM_CLOSE_CODES } from "~/domain/room-events";
+import { sessionEndsAt } from "~/domain/session-lifetime";
 import { createOneTimeLink } from "~/server/auth/one-time-links.server";
 import { setDoctorStatus } from "~/server/db/doctors.server";
 import { PASSWORD_RESET_LINK_LIFETIME_MS } from "~/domain/constants";
+import type { ConsultationRoom } from "../../party/consultation";
 import type { DoctorsLobby } from "../../party/lobby";
 import { GOOD_PASSWORD } from "./auth-helpers";
 import { Visitor } from "./browser-like";
@@ -106,25 +108,44 @@ describe("a doctor's lobby socket", () => {
     expect(received(lobby, "For active doctors only")).toBe(false);
   });
 
-  it("closes when its session lapses: the room wakes at the session's end and checks", async () => {
+  it("closes when its session lapses: the room wakes at the earliest end of its sessions and checks", async () => {
     const doctor = await signedIn("doctor");
     const lobby = await openLobbySocket(doctor.cookie);
     await lobby.until((events) => events.some((event) => event.type === "queue"));
-    const [session] = await db.select().from(sessions).where(eq(sessions.userId, doctor.userId));
     const room = await lobbyRoom();
-    const alarmAt = await runInDurableObject(room, (_instance, state) => state.storage.getAlarm());
-    // Woken no later than this session's idle end (another test's session may end sooner).
-    expect(alarmAt).not.toBeNull();
-    expect(alarmAt!).toBeLessThanOrEqual(session!.lastSeenAt.getTime() + 60 * 60_000);
+    // The alarm is set for the first moment one of the room's sessions could lapse.
+    const roomSessions = await db
+      .select({ lastSeenAt: sessions.lastSeenAt, expiresAt: sessions.expiresAt })
+      .from(sessions)
+      .innerJoin(roomConnections, eq(roomConnections.sessionId, sessions.id))
+      .where(eq(roomConnections.roomClass, "DoctorsLobby"));
+    const earliestEnd = Math.min(...roomSessions.map((session) => sessionEndsAt(session).getTime()));
+    expect(await runInDurableObject(room, (_instance, state) => state.storage.getAlarm())).toBe(earliestEnd);
 
     // Time passes: the session is past its end when the alarm rings.
-    await db.update(sessions).set({ expiresAt: new Date(Date.now() - 1_000) }).where(eq(sessions.id, session!.id));
+    await db.update(sessions).set({ expiresAt: new Date(Date.now() - 1_000) }).where(eq(sessions.userId, doctor.userId));
     await runDurableObjectAlarm(room);
     expect(await closeCodeWithin(lobby)).toBe(SESSION_ENDED);
   });
 });
 
 describe("a consultation room socket", () => {
+  it("closes for a doctor whose accepted request goes back to the queue, while the patient hears why", async () => {
+    const patientId = await createUser("patient");
+    const doctorId = await createUser("doctor");
+    const consultation = await createConsultation(patientId, "accepted_awaiting_payment", { doctorId, acceptedAt: new Date(Date.now() - 16 * 60_000), paymentDeadlineAt: new Date(Date.now() - 60_000) });
+    const doctorSocket = await openConsultationSocket(consultation.id, await sessionCookieFor(doctorId));
+    const patientSocket = await openConsultationSocket(consultation.id, await sessionCookieFor(patientId));
+    const room = (await getServerByName(env.ConsultationRoom, consultation.id)) as DurableObjectStub<ConsultationRoom>;
+    await room.armPaymentDeadline(new Date(Date.now() + 60_000));
+    await runDurableObjectAlarm(room);
+    await patientSocket.until((events) => events.some((event) => event.reason === "payment_expired"));
+    expect(await closeCodeWithin(doctorSocket)).toBe(ROOM_CLOSE_CODES.noLongerParticipant);
+    expect(doctorSocket.events.some((event) => event.reason === "payment_expired")).toBe(false);
+    patientSocket.close();
+  });
+
+
   it("closes when the patient signs out, and when a password reset ends every session", async () => {
     const patientId = await createUser("patient");
     const doctorId = await createUser("doctor");
@@ -141,5 +162,26 @@ describe("a consultation room socket", () => {
     const reset = await new Visitor().post(`/reset-password?token=${token}`, { token, password: "Brand-New-Skin-5", confirmPassword: "Brand-New-Skin-5" });
     expect(reset.headers.get("Location")).toBe("/login");
     for (const each of sockets) expect(await closeCodeWithin(each)).toBe(SESSION_ENDED);
+  });
+});
+
+describe("a reconnecting page", () => {
+  it("keeps receiving events on its new socket, and that socket still closes at sign-out", async () => {
+    // partysocket reconnects with the same `_pk`; the old socket's close may arrive after the new one opened.
+    const doctor = await signedIn("doctor");
+    const first = await openLobbySocket(doctor.cookie, "?_pk=same-page");
+    const second = await openLobbySocket(doctor.cookie, "?_pk=same-page");
+    await second.until((events) => events.some((event) => event.type === "queue"));
+    first.close();
+    await first.closed;
+    await submitRequest("After a reconnect");
+    await second.until((events) => received(second, "After a reconnect"));
+    await new Visitor(doctor.cookie).post("/logout", {});
+    expect(await closeCodeWithin(second)).toBe(SESSION_ENDED);
+  });
+
+  it("cannot open a lobby other than the doctors' one", async () => {
+    const doctor = await signedIn("doctor");
+    await expect(openLobbySocket(doctor.cookie, "", "/parties/doctors-lobby/elsewhere")).rejects.toThrow(/answered 404/);
   });
 });

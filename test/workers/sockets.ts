@@ -40,10 +40,10 @@ async function collect<Event>(path: string, cookie: string, parse: (data: unknow
   };
 }
 
-/** A lobby socket of `cookie`'s doctor, or of a new active doctor. */
-export async function openLobbySocket(cookie?: string) {
+/** A lobby socket of `cookie`'s doctor, or of a new active doctor (`query` as partysocket adds it). */
+export async function openLobbySocket(cookie?: string, query = "", path = "/parties/doctors-lobby/main") {
   const doctorCookie = cookie ?? (await signedIn("doctor")).cookie;
-  return collect("/parties/doctors-lobby/main", doctorCookie, (data) => LobbyEvent.parse(data));
+  return collect(`${path}${query}`, doctorCookie, (data) => LobbyEvent.parse(data));
 }
 
 /** A consultation room socket of `cookie`'s user. */

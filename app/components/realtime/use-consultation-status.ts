@@ -1,3 +1,4 @@
+import { useRevalidator } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import type { ConsultationStatus } from "~/domain/consultation-status";
 import { ConsultationRoomEvent } from "~/domain/room-events";
@@ -10,6 +11,7 @@ import { useRoomSocket } from "./use-room-socket";
 export function useConsultationStatus(consultationId: string, initial: ConsultationStatus, { enabled = true } = {}) {
   const [status, setStatus] = useState(initial);
   const [reason, setReason] = useState<string | undefined>();
+  const revalidator = useRevalidator();
   // Another consultation (or fresh data from the server) starts from what the server said.
   useEffect(() => {
     setStatus(initial);
@@ -25,6 +27,8 @@ export function useConsultationStatus(consultationId: string, initial: Consultat
       setStatus(parsed.data.status);
       setReason(parsed.data.reason);
     },
+    // A doctor whose accepted request went back to the queue: the page reloads what it shows.
+    onNoLongerParticipant: () => revalidator.revalidate(),
   });
   return { status, reason };
 }

@@ -10,7 +10,12 @@ interface RoomSocketOptions {
   onMessage: (data: unknown) => void;
   onOpen?: () => void;
   onClose?: () => void;
+  /** The room closed the socket for good because the person no longer takes part in it. */
+  onNoLongerParticipant?: () => void;
 }
+
+/** Close codes after which reconnecting would only be refused again. */
+const FINAL_CLOSE_CODES: number[] = [ROOM_CLOSE_CODES.sessionEnded, ROOM_CLOSE_CODES.noLongerParticipant];
 
 export function safeJson(data: unknown): unknown {
   if (typeof data !== "string") return null;
@@ -23,15 +28,16 @@ export function safeJson(data: unknown): unknown {
 
 /**
  * A room socket that reconnects by itself after a network loss and catches up, except when the room
- * closes it because the session has ended: then it stays closed and the page says so.
+ * closes it for good: the session has ended (the page says so), or the person no longer takes part.
  */
-export function useRoomSocket({ onMessage, onClose, ...options }: RoomSocketOptions) {
+export function useRoomSocket({ onMessage, onClose, onNoLongerParticipant, ...options }: RoomSocketOptions) {
   return usePartySocket({
     ...options,
-    shouldReconnectOnClose: (event: CloseEvent) => event.code !== ROOM_CLOSE_CODES.sessionEnded,
+    shouldReconnectOnClose: (event: CloseEvent) => !FINAL_CLOSE_CODES.includes(event.code),
     onMessage: (message: MessageEvent) => onMessage(safeJson(message.data)),
     onClose(event: CloseEvent) {
       if (event.code === ROOM_CLOSE_CODES.sessionEnded) markSessionEnded();
+      if (event.code === ROOM_CLOSE_CODES.noLongerParticipant) onNoLongerParticipant?.();
       onClose?.();
     },
   });

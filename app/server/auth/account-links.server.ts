@@ -1,12 +1,16 @@
 // Account emails: the one-time links (confirm an email, reset a password, accept an invite) and the
 // notices that carry no secret (someone signed up with your address; your password is being guessed).
 import type { AppLoadContext } from "@remix-run/cloudflare";
+import { eq } from "drizzle-orm";
+import { profiles } from "~/db/schema";
 import { EMAIL_CONFIRMATION_LINK_LIFETIME_MS, INVITE_LINK_LIFETIME_MS, PASSWORD_RESET_LINK_LIFETIME_MS } from "~/domain/constants";
 import type { Language } from "~/domain/languages";
 import { getTranslatorFor } from "~/i18n.server";
 import { createOneTimeLink, type LinkPurpose } from "~/server/auth/one-time-links.server";
 import { accountEmail, noticeEmail, type AccountEmailKind, type AccountNoticeKind } from "~/server/mail/account-emails.server";
 import { sendMail } from "~/server/mail/mailer.server";
+import { resendLimits } from "~/server/auth/client-limits.server";
+import { takeAttempt } from "~/server/rate-limit.server";
 
 interface Recipient {
   userId: string;
@@ -35,4 +39,12 @@ export async function sendAccountNotice(kind: AccountNoticeKind, context: AppLoa
   const origin = new URL(request.url).origin;
   const t = await getTranslatorFor(to.language);
   await sendMail(context.db, context.config, noticeEmail(kind, t, to.email, to.firstName, { signIn: `${origin}/login`, reset: `${origin}/forgot-password` }));
+}
+
+/** A new confirmation link for an account not confirmed yet, within the resend limits. */
+export async function resendConfirmation(context: AppLoadContext, request: Request, userId: string, email: string) {
+  const now = new Date();
+  if (!(await takeAttempt(context.db, resendLimits(request, email), now)).allowed) return;
+  const profile = await context.db.query.profiles.findFirst({ where: eq(profiles.userId, userId) });
+  await sendAccountLink("confirm", context, request, { userId, email, firstName: profile?.firstName ?? "", language: profile?.preferredLanguage ?? "en" }, now);
 }

@@ -1,8 +1,10 @@
 // Rate-limit keys for the account forms, per account and per client (sign-in: sign-in-attempt.server).
+import { clientIdentity } from "~/domain/client-identity";
 import { RATE_LIMITS, type RateLimit } from "~/domain/rate-limits";
 import { clientAddress } from "~/server/client-address.server";
 
-export const clientKey = (request: Request) => clientAddress(request) ?? "unknown-client";
+/** One client for rate limits: its address, or its IPv6 /64 (see client-identity). */
+export const clientKey = (request: Request) => clientIdentity(clientAddress(request));
 
 export const signUpLimits = (request: Request): Array<[string, RateLimit]> => [[`sign-up:client:${clientKey(request)}`, RATE_LIMITS.signUpsPerClient]];
 

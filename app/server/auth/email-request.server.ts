@@ -7,7 +7,7 @@ import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import { EmailOnlySchema } from "~/domain/auth-schemas";
 import { waitMessage, type RateLimit } from "~/domain/rate-limits";
 import { afterResponse } from "~/server/after-response.server";
-import { checkRateLimits, recordRateLimitHit } from "~/server/rate-limit.server";
+import { takeAttempt } from "~/server/rate-limit.server";
 
 export async function handleEmailRequest(
   context: AppLoadContext,
@@ -19,12 +19,10 @@ export async function handleEmailRequest(
   const now = new Date();
   const submission = parseWithZod(await readFormData(request), { schema: EmailOnlySchema });
   if (submission.status !== "success") return data({ result: submission.reply(), sent: false, formError: null }, { status: 400 });
-  const limits = limitsFor(submission.value.email);
-  const limit = await checkRateLimits(db, limits, now);
+  const limit = await takeAttempt(db, limitsFor(submission.value.email), now);
   if (!limit.allowed) {
     return data({ result: submission.reply(), sent: false, formError: waitMessage(limit.retryAfterMs) }, { status: 429 });
   }
-  for (const [key] of limits) await recordRateLimitHit(db, key, now);
   const { email } = submission.value;
   afterResponse(context, "email-link-request", () => sendLinkIfAccount(email, now));
   return data({ result: submission.reply({ resetForm: true }), sent: true, formError: null });

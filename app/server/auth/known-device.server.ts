@@ -1,14 +1,15 @@
 // Devices that have signed in to an account before: a signed cookie with a random id for this browser
-// and the accounts (by a hash of their email) it has proved a password or Google for. On a known
-// device, failed sign-ins are counted per device, not per address (many phones share one), and the
-// account-wide backoff does not apply: guessing elsewhere never slows the owner's own devices.
+// and the accounts (by a keyed hash of their email, so a shared computer does not tell who used it) it
+// has proved a password or Google for. On a known device, failed sign-ins are counted per device, not
+// per address (many phones share one), and the account-wide backoff does not apply: guessing elsewhere
+// never slows the owner's own devices. Signing out forgets the account on that browser.
 import { createCookie } from "@remix-run/cloudflare";
 import { z } from "zod";
 import type { AppConfig } from "~/server/env.server";
-import { randomToken, sha256Hex } from "~/server/auth/tokens.server";
+import { randomToken } from "~/server/auth/tokens.server";
 
 const REMEMBERED_ACCOUNTS_MAX = 5;
-const KNOWN_DEVICE_LIFETIME_S = 365 * 24 * 60 * 60;
+const KNOWN_DEVICE_LIFETIME_S = 90 * 24 * 60 * 60;
 
 const KnownDevice = z.object({ id: z.string().min(1).max(64), accounts: z.array(z.string().max(64)).max(REMEMBERED_ACCOUNTS_MAX) });
 type KnownDevice = z.infer<typeof KnownDevice>;
@@ -24,7 +25,11 @@ function knownDeviceCookie(config: AppConfig) {
   });
 }
 
-const accountMark = async (email: string) => (await sha256Hex(`known-device:${email.toLowerCase()}`)).slice(0, 24);
+async function accountMark(email: string, config: AppConfig) {
+  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(`known-device:${config.SESSION_SECRET}`), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const mark = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(email.toLowerCase()));
+  return [...new Uint8Array(mark)].slice(0, 12).map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
 
 async function knownDevice(request: Request, config: AppConfig): Promise<KnownDevice | null> {
   const parsed = KnownDevice.safeParse(await knownDeviceCookie(config).parse(request.headers.get("Cookie")));
@@ -34,13 +39,21 @@ async function knownDevice(request: Request, config: AppConfig): Promise<KnownDe
 /** This browser's id if it has signed in to `email`'s account before (a cookie we signed says so), else null. */
 export async function knownDeviceIdFor(request: Request, email: string, config: AppConfig): Promise<string | null> {
   const device = await knownDevice(request, config);
-  return device && device.accounts.includes(await accountMark(email)) ? device.id : null;
+  return device && device.accounts.includes(await accountMark(email, config)) ? device.id : null;
 }
 
 /** The Set-Cookie value that adds `email`'s account to this browser's known accounts. */
 export async function rememberDevice(request: Request, email: string, config: AppConfig) {
-  const mark = await accountMark(email);
+  const mark = await accountMark(email, config);
   const device = (await knownDevice(request, config)) ?? { id: randomToken().slice(0, 22), accounts: [] };
   const accounts = [mark, ...device.accounts.filter((item) => item !== mark)].slice(0, REMEMBERED_ACCOUNTS_MAX);
   return knownDeviceCookie(config).serialize({ id: device.id, accounts } satisfies KnownDevice);
+}
+
+/** The Set-Cookie value that removes `email`'s account from this browser's known accounts (sign-out). */
+export async function forgetDevice(request: Request, email: string, config: AppConfig) {
+  const device = await knownDevice(request, config);
+  if (!device) return null;
+  const mark = await accountMark(email, config);
+  return knownDeviceCookie(config).serialize({ id: device.id, accounts: device.accounts.filter((item) => item !== mark) } satisfies KnownDevice);
 }

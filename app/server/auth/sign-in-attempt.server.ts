@@ -8,29 +8,20 @@
 // Each attempt is counted before the password is checked, so parallel guesses cannot slip past; an
 // attempt refused for waiting tested no password and is not counted as a failure.
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { and, eq, gt, lt } from "drizzle-orm";
-import { profiles, rateLimitHits } from "~/db/schema";
+import { eq } from "drizzle-orm";
+import { profiles } from "~/db/schema";
 import { ACCOUNT_BACKOFF, RATE_LIMITS, accountBackoffDecision } from "~/domain/rate-limits";
 import { checkCredentials, findUserByEmail } from "~/server/auth/accounts.server";
 import { clientKey } from "~/server/auth/client-limits.server";
 import { knownDeviceIdFor } from "~/server/auth/known-device.server";
 import { sendAccountNotice } from "~/server/auth/account-links.server";
 import { afterResponse } from "~/server/after-response.server";
-import { checkRateLimits, clearRateLimitHits, countingThisAttempt, forgetRateLimitHits, recordRateLimitHit } from "~/server/rate-limit.server";
+import { attemptTimesUpTo, clearRateLimitHits, forgetRateLimitHits, takeAttempt } from "~/server/rate-limit.server";
 
 export type SignInAttempt =
   | { ok: true; userId: string; emailConfirmed: boolean }
   | { ok: false; reason: "wait"; retryAfterMs: number }
   | { ok: false; reason: "invalid" };
-
-/** Failures on the account recorded before the attempt `ownHitId` (concurrent earlier ones included). */
-async function earlierAccountFailures(context: AppLoadContext, key: string, ownHitId: number, now: Date) {
-  const rows = await context.db
-    .select({ hitAt: rateLimitHits.hitAt })
-    .from(rateLimitHits)
-    .where(and(eq(rateLimitHits.key, key), lt(rateLimitHits.id, ownHitId), gt(rateLimitHits.hitAt, new Date(now.getTime() - ACCOUNT_BACKOFF.windowMs))));
-  return rows.map((row) => row.hitAt.getTime());
-}
 
 export async function attemptPasswordSignIn(context: AppLoadContext, request: Request, email: string, password: string): Promise<SignInAttempt> {
   const { db } = context;
@@ -39,20 +30,21 @@ export async function attemptPasswordSignIn(context: AppLoadContext, request: Re
   const accountAndClient = knownDeviceId ? `sign-in:account-device:${email}:${knownDeviceId}` : `sign-in:account-client:${email}:${clientKey(request)}`;
   const client = knownDeviceId ? `sign-in:device:${knownDeviceId}` : `sign-in:client:${clientKey(request)}`;
   const account = `sign-in:account:${email}`;
-  const hitIds = await Promise.all([accountAndClient, client, account].map((key) => recordRateLimitHit(db, key, now)));
-
-  const limits = await checkRateLimits(
+  const limits = await takeAttempt(
     db,
-    countingThisAttempt([
+    [
       [accountAndClient, RATE_LIMITS.signInFailuresPerAccountAndClient],
       [client, RATE_LIMITS.signInFailuresPerClient],
-    ]),
+      // Counted here too, for the account-wide backoff below (no limit of its own).
+      [account, { maxAttempts: Number.MAX_SAFE_INTEGER, windowMs: ACCOUNT_BACKOFF.windowMs }],
+    ],
     now,
   );
-  const earlierFailures = await earlierAccountFailures(context, account, hitIds[2]!, now);
+  const accountHitId = limits.hitIds[2]!;
+  const earlierFailures = await attemptTimesUpTo(db, account, accountHitId - 1, ACCOUNT_BACKOFF.windowMs, now);
   const backoff = knownDeviceId ? ({ allowed: true } as const) : accountBackoffDecision(earlierFailures, now.getTime());
   if (!limits.allowed || !backoff.allowed) {
-    await forgetRateLimitHits(db, hitIds);
+    await forgetRateLimitHits(db, limits.hitIds);
     const waits = [limits, backoff].map((decision) => (decision.allowed ? 0 : decision.retryAfterMs));
     return { ok: false, reason: "wait", retryAfterMs: Math.max(...waits) };
   }
@@ -62,7 +54,7 @@ export async function attemptPasswordSignIn(context: AppLoadContext, request: Re
     if (earlierFailures.length + 1 === ACCOUNT_BACKOFF.afterFailures) afterResponse(context, "sign-in-guessing-notice", () => tellOwnerOfGuessing(context, request, email));
     return { ok: false, reason: "invalid" };
   }
-  await forgetRateLimitHits(db, hitIds);
+  await forgetRateLimitHits(db, limits.hitIds);
   await clearRateLimitHits(db, accountAndClient);
   return { ok: true, userId: check.userId, emailConfirmed: check.emailConfirmed };
 }

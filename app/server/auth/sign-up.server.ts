@@ -8,6 +8,8 @@ import type { Language } from "~/domain/languages";
 import { createPatient, findUserByEmail } from "~/server/auth/accounts.server";
 import { sendAccountLink, sendAccountNotice } from "~/server/auth/account-links.server";
 import { recordAudit } from "~/server/audit.server";
+import { takeAttempt } from "~/server/rate-limit.server";
+import { RATE_LIMITS } from "~/domain/rate-limits";
 
 export interface SignUpForm {
   firstName: string;
@@ -26,7 +28,8 @@ export async function signUpOrTellOwner(context: AppLoadContext, request: Reques
     return;
   }
   const owner = await findUserByEmail(db, form.email);
-  if (!owner) return;
+  // Sign-ups with someone's address cannot flood their inbox: one notice an hour.
+  if (!owner || !(await takeAttempt(db, [[`notice:sign-up-taken:${owner.email}`, RATE_LIMITS.noticesPerAddress]], now)).allowed) return;
   const profile = await db.query.profiles.findFirst({ where: eq(profiles.userId, owner.id) });
   await sendAccountNotice("signUpTaken", context, request, { email: owner.email, firstName: profile?.firstName ?? "", language: profile?.preferredLanguage ?? language });
 }
