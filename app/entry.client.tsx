@@ -14,7 +14,13 @@ async function hydrate() {
   await i18next
     .use(initReactI18next)
     .use(bundledLocales)
-    .init({ ...i18nConfig, lng: isLanguage(pageLanguage) ? pageLanguage : DEFAULT_LANGUAGE });
+    .init({
+      ...i18nConfig,
+      lng: isLanguage(pageLanguage) ? pageLanguage : DEFAULT_LANGUAGE,
+      // A text the browser lacks (kept in the server's part by mistake) is an error the journeys catch.
+      saveMissing: true,
+      missingKeyHandler: (_languages, _namespace, key) => console.error(`Missing translation in the browser: ${key}`),
+    });
 
   startTransition(() => {
     hydrateRoot(

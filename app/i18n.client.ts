@@ -1,16 +1,35 @@
-// The browser loads only the language the page is in, as one JSON chunk; others load on demand.
+// The browser loads only the language the page is in, and only the texts its reader can meet: the
+// shared part (locales/<language>/browser.json) and, for a signed-in patient or doctor, that
+// audience's part. Emails, the landing, legal and sign-in pages are the server's alone (server.json).
 import type { BackendModule } from "i18next";
+import { AUDIENCES, mergeTexts, type Audience, type Texts } from "~/i18n";
 
-const localeChunks = import.meta.glob<{ default: Record<string, unknown> }>("./locales/*.json");
+const localeChunks = import.meta.glob<{ default: Texts }>(["./locales/*/browser.json", "./locales/*/patient.json", "./locales/*/doctor.json"]);
+
+/** The audience root wrote on <html> (data-audience) for the signed-in reader, if any. */
+function pageAudience(): Audience | null {
+  const audience = document.documentElement.dataset.audience;
+  return AUDIENCES.find((known) => known === audience) ?? null;
+}
+
+async function textsFor(language: string): Promise<Texts> {
+  const parts = ["browser", pageAudience()].filter((part) => part !== null);
+  const loaded = await Promise.all(
+    parts.map((part) => {
+      const load = localeChunks[`./locales/${language}/${part}.json`];
+      if (!load) throw new Error(`No ${part} translations for ${language}`);
+      return load().then((module) => module.default);
+    }),
+  );
+  return loaded.reduce((all, part) => mergeTexts(all, part));
+}
 
 export const bundledLocales: BackendModule = {
   type: "backend",
   init() {},
   read(language, _namespace, callback) {
-    const load = localeChunks[`./locales/${language}.json`];
-    if (!load) return callback(new Error(`No translations for ${language}`), null);
-    load().then(
-      (module) => callback(null, module.default),
+    textsFor(language).then(
+      (texts) => callback(null, texts),
       (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), null),
     );
   },

@@ -1,12 +1,25 @@
 import { createCookie } from "@remix-run/cloudflare";
 import { RemixI18Next } from "remix-i18next/server";
 import { DEFAULT_LANGUAGE, LANGUAGES, isLanguage, type Language } from "~/domain/languages";
-import { i18nConfig } from "~/i18n";
-import am from "~/locales/am.json";
-import en from "~/locales/en.json";
+import { i18nConfig, mergeTexts, type Texts } from "~/i18n";
+import amBrowser from "~/locales/am/browser.json";
+import amDoctor from "~/locales/am/doctor.json";
+import amPatient from "~/locales/am/patient.json";
+import amServer from "~/locales/am/server.json";
+import enBrowser from "~/locales/en/browser.json";
+import enDoctor from "~/locales/en/doctor.json";
+import enPatient from "~/locales/en/patient.json";
+import enServer from "~/locales/en/server.json";
 
-/** Both languages are bundled into the Worker: no round trip to load a translation. */
-export const resources = { en: { common: en }, am: { common: am } };
+/**
+ * Both languages are bundled into the Worker: no round trip to load a translation. The server has
+ * every text, merged from its parts; the browser loads only the parts its reader meets (i18n.client).
+ */
+const allTexts = (...parts: Texts[]) => parts.reduce((all, part) => mergeTexts(all, part));
+export const resources = {
+  en: { common: allTexts(enBrowser, enPatient, enDoctor, enServer) as typeof enBrowser & typeof enPatient & typeof enDoctor & typeof enServer },
+  am: { common: allTexts(amBrowser, amPatient, amDoctor, amServer) },
+};
 
 /** The visitor's language choice; the source of truth for server rendering. */
 export const languageCookie = createCookie("__Host-qoda_lng", {

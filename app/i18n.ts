@@ -1,7 +1,10 @@
 // i18next settings shared by the server render and the browser.
 import type { InitOptions } from "i18next";
 import { DEFAULT_LANGUAGE, LANGUAGES } from "~/domain/languages";
-import type en from "~/locales/en.json";
+import type enBrowser from "~/locales/en/browser.json";
+import type enDoctor from "~/locales/en/doctor.json";
+import type enPatient from "~/locales/en/patient.json";
+import type enServer from "~/locales/en/server.json";
 
 export const i18nConfig = {
   supportedLngs: [...LANGUAGES],
@@ -13,9 +16,25 @@ export const i18nConfig = {
   react: { useSuspense: false },
 } satisfies InitOptions;
 
+export type Texts = { [key: string]: string | Texts };
+
+/** Readers with texts of their own (locales/<language>/<audience>.json), loaded only for them. */
+export const AUDIENCES = ["patient", "doctor"] as const;
+export type Audience = (typeof AUDIENCES)[number];
+
+/** The server's texts: the browser's part and the server's own part, merged section by section. */
+export function mergeTexts<First extends Texts, Second extends Texts>(first: First, second: Second): First & Second {
+  const merged: Texts = { ...first };
+  for (const [key, value] of Object.entries(second)) {
+    const existing = merged[key];
+    merged[key] = typeof existing === "object" && typeof value === "object" ? mergeTexts(existing, value) : value;
+  }
+  return merged as First & Second;
+}
+
 declare module "i18next" {
   interface CustomTypeOptions {
     defaultNS: "common";
-    resources: { common: typeof en };
+    resources: { common: typeof enBrowser & typeof enPatient & typeof enDoctor & typeof enServer };
   }
 }

@@ -19,9 +19,12 @@ import { SiteHeader } from "~/components/site-header";
 import { StatusPage } from "~/components/status-page";
 import { Toaster } from "~/components/toaster";
 import { DEFAULT_LANGUAGE, LANGUAGE_STORAGE_KEY } from "~/domain/languages";
+import type { Audience } from "~/i18n";
 import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
+import type { Role } from "~/domain/roles";
 import { useNonce } from "~/nonce";
 import { usePageHydrates } from "~/page-hydration";
+import { enhanceStaticPage } from "~/static-page-script";
 import { findSessionUser } from "~/server/auth/session.server";
 import { doctorCodeOf, pendingRequestCount } from "~/server/db/requests.server";
 import { readToast } from "~/server/toast.server";
@@ -49,7 +52,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return data(
     {
       language,
-      toast: toast.toast,
+      // Translated here, so the browser needs none of the texts toasts may use.
+      toast: toast.toast ? { kind: toast.toast.kind, title: t(toast.toast.title as never, toast.toast.values), description: toast.toast.description ? t(toast.toast.description as never, toast.toast.values) : null } : null,
       signedInRole: user?.role ?? null,
       doctorBell,
       // For the error boundary, which has no loader of its own to translate a title.
@@ -63,6 +67,13 @@ export const meta: MetaFunction<typeof loader> = ({ data: rootData }) => [
   { title: rootData?.errorTitle ?? "Qoda" },
 ];
 
+/** Whose texts the browser loads besides the shared ones (i18n.client). */
+const audienceOf = (role: Role | null): Audience | undefined => (role === "patient" || role === "doctor" ? role : undefined);
+
+/** The inline script of a static page; only the server renders one, so browsers never download it. */
+const staticPageScript = (language: string) =>
+  import.meta.env.SSR ? `{let __name=(f)=>f;(${enhanceStaticPage.toString()})(${JSON.stringify(LANGUAGE_STORAGE_KEY)},${JSON.stringify(language)})}` : "";
+
 export function Layout({ children }: { children: ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>("root");
   const { t } = useTranslation();
@@ -70,7 +81,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const language = rootData?.language ?? DEFAULT_LANGUAGE;
   const hydrates = usePageHydrates();
   return (
-    <html lang={language} dir="ltr">
+    <html lang={language} dir="ltr" data-audience={audienceOf(rootData?.signedInRole ?? null)}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -95,8 +106,9 @@ export function Layout({ children }: { children: ReactNode }) {
             <Scripts nonce={nonce} />
           </>
         ) : (
-          // A static page still mirrors the language choice in the browser (spec: appLanguage).
-          <script nonce={nonce} dangerouslySetInnerHTML={{ __html: `try{localStorage.setItem(${JSON.stringify(LANGUAGE_STORAGE_KEY)},${JSON.stringify(language)})}catch(e){}` }} />
+          // A static page gets what little JavaScript it needs inline (see static-page-script).
+          // (The server build names functions with esbuild's `__name`; the page gets a no-op for it.)
+          <script nonce={nonce} dangerouslySetInnerHTML={{ __html: staticPageScript(language) }} />
         )}
       </body>
     </html>

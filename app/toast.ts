@@ -9,3 +9,10 @@ export const ToastSchema = z.object({
   values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
 });
 export type Toast = z.infer<typeof ToastSchema>;
+
+/** A toast as the page shows it: translated by the server in the reader's language. */
+export interface ShownToast {
+  kind: Toast["kind"];
+  title: string;
+  description: string | null;
+}

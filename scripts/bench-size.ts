@@ -9,16 +9,19 @@ import { gzipSync } from "node:zlib";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { CHROMIUM_PATH, ensureChromium } from "../test/e2e/chromium.ts";
 import { DEMO_CONSULTATIONS, DEMO_PASSWORD } from "./demo-data.ts";
-import { PROJECT_ROOT, applyMigrations, build, seedDemoData, startDevServer } from "./local-stack.ts";
+import { PROJECT_ROOT, applyMigrations, build, run, seedDemoData, startDevServer } from "./local-stack.ts";
 
 const PORT = 8797;
 const KB = 1024;
 
-type Visitor = "anonymous" | "patient" | "doctor" | "admin";
-const SIGN_INS: Record<Exclude<Visitor, "anonymous">, string> = {
-  patient: "hana@qoda.test",
-  doctor: "dr.abebe@qoda.test",
-  admin: "admin@qoda.test",
+type Visitor = "anonymous" | "patient" | "patientWithoutConsent" | "doctor" | "admin";
+/** Who signs in for each kind of visitor, and the page the sign-in lands on. */
+const SIGN_INS: Record<Exclude<Visitor, "anonymous">, { email: string; landsOn: RegExp }> = {
+  patient: { email: "hana@qoda.test", landsOn: /\/patient\/dashboard$/ },
+  // Dawit's consent is taken back in this run's fresh data (see below), so he is asked for it.
+  patientWithoutConsent: { email: "dawit@qoda.test", landsOn: /\/consent$/ },
+  doctor: { email: "dr.abebe@qoda.test", landsOn: /\/doctor\/dashboard$/ },
+  admin: { email: "admin@qoda.test", landsOn: /\/admin\/dashboard$/ },
 };
 
 const consultation = (status: string) => DEMO_CONSULTATIONS.find((item) => item.status === status)!.id;
@@ -40,7 +43,7 @@ const PAGES: Array<{ route: string; path: string; as: Visitor }> = [
   { route: "$", path: "/no-such-page", as: "anonymous" },
   { route: "dev.outbox", path: "/dev/outbox", as: "anonymous" },
   { route: "dev.google.authorize", path: "/dev/google/authorize?response_type=code&client_id=qoda-local&redirect_uri=http%3A%2F%2Flocalhost%3A8797%2Fauth%2Fgoogle%2Fcallback&code_challenge=abc&code_challenge_method=S256&state=abc", as: "anonymous" },
-  { route: "consent", path: "/consent", as: "anonymous" },
+  { route: "consent", path: "/consent", as: "patientWithoutConsent" },
   { route: "patient", path: "/patient/dashboard", as: "patient" },
   { route: "patient.dashboard", path: "/patient/dashboard", as: "patient" },
   { route: "patient.profile", path: "/patient/profile", as: "patient" },
@@ -96,10 +99,10 @@ async function signIn(browser: Browser, as: Visitor, baseUrl: string): Promise<S
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(`${baseUrl}/login`);
-  await page.getByLabel("Email").fill(SIGN_INS[as]);
+  await page.getByLabel("Email").fill(SIGN_INS[as].email);
   await page.getByLabel("Password", { exact: true }).fill(DEMO_PASSWORD);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.waitForURL(new RegExp(`/${as}/dashboard$`));
+  await page.waitForURL(SIGN_INS[as].landsOn);
   const state = await context.storageState();
   await context.close();
   return state;
@@ -141,12 +144,13 @@ try {
   if (!process.argv.includes("--no-build") || !existsSync(join(PROJECT_ROOT, "build", "server", "index.js"))) await build({ quiet: true });
   await applyMigrations(stateDir, { quiet: true });
   await seedDemoData(stateDir, { quiet: true });
+  await run("wrangler", ["d1", "execute", "DB", "--local", "--persist-to", stateDir, "--command", "UPDATE profiles SET consent_terms = 0, consent_privacy = 0 WHERE user_id = (SELECT id FROM users WHERE email = 'dawit@qoda.test')"], { quiet: true });
   server = await startDevServer({ port: PORT, persistTo: stateDir, vars: { APP_ENV: "test", SESSION_SECRET: `${crypto.randomUUID()}${crypto.randomUUID()}` } });
   const baseUrl = server.url;
 
   const visits: Visit[] = [];
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: LAUNCH_ARGS });
-  for (const as of ["anonymous", "patient", "doctor", "admin"] as const) {
+  for (const as of ["anonymous", "patient", "patientWithoutConsent", "doctor", "admin"] as const) {
     const storageState = await signIn(browser, as, baseUrl);
     for (const { route, path } of PAGES.filter((item) => item.as === as)) {
       // A new context per visit: nothing cached, as for someone opening this page first.

@@ -1,10 +1,14 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/forms";
 import type { SubmissionResult } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormAlert, SubmitButton, TextField } from "~/components/form-fields";
-import { EmailOnlySchema } from "~/domain/auth-schemas";
+import type { EmailOnlySchema } from "~/domain/auth-schemas";
+import { useLazyValidation } from "~/components/forms/use-lazy-validation";
+import type { z } from "zod/mini";
+
+const loadValidateEmailOnly = () => import("~/components/forms/validators").then((module) => module.validateEmailOnly);
 
 export interface EmailRequestResult {
   result?: SubmissionResult<string[]>;
@@ -20,10 +24,11 @@ export function EmailRequestForm({ actionData, submitLabel, sentMessage, default
   defaultEmail?: string;
 }) {
   const { t } = useTranslation();
+  const validation = useLazyValidation<z.input<typeof EmailOnlySchema>>(loadValidateEmailOnly);
   const [form, fields] = useForm({
     lastResult: actionData?.result,
     defaultValue: { email: defaultEmail ?? "" },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: EmailOnlySchema }),
+    onValidate: validation.onValidate,
     shouldValidate: "onBlur",
   });
   if (actionData?.sent) {
@@ -36,7 +41,7 @@ export function EmailRequestForm({ actionData, submitLabel, sentMessage, default
   return (
     <>
       {actionData?.formError ? <FormAlert message={t(actionData.formError.key as never, actionData.formError.values)} /> : null}
-      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+      <Form method="post" {...getFormProps(form)} onFocusCapture={validation.onFocusCapture} className="flex flex-col gap-4">
         <TextField meta={fields.email} label={t("forms.fields.email")} type="email" autoComplete="email" />
         <SubmitButton busyLabel={t("forms.busy")}>{submitLabel}</SubmitButton>
       </Form>

@@ -49,13 +49,16 @@ export function CheckboxField({
   children,
   onCheckedChange,
   hideErrors = false,
+  consent = false,
 }: {
-  meta: FieldMetadata<boolean | null | undefined>;
+  meta: FieldMetadata<"on" | undefined>;
   children: ReactNode;
   /** Told of every change, for pages that enable a button once a box is ticked; the box stays the browser's. */
   onCheckedChange?: (checked: boolean) => void;
   /** When the page states the error elsewhere (e.g. above the form). */
   hideErrors?: boolean;
+  /** A consent box: buttons marked `needsConsent` wait for it (static-page-script). */
+  consent?: boolean;
 }) {
   const { key, ...props } = getInputProps(meta, { type: "checkbox", ariaAttributes: true });
   return (
@@ -64,6 +67,7 @@ export function CheckboxField({
         key={key}
         {...props}
         onChange={onCheckedChange ? (event) => onCheckedChange(event.target.checked) : undefined}
+        data-consent={consent ? "" : undefined}
         className="checkbox checkbox-primary mt-0.5"
       />
       <div className="flex flex-col gap-1">
@@ -87,11 +91,16 @@ export function FormAlert({ title, message, children }: { title?: string; messag
   );
 }
 
-/** Disabled while its form is being submitted, so a double tap sends it once. */
+/**
+ * Disabled while its form is being submitted, so a double tap sends it once. On a static page the
+ * inline script does the same from `data-busy-label`, and `needsConsent` makes it wait for the
+ * page's consent boxes (static-page-script).
+ */
 export function SubmitButton({
   children,
   busyLabel,
   disabled,
+  needsConsent,
   className = "btn btn-primary w-full",
   name,
   value,
@@ -99,6 +108,7 @@ export function SubmitButton({
   children: ReactNode;
   busyLabel?: string;
   disabled?: boolean;
+  needsConsent?: boolean;
   className?: string;
   name?: string;
   value?: string;
@@ -106,7 +116,16 @@ export function SubmitButton({
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && (!name || navigation.formData?.get(name) === value);
   return (
-    <button type="submit" className={className} disabled={disabled || busy} aria-disabled={disabled || busy} name={name} value={value}>
+    <button
+      type="submit"
+      className={className}
+      disabled={disabled || busy}
+      aria-disabled={disabled || busy}
+      name={name}
+      value={value}
+      data-busy-label={busyLabel}
+      data-needs-consent={needsConsent ? "" : undefined}
+    >
       {busy && busyLabel ? busyLabel : children}
     </button>
   );

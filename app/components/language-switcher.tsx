@@ -42,7 +42,7 @@ export function LanguageSwitcher() {
             aria-current={isCurrent ? "true" : undefined}
             aria-label={isCurrent ? undefined : t("shell.switchLanguage", { language: LANGUAGE_NATIVE_NAMES[language] })}
             onClick={isCurrent ? undefined : switchTo(language, href)}
-            className={`btn btn-sm ${isCurrent ? "btn-active btn-ghost" : "btn-ghost"}`}
+            className={`btn btn-sm ${isCurrent ? "btn-active btn-ghost" : "btn-ghost"} ${language === "am" ? "font-wordmark" : ""}`}
             data-testid={`language-${language}`}
           >
             {LANGUAGE_NATIVE_NAMES[language]}

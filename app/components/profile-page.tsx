@@ -1,10 +1,14 @@
 import { getFormProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FieldErrors, SubmitButton, TextField } from "~/components/form-fields";
-import { ChangePasswordSchema, ProfileSchema } from "~/domain/auth-schemas";
+import type { z } from "zod/mini";
+import { useLazyValidation } from "~/components/forms/use-lazy-validation";
+import type { ChangePasswordSchema, ProfileSchema } from "~/domain/auth-schemas";
 import { LANGUAGES, LANGUAGE_NATIVE_NAMES } from "~/domain/languages";
+
+const loadValidateProfile = () => import("~/components/forms/validators").then((module) => module.validateProfile);
+const loadValidateChangePassword = () => import("~/components/forms/validators").then((module) => module.validateChangePassword);
 
 interface ProfileData {
   email: string;
@@ -29,15 +33,16 @@ export function ProfilePage({ profile, actionData }: { profile: ProfileData; act
 
 function ProfileForm({ profile, lastResult }: { profile: ProfileData; lastResult?: SubmissionResult<string[]> }) {
   const { t } = useTranslation();
+  const validation = useLazyValidation<z.input<typeof ProfileSchema>>(loadValidateProfile);
   const [form, fields] = useForm({
     id: "profile",
     lastResult,
     defaultValue: { firstName: profile.firstName, lastName: profile.lastName, phone: profile.phone, preferredLanguage: profile.preferredLanguage },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ProfileSchema }),
+    onValidate: validation.onValidate,
     shouldValidate: "onBlur",
   });
   return (
-    <Form method="post" {...getFormProps(form)} className="card border border-base-300">
+    <Form method="post" {...getFormProps(form)} onFocusCapture={validation.onFocusCapture} className="card border border-base-300">
       <div className="card-body gap-4 p-5">
         <h2 className="card-title">{t("profile.personalInformation")}</h2>
         <p className="text-sm">
@@ -67,15 +72,16 @@ function ProfileForm({ profile, lastResult }: { profile: ProfileData; lastResult
 
 function PasswordForm({ hasPassword, lastResult }: { hasPassword: boolean; lastResult?: SubmissionResult<string[]> }) {
   const { t } = useTranslation();
+  const validation = useLazyValidation<z.input<typeof ChangePasswordSchema>>(loadValidateChangePassword);
   const [form, fields] = useForm({
     id: "change-password",
     lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangePasswordSchema }),
+    onValidate: validation.onValidate,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
   return (
-    <Form method="post" {...getFormProps(form)} className="card border border-base-300">
+    <Form method="post" {...getFormProps(form)} onFocusCapture={validation.onFocusCapture} className="card border border-base-300">
       <div className="card-body gap-4 p-5">
         <h2 className="card-title">{t("profile.changePassword")}</h2>
         {hasPassword ? (

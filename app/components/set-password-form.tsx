@@ -1,9 +1,13 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/forms";
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormAlert, SubmitButton, TextField } from "~/components/form-fields";
-import { SetPasswordSchema } from "~/domain/auth-schemas";
+import type { SetPasswordSchema } from "~/domain/auth-schemas";
+import { useLazyValidation } from "~/components/forms/use-lazy-validation";
+import type { z } from "zod/mini";
+
+const loadValidateSetPassword = () => import("~/components/forms/validators").then((module) => module.validateSetPassword);
 
 /** New password twice, for a reset or an invite link; says so plainly when the link no longer works. */
 export function SetPasswordForm({ token, usable, actionData, submitLabel }: {
@@ -13,9 +17,10 @@ export function SetPasswordForm({ token, usable, actionData, submitLabel }: {
   submitLabel: string;
 }) {
   const { t } = useTranslation();
+  const validation = useLazyValidation<z.input<typeof SetPasswordSchema>>(loadValidateSetPassword);
   const [form, fields] = useForm({
     lastResult: actionData?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SetPasswordSchema }),
+    onValidate: validation.onValidate,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
@@ -27,7 +32,7 @@ export function SetPasswordForm({ token, usable, actionData, submitLabel }: {
     );
   }
   return (
-    <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+    <Form method="post" {...getFormProps(form)} onFocusCapture={validation.onFocusCapture} className="flex flex-col gap-4">
       <input type="hidden" name="token" value={token} />
       <TextField meta={fields.password} label={t("forms.fields.newPassword")} type="password" autoComplete="new-password" hint={t("forms.hints.password")} />
       <TextField meta={fields.confirmPassword} label={t("forms.fields.confirmPassword")} type="password" autoComplete="new-password" />

@@ -14,7 +14,7 @@ export function SiteHeader({ signedInRole, doctorBell }: { signedInRole: Role | 
       <div className="mx-auto flex max-w-5xl flex-wrap items-center justify-between gap-2 px-3 py-2">
         <Link to="/" className="flex items-baseline gap-2 text-xl font-bold text-primary" aria-label={t("shell.home")}>
           <span>Qoda</span>
-          <span lang="am">ቆዳ</span>
+          <span lang="am" className="font-wordmark">ቆዳ</span>
         </Link>
         <div className="flex flex-wrap items-center gap-1">
           <LanguageSwitcher />

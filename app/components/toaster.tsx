@@ -1,9 +1,9 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { Toast } from "~/toast";
+import type { ShownToast } from "~/toast";
 
 const AUTO_DISMISS_MS = 6_000;
-const ALERT_CLASS: Record<Toast["kind"], string> = {
+const ALERT_CLASS: Record<ShownToast["kind"], string> = {
   success: "alert-success",
   error: "alert-error",
   info: "alert-info",
@@ -13,7 +13,7 @@ const ALERT_CLASS: Record<Toast["kind"], string> = {
  * Shows the toast root received from the flash cookie. It is an open, non-modal dialog whose Dismiss
  * button closes it by the browser's own form method "dialog", so it works on pages without JavaScript.
  */
-export function Toaster({ toast }: { toast: Toast }) {
+export function Toaster({ toast }: { toast: ShownToast }) {
   const { t } = useTranslation();
   const [visible, setVisible] = useState(true);
   useEffect(() => {
@@ -23,14 +23,12 @@ export function Toaster({ toast }: { toast: Toast }) {
     return () => window.clearTimeout(timer);
   }, [toast]);
   if (!visible) return null;
-  // Keys come from our own actions; an unknown key falls back to showing itself rather than nothing.
-  const translate = (key: string) => String(t(key as never, toast.values as never));
   return (
     <dialog open className="toast toast-bottom toast-center z-50 w-full max-w-md bg-transparent px-2" aria-labelledby="toast-title">
       <div className={`alert ${ALERT_CLASS[toast.kind]} flex items-start justify-between gap-2 shadow-lg`} role={toast.kind === "error" ? "alert" : "status"}>
         <div>
-          <p className="font-bold" id="toast-title">{translate(toast.title)}</p>
-          {toast.description ? <p className="text-sm">{translate(toast.description)}</p> : null}
+          <p className="font-bold" id="toast-title">{toast.title}</p>
+          {toast.description ? <p className="text-sm">{toast.description}</p> : null}
         </div>
         <form method="dialog">
           <button type="submit" className="btn btn-ghost btn-xs" onClick={(event) => (event.preventDefault(), setVisible(false))}>

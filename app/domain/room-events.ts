@@ -1,6 +1,6 @@
 // Messages the rooms send to browsers. Both sides parse them with these schemas; a message that does
-// not parse is dropped.
-import { z } from "zod";
+// not parse is dropped. Written with `zod/mini`: these ship to the browser.
+import { z } from "zod/mini";
 import { CONSULTATION_STATUSES, PRIORITIES, PRIORITY_RANK } from "./consultation-status";
 
 /** Close codes rooms use; the browser reads them to know why its socket ended. */
@@ -16,7 +16,7 @@ export const ConsultationStatusEvent = z.object({
   consultationId: z.string(),
   status: z.enum(CONSULTATION_STATUSES),
   /** Why the status moved, when the page should say so (e.g. "Payment Time Expired"). */
-  reason: z.enum(["payment_expired"]).optional(),
+  reason: z.optional(z.enum(["payment_expired"])),
 });
 export type ConsultationStatusEvent = z.infer<typeof ConsultationStatusEvent>;
 
@@ -31,9 +31,9 @@ export const RequestSummary = z.object({
   /** When the request started waiting for a doctor (ms since the epoch). */
   waitingSince: z.number(),
   patientFirstName: z.string(),
-  photoCount: z.number().int().min(0),
+  photoCount: z.int().check(z.minimum(0)),
   /** The doctor code the patient asked for, if any; the page marks it when it is the reader's. */
-  requestedDoctorCode: z.string().nullable(),
+  requestedDoctorCode: z.nullable(z.string()),
 });
 export type RequestSummary = z.infer<typeof RequestSummary>;
 

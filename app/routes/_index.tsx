@@ -10,7 +10,7 @@ import {
 import { homePathForRole } from "~/domain/roles";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { findSessionUser } from "~/server/auth/session.server";
-import { staticPage } from "~/page-hydration";
+import { loadAsDocument, staticPage } from "~/page-hydration";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   // Public page; a signed-in visitor goes straight to their own dashboard.
@@ -26,6 +26,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export const handle = staticPage;
+export const clientLoader = loadAsDocument;
 
 export default function Landing() {
   const { t } = useTranslation();

@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { readFormData } from "~/server/form-body.server";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/forms";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData } from "@remix-run/react";
 import { useState } from "react";
@@ -15,6 +15,10 @@ import { getTranslator, pageTitle } from "~/i18n.server";
 import { recordConsent } from "~/server/auth/accounts.server";
 import { requireRole } from "~/server/auth/guards.server";
 import { recordAudit } from "~/server/audit.server";
+import { useLazyValidation } from "~/components/forms/use-lazy-validation";
+import type { z } from "zod/mini";
+
+const loadValidateConsent = () => import("~/components/forms/validators").then((module) => module.validateConsent);
 
 const AFTER_CONSENT = "/patient/dashboard";
 
@@ -31,7 +35,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.t
 
 export async function action(args: ActionFunctionArgs) {
   const user = await requireRole(args, "patient");
-  const submission = parseWithZod(await readFormData(args.request), { schema: ConsentSchema });
+  const submission = parseForm(await readFormData(args.request), ConsentSchema);
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   await recordConsent(args.context.db, user.userId, new Date());
   await recordAudit(args.context.db, args.request, { action: "auth.consent_given", actorId: user.userId, targetType: "user", targetId: user.userId });
@@ -41,9 +45,10 @@ export async function action(args: ActionFunctionArgs) {
 export default function Consent() {
   const { t } = useTranslation();
   const actionData = useActionData<typeof action>();
+  const validation = useLazyValidation<z.input<typeof ConsentSchema>>(loadValidateConsent);
   const [form, fields] = useForm({
     lastResult: actionData?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ConsentSchema }),
+    onValidate: validation.onValidate,
   });
   const [acceptTerms, setAcceptTerms] = useState(false);
   const [acceptPrivacy, setAcceptPrivacy] = useState(false);
@@ -53,9 +58,9 @@ export default function Consent() {
   return (
     <AuthCard title={t("auth.consent.title")} intro={t("auth.consent.intro")}>
       {errors?.length ? <FormAlert title={t("auth.consent.requiredTitle")} message={t(errors[0] as never)} /> : null}
-      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+      <Form method="post" {...getFormProps(form)} onFocusCapture={validation.onFocusCapture} className="flex flex-col gap-4">
         <ConsentCheckboxes terms={fields.acceptTerms} privacy={fields.acceptPrivacy} onTermsChange={setAcceptTerms} onPrivacyChange={setAcceptPrivacy} />
-        <SubmitButton disabled={consentMissing} busyLabel={t("forms.busy")}>
+        <SubmitButton disabled={consentMissing} needsConsent busyLabel={t("forms.busy")}>
           {t("auth.consent.continue")}
         </SubmitButton>
       </Form>

@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { readFormData } from "~/server/form-body.server";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/forms";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -17,6 +17,9 @@ import { resendConfirmation } from "~/server/auth/account-links.server";
 import { attemptPasswordSignIn } from "~/server/auth/sign-in-attempt.server";
 import { AFTER_SIGN_IN_DEFAULT, completeSignIn } from "~/server/auth/sign-in.server";
 import { recordAudit } from "~/server/audit.server";
+import { loadAsDocument, staticPage } from "~/page-hydration";
+import type { z } from "zod/mini";
+
 
 type FormError = { key: string; values?: Record<string, string | number>; resendFor?: string };
 
@@ -34,7 +37,7 @@ export async function loader(args: LoaderFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const submission = parseWithZod(await readFormData(request), { schema: LoginSchema });
+  const submission = parseForm(await readFormData(request), LoginSchema);
   const reply = (formError: FormError | null, status: number) =>
     data({ result: submission.reply({ hideFields: ["password"] }), formError }, { status });
   if (submission.status !== "success") return reply(null, 400);
@@ -52,17 +55,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return completeSignIn(context, request, attempt.userId, { redirectTo, method: "password", email });
 }
 
+// Static (no hydration): the first visit to the way in downloads no JavaScript (docs/decisions/0014).
+export const handle = staticPage;
+export const clientLoader = loadAsDocument;
+
 export default function Login() {
   const { t } = useTranslation();
   const actionData = useActionData<typeof action>();
   const [searchParams] = useSearchParams();
   const redirectTo = searchParams.get("redirect") ?? undefined;
-  const [form, fields] = useForm({
-    lastResult: actionData?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
+  // Rendered by the server only (a static page): the server checks the form.
+  const [form, fields] = useForm<z.input<typeof LoginSchema>>({ lastResult: actionData?.result });
   const formError = actionData?.formError;
   const { notice } = useLoaderData<typeof loader>();
   return (

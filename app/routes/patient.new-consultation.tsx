@@ -2,13 +2,12 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { readFormData } from "~/server/form-body.server";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { and, eq } from "drizzle-orm";
-import { useState } from "react";
+import { Suspense, lazy, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { DetailsStep, type DetailsProgress } from "~/components/request-wizard/details-step";
 import { PhotoStep } from "~/components/request-wizard/photo-step";
 import { RequestSidebar } from "~/components/request-wizard/sidebar";
 import { StepIndicator } from "~/components/request-wizard/step-indicator";
-import { WaitingForDoctor } from "~/components/waiting-for-doctor";
 import { consultations } from "~/db/schema";
 import { uuidOrNull } from "~/domain/ids";
 import { getTranslator, pageTitle } from "~/i18n.server";
@@ -17,6 +16,9 @@ import { findOwnDraft } from "~/server/db/requests.server";
 import { listPhotos } from "~/server/files.server";
 import { receivePhotos, refusalMessages, removePhoto, submitNewConsultation, uploadTooLarge } from "~/server/new-consultation.server";
 import { redirectWithToast } from "~/server/toast.server";
+
+// Only the thank-you step waits live for a doctor: its realtime code loads with that step alone.
+const WaitingForDoctor = lazy(() => import("~/components/waiting-for-doctor").then((module) => ({ default: module.WaitingForDoctor })));
 
 function stepOf(url: URL): 1 | 2 | 3 {
   const step = Number(url.searchParams.get("step"));
@@ -97,7 +99,9 @@ export default function NewConsultation() {
         <section className="flex flex-col gap-4">
           <h2 className="text-xl font-bold">{t("request.thankYou.title")}</h2>
           <p>{t("request.thankYou.body")}</p>
-          <WaitingForDoctor consultationId={loaded.submitted.id} initialStatus={loaded.submitted.status} />
+          <Suspense fallback={null}>
+            <WaitingForDoctor consultationId={loaded.submitted.id} initialStatus={loaded.submitted.status} />
+          </Suspense>
         </section>
       ) : (
         <div className="grid gap-6 md:grid-cols-[1fr_18rem]">

@@ -11,7 +11,7 @@ import {
   SUPPORT_TELEGRAM,
 } from "~/domain/constants";
 import { getTranslator, pageTitle } from "~/i18n.server";
-import { staticPage } from "~/page-hydration";
+import { loadAsDocument, staticPage } from "~/page-hydration";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const t = await getTranslator(request);
@@ -21,6 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
 
 export const handle = staticPage;
+export const clientLoader = loadAsDocument;
 
 export default function PrivacyPolicy() {
   const { t } = useTranslation();

@@ -1,15 +1,13 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { readFormData } from "~/server/form-body.server";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/forms";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData } from "@remix-run/react";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "~/components/auth-card";
 import { ConsentCheckboxes } from "~/components/consent-checkboxes";
 import { FieldErrors, FormAlert, SubmitButton, TextField } from "~/components/form-fields";
 import { GoogleButton } from "~/components/google-button";
-import { useHydrated } from "~/components/use-hydrated";
 import { RegisterSchema } from "~/domain/auth-schemas";
 import { waitMessage } from "~/domain/rate-limits";
 import { homePathForRole } from "~/domain/roles";
@@ -20,6 +18,9 @@ import { getSessionUser } from "~/server/auth/guards.server";
 import { signUpOrTellOwner } from "~/server/auth/sign-up.server";
 import { takeAttempt } from "~/server/rate-limit.server";
 import { redirectWithToast } from "~/server/toast.server";
+import { loadAsDocument, staticPage } from "~/page-hydration";
+import type { z } from "zod/mini";
+
 
 // Public: sign-up is for patients only (doctors apply at /register/doctor).
 export async function loader(args: LoaderFunctionArgs) {
@@ -33,7 +34,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.t
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const now = new Date();
-  const submission = parseWithZod(await readFormData(request), { schema: RegisterSchema });
+  const submission = parseForm(await readFormData(request), RegisterSchema);
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), formError: null }, { status: 400 });
   }
@@ -49,19 +50,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirectWithToast("/", { kind: "success", title: "auth.signUp.successTitle", description: "auth.signUp.successBody" }, context.config);
 }
 
+// Static (no hydration): the first visit to the way in downloads no JavaScript (docs/decisions/0014).
+export const handle = staticPage;
+export const clientLoader = loadAsDocument;
+
 export default function Register() {
   const { t } = useTranslation();
   const actionData = useActionData<typeof action>();
-  const [form, fields] = useForm({
-    lastResult: actionData?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: RegisterSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
-  // With JavaScript, the buttons wait for both boxes; without it, the server says the same thing.
-  const [acceptTerms, setAcceptTerms] = useState(fields.acceptTerms.initialValue === "on");
-  const [acceptPrivacy, setAcceptPrivacy] = useState(fields.acceptPrivacy.initialValue === "on");
-  const consentMissing = useHydrated() && !(acceptTerms && acceptPrivacy);
+  // Rendered by the server only (a static page): the server checks the form; the page's small script
+  // keeps the buttons waiting for both consent boxes.
+  const [form, fields] = useForm<z.input<typeof RegisterSchema>>({ lastResult: actionData?.result });
   // Only the server's verdict: with JavaScript the buttons wait for the boxes, and a message appearing
   // on blur would shift the boxes under the reader's finger.
   const consentError = actionData?.result.error?.acceptTerms?.[0];
@@ -80,12 +78,12 @@ export default function Register() {
         <TextField meta={fields.password} label={t("forms.fields.password")} type="password" autoComplete="new-password" hint={t("forms.hints.password")} />
         <TextField meta={fields.confirmPassword} label={t("forms.fields.confirmPassword")} type="password" autoComplete="new-password" />
         {consentError ? <FieldErrors id="consent-error" errors={[consentError]} /> : null}
-        <ConsentCheckboxes terms={fields.acceptTerms} privacy={fields.acceptPrivacy} onTermsChange={setAcceptTerms} onPrivacyChange={setAcceptPrivacy} />
-        <SubmitButton disabled={consentMissing} busyLabel={t("forms.busy")}>
+        <ConsentCheckboxes terms={fields.acceptTerms} privacy={fields.acceptPrivacy} />
+        <SubmitButton needsConsent busyLabel={t("forms.busy")}>
           {t("auth.signUp.submit")}
         </SubmitButton>
       </Form>
-      <GoogleButton disabled={consentMissing} label={t("auth.google.signUp")} />
+      <GoogleButton needsConsent label={t("auth.google.signUp")} />
       <p className="text-sm">
         {t("auth.signUp.haveAccount")} <Link to="/login" className="link link-primary font-semibold">{t("shell.signIn")}</Link>
       </p>

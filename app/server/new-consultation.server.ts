@@ -1,6 +1,6 @@
 // The work behind the new-consultation wizard: photos into a draft, and the final submit.
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/forms";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { MAX_PHOTO_BYTES, MAX_PHOTO_PIXELS, MAX_PHOTOS_PER_REQUEST } from "~/domain/constants";
 import { RequestDetailsSchema, type PhotoRefusal } from "~/domain/consultation-request";
@@ -78,7 +78,7 @@ export type SubmitResult =
   | { ok: false; result: SubmissionResult<string[]>; formError?: string };
 
 export async function submitNewConsultation(context: AppLoadContext, request: Request, patient: SessionUser, formData: FormData): Promise<SubmitResult> {
-  const submission = parseWithZod(formData, { schema: RequestDetailsSchema });
+  const submission = parseForm(formData, RequestDetailsSchema);
   if (submission.status !== "success") return { ok: false, result: submission.reply() };
   const details = submission.value;
   if (details.doctorCode && !(await isActiveDoctorCode(context.db, details.doctorCode))) {

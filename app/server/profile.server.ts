@@ -1,5 +1,5 @@
 // The profile page every role has: edit name, phone and language; change the password.
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/forms";
 import { readFormData } from "~/server/form-body.server";
 import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import { eq } from "drizzle-orm";
@@ -31,7 +31,7 @@ export async function handleProfileAction(context: AppLoadContext, request: Requ
   const now = new Date();
 
   if (formData.get("intent") === "change-password") {
-    const submission = parseWithZod(formData, { schema: ChangePasswordSchema });
+    const submission = parseForm(formData, ChangePasswordSchema);
     const hidden = { hideFields: ["currentPassword", "newPassword", "confirmPassword"] };
     if (submission.status !== "success") return data({ intent: "change-password", result: submission.reply(hidden) }, { status: 400 });
     const hasPassword = (await loadProfile(context, user)).hasPassword;
@@ -47,7 +47,7 @@ export async function handleProfileAction(context: AppLoadContext, request: Requ
     return redirectWithToast(path, { kind: "success", title: "profile.passwordChangedTitle", description: "profile.passwordChangedBody" }, context.config);
   }
 
-  const submission = parseWithZod(formData, { schema: ProfileSchema });
+  const submission = parseForm(formData, ProfileSchema);
   if (submission.status !== "success") return data({ intent: "update-profile", result: submission.reply() }, { status: 400 });
   const { firstName, lastName, phone, preferredLanguage } = submission.value;
   await context.db.update(profiles).set({ firstName, lastName, phone, preferredLanguage, updatedAt: now }).where(eq(profiles.userId, user.userId));

@@ -77,11 +77,11 @@ describe("the landing page", () => {
 describe("the language switcher", () => {
   it("switches in place with JavaScript on, mirrors the choice in localStorage, and the server remembers it", async () => {
     const { page, problems } = await newPage();
-    await page.goto(`${baseUrl}/login`);
+    await page.goto(`${baseUrl}/forgot-password`);
     await page.waitForLoadState("networkidle");
     await page.evaluate(() => ((window as unknown as { stillSamePage: boolean }).stillSamePage = true));
     await page.getByTestId("language-am").click();
-    await expect.poll(() => page.locator("h1").textContent()).toBe("ይግቡ");
+    await expect.poll(() => page.locator("h1").textContent()).toBe("የይለፍ ቃልዎን ያድሱ");
     expect(await page.getAttribute("html", "lang")).toBe("am");
     expect(await page.evaluate(() => (window as unknown as { stillSamePage?: boolean }).stillSamePage)).toBe(true);
     expect(await page.evaluate(() => window.localStorage.getItem("appLanguage"))).toBe("am");

@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/forms";
 import { describe, expect, it } from "vitest";
 import { ChangePasswordSchema, ProfileSchema, RegisterSchema } from "~/domain/auth-schemas";
 import { isCommonPassword } from "~/domain/common-passwords";
@@ -91,13 +91,13 @@ describe("the sign-up schema", () => {
   const valid = { firstName: "Liya", lastName: "Mekonnen", email: "Liya@Example.com", password: "Healthy-Skin-2026", confirmPassword: "Healthy-Skin-2026", acceptTerms: "on", acceptPrivacy: "on" };
 
   it("accepts a complete form and lower-cases the email", () => {
-    const submission = parseWithZod(form(valid), { schema: RegisterSchema });
+    const submission = parseForm(form(valid), RegisterSchema);
     expect(submission.status).toBe("success");
     expect(submission.status === "success" && submission.value.email).toBe("liya@example.com");
   });
 
   it("reports every problem at once, each as a translation key", () => {
-    const submission = parseWithZod(form({ ...valid, email: "nope", confirmPassword: "different", acceptPrivacy: "" }), { schema: RegisterSchema });
+    const submission = parseForm(form({ ...valid, email: "nope", confirmPassword: "different", acceptPrivacy: "" }), RegisterSchema);
     expect(submission.status).toBe("error");
     const errors = submission.reply().error ?? {};
     expect(errors.email).toEqual(["forms.errors.invalidEmail"]);
@@ -108,16 +108,16 @@ describe("the sign-up schema", () => {
 
 describe("the profile schemas", () => {
   it("normalise the phone and refuse a bad one", () => {
-    const ok = parseWithZod(form({ intent: "update-profile", firstName: "A", lastName: "B", phone: "0911234567", preferredLanguage: "am" }), { schema: ProfileSchema });
+    const ok = parseForm(form({ intent: "update-profile", firstName: "A", lastName: "B", phone: "0911234567", preferredLanguage: "am" }), ProfileSchema);
     expect(ok.status === "success" && ok.value.phone).toBe("+251911234567");
-    const bad = parseWithZod(form({ intent: "update-profile", firstName: "A", lastName: "B", phone: "555", preferredLanguage: "am" }), { schema: ProfileSchema });
+    const bad = parseForm(form({ intent: "update-profile", firstName: "A", lastName: "B", phone: "555", preferredLanguage: "am" }), ProfileSchema);
     expect(bad.reply().error?.phone).toEqual(["forms.errors.invalidPhone"]);
   });
 
   it("use the spec's password-change messages", () => {
-    const short = parseWithZod(form({ intent: "change-password", currentPassword: "x", newPassword: "abc", confirmPassword: "abc" }), { schema: ChangePasswordSchema });
+    const short = parseForm(form({ intent: "change-password", currentPassword: "x", newPassword: "abc", confirmPassword: "abc" }), ChangePasswordSchema);
     expect(short.reply().error?.newPassword).toEqual(["profile.errors.passwordTooShort"]);
-    const mismatch = parseWithZod(form({ intent: "change-password", currentPassword: "x", newPassword: "Fresh-Skin-7", confirmPassword: "Fresh-Skin-8" }), { schema: ChangePasswordSchema });
+    const mismatch = parseForm(form({ intent: "change-password", currentPassword: "x", newPassword: "Fresh-Skin-7", confirmPassword: "Fresh-Skin-8" }), ChangePasswordSchema);
     expect(mismatch.reply().error?.confirmPassword).toEqual(["profile.errors.newPasswordsDontMatch"]);
   });
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
-import am from "~/locales/am.json";
-import en from "~/locales/en.json";
+import { resources } from "~/i18n.server";
+
+const en = resources.en.common;
+const am = resources.am.common;
 
 type Tree = { [key: string]: string | Tree };
 

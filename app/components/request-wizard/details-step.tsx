@@ -1,10 +1,14 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/forms";
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FieldErrors, FormAlert, SubmitButton } from "~/components/form-fields";
 import { PRIORITIES } from "~/domain/consultation-status";
-import { RequestDetailsSchema } from "~/domain/consultation-request";
+import type { RequestDetailsSchema } from "~/domain/consultation-request";
+import { useLazyValidation } from "~/components/forms/use-lazy-validation";
+import type { z } from "zod/mini";
+
+const loadValidateRequestDetails = () => import("~/components/forms/validators").then((module) => module.validateRequestDetails);
 
 export interface DetailsProgress {
   complaintFilled: boolean;
@@ -20,10 +24,11 @@ export function DetailsStep({ draftId, submissionKey, lastResult, formError, onP
   onProgress: (progress: DetailsProgress) => void;
 }) {
   const { t } = useTranslation();
+  const validation = useLazyValidation<z.input<typeof RequestDetailsSchema>>(loadValidateRequestDetails);
   const [form, fields] = useForm({
     lastResult,
     defaultValue: { priority: "normal" },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: RequestDetailsSchema }),
+    onValidate: validation.onValidate,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });
@@ -49,7 +54,7 @@ export function DetailsStep({ draftId, submissionKey, lastResult, formError, onP
         <FormAlert title={t("request.errors.missingTitle")} message={t("request.errors.missingComplaint")} />
       ) : null}
       {formError ? <FormAlert title={t("request.errors.submitTitle")} message={t(formError as never)} /> : null}
-      <Form method="post" {...getFormProps(form)} onInput={(event) => report(event.currentTarget)} className="flex flex-col gap-4">
+      <Form method="post" {...getFormProps(form)} onFocusCapture={validation.onFocusCapture} onInput={(event) => report(event.currentTarget)} className="flex flex-col gap-4">
         {draftId ? <input type="hidden" name="draftId" value={draftId} /> : null}
         {submissionKey ? <input type="hidden" name="submissionKey" value={submissionKey} /> : null}
         {textArea("chiefComplaint", t("request.details.chiefComplaint"), t("request.details.chiefComplaintHint"))}

@@ -1,7 +1,7 @@
 // The shared action of "send me a link" forms: validate, rate-limit per account and client, and answer
 // the same whether or not an account matched, so the form cannot be used to find out who has one. The
 // lookup and the mail happen after the answer, so its timing says nothing either.
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/forms";
 import { readFormData } from "~/server/form-body.server";
 import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import { EmailOnlySchema } from "~/domain/auth-schemas";
@@ -17,7 +17,7 @@ export async function handleEmailRequest(
 ) {
   const { db } = context;
   const now = new Date();
-  const submission = parseWithZod(await readFormData(request), { schema: EmailOnlySchema });
+  const submission = parseForm(await readFormData(request), EmailOnlySchema);
   if (submission.status !== "success") return data({ result: submission.reply(), sent: false, formError: null }, { status: 400 });
   const limit = await takeAttempt(db, limitsFor(submission.value.email), now);
   if (!limit.allowed) {

@@ -1,6 +1,6 @@
 // Setting a password from a one-time link: a reset (ends every session) or an invite. Either confirms
 // the email, which the link proved (the owner of an address someone else signed up with takes it back).
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/forms";
 import { readFormData } from "~/server/form-body.server";
 import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import { SetPasswordSchema } from "~/domain/auth-schemas";
@@ -19,7 +19,7 @@ export async function linkIsUsable(context: AppLoadContext, request: Request, pu
 
 export async function handleSetPassword(context: AppLoadContext, request: Request, purpose: Purpose) {
   const now = new Date();
-  const submission = parseWithZod(await readFormData(request), { schema: SetPasswordSchema });
+  const submission = parseForm(await readFormData(request), SetPasswordSchema);
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), linkInvalid: false }, { status: 400 });
   }
