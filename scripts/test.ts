@@ -1,6 +1,7 @@
 // `npm test`: the three test layers in turn — (a) domain unit tests, (b) Workers-runtime tests,
-// (c) browser journeys — each with a JSON report. Every layer runs even if an earlier one failed;
-// the command fails if any did. The last line sums them up as `N passed, N failed`.
+// (c) browser journeys — each with a JSON report, then (d) the size budgets (`bench:size`, counted as
+// one check). Every layer runs even if an earlier one failed; the command fails if any did. The last
+// line sums them up as `N passed, N failed`.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -40,6 +41,14 @@ for (const layer of LAYERS) {
   failed += layerFailed;
   lines.push(`${layer.name}: ${report.numPassedTests} passed, ${layerFailed} failed`);
 }
+
+// The size budgets: the app was built by `pretest`, so the bench measures that very build.
+console.log("\n=== size budgets ===");
+const sizes = spawnSync("node", ["scripts/bench-size.ts", "--no-build"], { cwd: PROJECT_ROOT, stdio: "inherit", env: process.env });
+const sizesPassed = sizes.status === 0;
+passed += sizesPassed ? 1 : 0;
+failed += sizesPassed ? 0 : 1;
+lines.push(`size budgets: ${sizesPassed ? "1 passed, 0 failed" : "0 passed, 1 failed"}`);
 
 console.log(`\n${lines.join("\n")}`);
 console.log(`${passed} passed, ${failed} failed`);
