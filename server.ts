@@ -2,17 +2,19 @@
 // Remix, security headers on every response, and the cron trigger's housekeeping.
 import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
 import { routePartykitRequest } from "partyserver";
-// @ts-ignore: exists once `remix vite:build` has run (npm start and npm test build first).
-import * as remixBuild from "./build/server/index.js";
+
 import { rememberRequestedLanguage } from "~/i18n.server";
+import { withTrustedClientAddress } from "~/server/client-address.server";
 import { createDatabase } from "~/server/db/client.server";
 import { loadConfig } from "~/server/env.server";
 import { runHousekeeping } from "~/server/jobs.server";
 import { createLoadContext } from "~/server/load-context.server";
 import { checkRoomAccess } from "~/server/room-access.server";
-import { withTrustedClientAddress } from "~/server/client-address.server";
 import { refuseCrossSiteMutation } from "~/server/same-origin.server";
 import { createNonce, withSecurityHeaders } from "~/server/security-headers.server";
+
+// @ts-expect-error: exists once `remix vite:build` has run (npm start and npm test build first).
+import * as remixBuild from "./build/server/index.js";
 
 export { ConsultationRoom } from "./party/consultation";
 export { DoctorsLobby } from "./party/lobby";

@@ -1,8 +1,9 @@
 import { RemixBrowser } from "@remix-run/react";
 import i18next from "i18next";
-import { StrictMode, startTransition } from "react";
+import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { I18nextProvider, initReactI18next } from "react-i18next";
+
 import { DEFAULT_LANGUAGE, isLanguage } from "~/domain/languages";
 import { i18nConfig } from "~/i18n";
 import { bundledLocales } from "~/i18n.client";

@@ -1,9 +1,10 @@
 import type { AppLoadContext, EntryContext } from "@remix-run/cloudflare";
-import { RemixServer, isRouteErrorResponse } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { createInstance } from "i18next";
 import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
 import { I18nextProvider, initReactI18next } from "react-i18next";
+
 import { i18nConfig } from "~/i18n";
 import { detectLanguage, resources } from "~/i18n.server";
 import { NonceProvider } from "~/nonce";

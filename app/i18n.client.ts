@@ -2,9 +2,14 @@
 // shared part (locales/<language>/browser.json) and, for a signed-in patient or doctor, that
 // audience's part. Emails, the landing, legal and sign-in pages are the server's alone (server.json).
 import type { BackendModule } from "i18next";
-import { AUDIENCES, mergeTexts, type Audience, type Texts } from "~/i18n";
 
-const localeChunks = import.meta.glob<{ default: Texts }>(["./locales/*/browser.json", "./locales/*/patient.json", "./locales/*/doctor.json"]);
+import { type Audience, AUDIENCES, mergeTexts, type Texts } from "~/i18n";
+
+const localeChunks = import.meta.glob<{ default: Texts }>([
+  "./locales/*/browser.json",
+  "./locales/*/patient.json",
+  "./locales/*/doctor.json",
+]);
 
 /** The audience root wrote on <html> (data-audience) for the signed-in reader, if any. */
 function pageAudience(): Audience | null {

@@ -1,6 +1,7 @@
 import { createCookie } from "@remix-run/cloudflare";
 import { RemixI18Next } from "remix-i18next/server";
-import { DEFAULT_LANGUAGE, LANGUAGES, isLanguage, type Language } from "~/domain/languages";
+
+import { DEFAULT_LANGUAGE, isLanguage, type Language, LANGUAGES } from "~/domain/languages";
 import { i18nConfig, mergeTexts, type Texts } from "~/i18n";
 import amBrowser from "~/locales/am/browser.json";
 import amDoctor from "~/locales/am/doctor.json";
@@ -17,7 +18,9 @@ import enServer from "~/locales/en/server.json";
  */
 const allTexts = (...parts: Texts[]) => parts.reduce((all, part) => mergeTexts(all, part));
 export const resources = {
-  en: { common: allTexts(enBrowser, enPatient, enDoctor, enServer) as typeof enBrowser & typeof enPatient & typeof enDoctor & typeof enServer },
+  en: {
+    common: allTexts(enBrowser, enPatient, enDoctor, enServer) as typeof enBrowser & typeof enPatient & typeof enDoctor & typeof enServer,
+  },
   am: { common: allTexts(amBrowser, amPatient, amDoctor, amServer) },
 };
 
@@ -30,7 +33,7 @@ export const languageCookie = createCookie("__Host-qoda_lng", {
   maxAge: 365 * 24 * 60 * 60,
 });
 
-export const i18nServer = new RemixI18Next({
+const i18nServer = new RemixI18Next({
   detection: {
     supportedLanguages: [...LANGUAGES],
     fallbackLanguage: DEFAULT_LANGUAGE,

@@ -1,5 +1,6 @@
 // i18next settings shared by the server render and the browser.
 import type { InitOptions } from "i18next";
+
 import { DEFAULT_LANGUAGE, LANGUAGES } from "~/domain/languages";
 import type enBrowser from "~/locales/en/browser.json";
 import type enDoctor from "~/locales/en/doctor.json";

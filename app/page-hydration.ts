@@ -1,4 +1,4 @@
-import { useMatches, type ClientLoaderFunctionArgs } from "@remix-run/react";
+import { type ClientLoaderFunctionArgs, useMatches } from "@remix-run/react";
 
 /**
  * A route that needs no script exports `handle = staticPage`: its page is served as plain HTML and

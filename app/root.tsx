@@ -1,34 +1,35 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import {
+  isRouteErrorResponse,
   Links,
   Meta,
   Outlet,
   Scripts,
   ScrollRestoration,
-  isRouteErrorResponse,
   useLoaderData,
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import { useEffect, type ReactNode } from "react";
+import { type ReactNode, useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { useChangeLanguage } from "remix-i18next/react";
+
+import stylesheet from "~/app.css?url";
 import { SessionEndedNotice } from "~/components/session-ended-notice";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
 import { StatusPage } from "~/components/status-page";
 import { Toaster } from "~/components/toaster";
 import { DEFAULT_LANGUAGE, LANGUAGE_STORAGE_KEY } from "~/domain/languages";
+import type { Role } from "~/domain/roles";
 import type { Audience } from "~/i18n";
 import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
-import type { Role } from "~/domain/roles";
 import { useNonce } from "~/nonce";
 import { usePageHydrates } from "~/page-hydration";
-import { enhanceStaticPage } from "~/static-page-script";
 import { findSessionUser } from "~/server/auth/session.server";
 import { doctorCodeOf, pendingRequestCount } from "~/server/db/requests.server";
 import { readToast } from "~/server/toast.server";
-import stylesheet from "~/app.css?url";
+import { enhanceStaticPage } from "~/static-page-script";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
@@ -53,7 +54,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     {
       language,
       // Translated here, so the browser needs none of the texts toasts may use.
-      toast: toast.toast ? { kind: toast.toast.kind, title: t(toast.toast.title as never, toast.toast.values), description: toast.toast.description ? t(toast.toast.description as never, toast.toast.values) : null } : null,
+      toast: toast.toast
+        ? {
+            kind: toast.toast.kind,
+            title: t(toast.toast.title as never, toast.toast.values),
+            description: toast.toast.description ? t(toast.toast.description as never, toast.toast.values) : null,
+          }
+        : null,
       signedInRole: user?.role ?? null,
       doctorBell,
       // For the error boundary, which has no loader of its own to translate a title.
@@ -63,16 +70,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data: rootData }) => [
-  { title: rootData?.errorTitle ?? "Qoda" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data: rootData }) => [{ title: rootData?.errorTitle ?? "Qoda" }];
 
 /** Whose texts the browser loads besides the shared ones (i18n.client). */
 const audienceOf = (role: Role | null): Audience | undefined => (role === "patient" || role === "doctor" ? role : undefined);
 
 /** The inline script of a static page; only the server renders one, so browsers never download it. */
 const staticPageScript = (language: string) =>
-  import.meta.env.SSR ? `{let __name=(f)=>f;(${enhanceStaticPage.toString()})(${JSON.stringify(LANGUAGE_STORAGE_KEY)},${JSON.stringify(language)})}` : "";
+  import.meta.env.SSR
+    ? `{let __name=(f)=>f;(${enhanceStaticPage.toString()})(${JSON.stringify(LANGUAGE_STORAGE_KEY)},${JSON.stringify(language)})}`
+    : "";
 
 export function Layout({ children }: { children: ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>("root");
@@ -98,7 +105,9 @@ export function Layout({ children }: { children: ReactNode }) {
           {children}
         </main>
         <SiteFooter />
-        {rootData?.toast ? <Toaster toast={rootData.toast} /> : null}
+        {rootData?.toast ? (
+          <Toaster key={`${rootData.toast.kind}:${rootData.toast.title}:${rootData.toast.description}`} toast={rootData.toast} />
+        ) : null}
         {rootData?.signedInRole ? <SessionEndedNotice /> : null}
         {hydrates ? (
           <>

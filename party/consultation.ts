@@ -5,11 +5,13 @@
 // Chat messages arrive with the chat issue and live in this room's SQLite storage.
 import { eq } from "drizzle-orm";
 import type { Connection } from "partyserver";
+
 import { consultations } from "~/db/schema";
 import type { ConsultationRoomEvent } from "~/domain/room-events";
 import { requestSummary } from "~/server/db/requests.server";
 import { expireUnpaidConsultation } from "~/server/payment-deadline.server";
 import { announceRequest } from "~/server/rooms.server";
+
 import { SessionBoundRoom } from "./session-bound-room";
 
 const PAYMENT_WAKE_UP = "payment";
@@ -20,12 +22,17 @@ export class ConsultationRoom extends SessionBoundRoom {
   protected override async welcome(connection: Connection): Promise<void> {
     const consultation = await this.db.query.consultations.findFirst({ columns: { status: true }, where: eq(consultations.id, this.name) });
     if (!consultation) return;
-    connection.send(JSON.stringify({ type: "status", consultationId: this.name, status: consultation.status } satisfies ConsultationRoomEvent));
+    connection.send(
+      JSON.stringify({ type: "status", consultationId: this.name, status: consultation.status } satisfies ConsultationRoomEvent),
+    );
   }
 
   /** Only its patient and its doctor of the moment listen (a doctor cleared at payment expiry no longer does). */
   protected override async mayListen(): Promise<(userId: string) => boolean> {
-    const consultation = await this.db.query.consultations.findFirst({ columns: { patientId: true, doctorId: true }, where: eq(consultations.id, this.name) });
+    const consultation = await this.db.query.consultations.findFirst({
+      columns: { patientId: true, doctorId: true },
+      where: eq(consultations.id, this.name),
+    });
     return (userId) => userId === consultation?.patientId || userId === consultation?.doctorId;
   }
 

@@ -4,8 +4,10 @@
 // whole queue from D1, so a reconnecting page catches up; after that, requests arriving and leaving
 // are pushed as they happen.
 import type { Connection } from "partyserver";
+
 import type { LobbyEvent, RequestSummary } from "~/domain/room-events";
 import { pendingRequestSummaries } from "~/server/db/requests.server";
+
 import { SessionBoundRoom } from "./session-bound-room";
 
 export class DoctorsLobby extends SessionBoundRoom {

@@ -7,11 +7,12 @@
 // - the room wakes at the earliest moment one of its sessions could lapse and checks again.
 // The room's one alarm serves several named wake-ups (this sweep; the payment deadline in a
 // consultation room), each kept in storage.
-import { Server, type Connection, type ConnectionContext } from "partyserver";
+import { type Connection, type ConnectionContext, Server } from "partyserver";
+
 import { ROOM_CLOSE_CODES } from "~/domain/room-events";
 import { createDatabase } from "~/server/db/client.server";
-import { liveSessions, registerConnection, unregisterConnections, type RoomClass } from "~/server/db/room-connections.server";
-import { roomIdentityOf, type RoomIdentity } from "~/server/room-access.server";
+import { liveSessions, registerConnection, type RoomClass, unregisterConnections } from "~/server/db/room-connections.server";
+import { type RoomIdentity, roomIdentityOf } from "~/server/room-access.server";
 
 const WAKE_UP_PREFIX = "wake-up:";
 const sessionTag = (sessionId: string) => `session:${sessionId}`;
@@ -47,7 +48,11 @@ export abstract class SessionBoundRoom extends Server<Env> {
     // Only the Worker's room guard lets sockets in, and it always says whose they are.
     if (!identity) return connection.close(ROOM_CLOSE_CODES.sessionEnded, "No session");
     connection.setState(identity);
-    await registerConnection(this.db, { roomClass: this.roomClass, roomName: this.name, connectionId: connection.id, sessionId: identity.sessionId }, new Date());
+    await registerConnection(
+      this.db,
+      { roomClass: this.roomClass, roomName: this.name, connectionId: connection.id, sessionId: identity.sessionId },
+      new Date(),
+    );
     // Checked again once registered: a sign-out between the door and here found no row to close.
     if (!(await this.liveConnections([connection])).length) return;
     await this.planSessionSweep();
@@ -69,7 +74,10 @@ export abstract class SessionBoundRoom extends Server<Env> {
 
   /** Called when sessions have ended (sign-out, password change, deactivation…): their sockets close now. */
   async endSessions(sessionIds: string[]): Promise<void> {
-    await this.close(sessionIds.flatMap((sessionId) => [...this.getConnections<RoomIdentity>(sessionTag(sessionId))]), ROOM_CLOSE_CODES.sessionEnded);
+    await this.close(
+      sessionIds.flatMap((sessionId) => [...this.getConnections<RoomIdentity>(sessionTag(sessionId))]),
+      ROOM_CLOSE_CODES.sessionEnded,
+    );
     await this.planSessionSweep();
   }
 
@@ -123,12 +131,19 @@ export abstract class SessionBoundRoom extends Server<Env> {
     if (connections.length === 0) return;
     const reason = code === ROOM_CLOSE_CODES.sessionEnded ? "Session ended" : "No longer a participant";
     for (const connection of connections) connection.close(code, reason);
-    await unregisterConnections(this.db, this.roomClass, this.name, connections.map((connection) => connection.id));
+    await unregisterConnections(
+      this.db,
+      this.roomClass,
+      this.name,
+      connections.map((connection) => connection.id),
+    );
   }
 
   /** Wakes the room when the first of its connections' sessions could lapse. */
   private async planSessionSweep(connections = [...this.getConnections<RoomIdentity>()]): Promise<void> {
-    const ends = connections.flatMap((connection) => (connection.state && connection.readyState === WebSocket.OPEN ? [connection.state.endsAt] : []));
+    const ends = connections.flatMap((connection) =>
+      connection.state && connection.readyState === WebSocket.OPEN ? [connection.state.endsAt] : [],
+    );
     await this.wakeUpAt("sessions", ends.length ? new Date(Math.min(...ends)) : null);
   }
 }

@@ -6,6 +6,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { applyMigrations, build, run, startDevServer } from "./local-stack.ts";
 
 const PORT = 8798;
@@ -26,7 +27,10 @@ function account(role: "doctor" | "patient", index: number, now: number) {
     `INSERT INTO profiles (user_id, first_name, last_name, preferred_language, consent_terms, consent_privacy, consent_timestamp, created_at, updated_at) VALUES (${quote(id)}, 'Bench', ${quote(`${role}${index}`)}, 'en', 1, 1, ${now}, ${now}, ${now});`,
     `INSERT INTO sessions (id, user_id, created_at, last_seen_at, expires_at) VALUES (${quote(sha256(token))}, ${quote(id)}, ${now}, ${now + 3_600_000}, ${now + 86_400_000});`,
   ];
-  if (role === "doctor") statements.push(`INSERT INTO doctors (user_id, status, specialty, doctor_code, created_at, updated_at) VALUES (${quote(id)}, 'active', 'Dermatologist', ${quote(`B${index}`)}, ${now}, ${now});`);
+  if (role === "doctor")
+    statements.push(
+      `INSERT INTO doctors (user_id, status, specialty, doctor_code, created_at, updated_at) VALUES (${quote(id)}, 'active', 'Dermatologist', ${quote(`B${index}`)}, ${now}, ${now});`,
+    );
   return { statements, cookie: cookieFor(token) };
 }
 
@@ -47,7 +51,11 @@ try {
   writeFileSync(seed, [...doctors, patient].flatMap((item) => item.statements).join("\n"));
   await run("wrangler", ["d1", "execute", "DB", "--local", `--file=${seed}`, "--persist-to", stateDir], { quiet: true });
 
-  const server = await startDevServer({ port: PORT, persistTo: stateDir, vars: { APP_ENV: "test", SESSION_SECRET: randomBytes(32).toString("hex") } });
+  const server = await startDevServer({
+    port: PORT,
+    persistTo: stateDir,
+    vars: { APP_ENV: "test", SESSION_SECRET: randomBytes(32).toString("hex") },
+  });
   stop = server.stop;
   const wsUrl = `ws://localhost:${PORT}/parties/doctors-lobby/main`;
 

@@ -2,14 +2,16 @@
 // chromium, cache off) against its own `wrangler dev` (port 8797, fresh seeded state): gzipped JS and
 // CSS, the font files the page draws with, and the whole visit. Fails when a page is over its budget,
 // or when a page of the app is missing from the list below. `npm test` runs it.
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+
+import { type Browser, type BrowserContext, chromium, type Page, type Response as PageResponse } from "playwright-core";
+
 import { CHROMIUM_PATH, ensureChromium } from "../test/e2e/chromium.ts";
 import { DEMO_CONSULTATIONS, DEMO_PASSWORD } from "./demo-data.ts";
-import { PROJECT_ROOT, applyMigrations, build, run, seedDemoData, startDevServer } from "./local-stack.ts";
+import { applyMigrations, build, PROJECT_ROOT, run, seedDemoData, startDevServer } from "./local-stack.ts";
 
 const PORT = 8797;
 const KB = 1024;
@@ -42,7 +44,11 @@ const PAGES: Array<{ route: string; path: string; as: Visitor }> = [
   { route: "access-denied", path: "/access-denied", as: "anonymous" },
   { route: "$", path: "/no-such-page", as: "anonymous" },
   { route: "dev.outbox", path: "/dev/outbox", as: "anonymous" },
-  { route: "dev.google.authorize", path: "/dev/google/authorize?response_type=code&client_id=qoda-local&redirect_uri=http%3A%2F%2Flocalhost%3A8797%2Fauth%2Fgoogle%2Fcallback&code_challenge=abc&code_challenge_method=S256&state=abc", as: "anonymous" },
+  {
+    route: "dev.google.authorize",
+    path: "/dev/google/authorize?response_type=code&client_id=qoda-local&redirect_uri=http%3A%2F%2Flocalhost%3A8797%2Fauth%2Fgoogle%2Fcallback&code_challenge=abc&code_challenge_method=S256&state=abc",
+    as: "anonymous",
+  },
   { route: "consent", path: "/consent", as: "patientWithoutConsent" },
   { route: "patient", path: "/patient/dashboard", as: "patient" },
   { route: "patient.dashboard", path: "/patient/dashboard", as: "patient" },
@@ -90,7 +96,15 @@ function pageRoutes() {
     .map((file) => basename(file).replace(/\.tsx?$/, ""));
 }
 
-const LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const LAUNCH_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 type StorageState = Awaited<ReturnType<BrowserContext["storageState"]>>;
 
 /** The cookies of a signed-in `as`, so each measured visit can start from an empty cache yet signed in. */
@@ -110,15 +124,21 @@ async function signIn(browser: Browser, as: Visitor, baseUrl: string): Promise<S
 
 async function measure(page: Page, baseUrl: string, route: string, path: string): Promise<Visit> {
   const bodies: Array<Promise<{ type: string; url: string; bytes: Buffer } | null>> = [];
-  const collect = (response: import("playwright-core").Response) => {
+  const collect = (response: PageResponse) => {
     const type = response.request().resourceType();
-    bodies.push(response.body().then((bytes) => ({ type, url: response.url(), bytes }), () => null));
+    bodies.push(
+      response.body().then(
+        (bytes) => ({ type, url: response.url(), bytes }),
+        () => null,
+      ),
+    );
   };
   page.on("response", collect);
   await page.goto(`${baseUrl}${path}`, { waitUntil: "networkidle" });
   page.off("response", collect);
   const responses = (await Promise.all(bodies)).filter((item) => item !== null);
-  const gzipped = (type: string) => responses.filter((item) => item.type === type).reduce((sum, item) => sum + gzipSync(item.bytes, { level: 9 }).length, 0);
+  const gzipped = (type: string) =>
+    responses.filter((item) => item.type === type).reduce((sum, item) => sum + gzipSync(item.bytes, { level: 9 }).length, 0);
   const fonts = responses.filter((item) => item.type === "font");
   const fontsBytes = fonts.reduce((sum, item) => sum + item.bytes.length, 0);
   const images = responses.filter((item) => item.type === "image").reduce((sum, item) => sum + item.bytes.length, 0);
@@ -138,14 +158,33 @@ async function measure(page: Page, baseUrl: string, route: string, path: string)
 ensureChromium();
 const missing = pageRoutes().filter((route) => !PAGES.some((page) => page.route === route));
 const stateDir = mkdtempSync(join(tmpdir(), "qoda-size-state-"));
-const problems: string[] = missing.map((route) => `app/routes/${route} renders a page but is not measured: add it to PAGES in scripts/bench-size.ts`);
+const problems: string[] = missing.map(
+  (route) => `app/routes/${route} renders a page but is not measured: add it to PAGES in scripts/bench-size.ts`,
+);
 let server: Awaited<ReturnType<typeof startDevServer>> | undefined;
 try {
   if (!process.argv.includes("--no-build") || !existsSync(join(PROJECT_ROOT, "build", "server", "index.js"))) await build({ quiet: true });
   await applyMigrations(stateDir, { quiet: true });
   await seedDemoData(stateDir, { quiet: true });
-  await run("wrangler", ["d1", "execute", "DB", "--local", "--persist-to", stateDir, "--command", "UPDATE profiles SET consent_terms = 0, consent_privacy = 0 WHERE user_id = (SELECT id FROM users WHERE email = 'dawit@qoda.test')"], { quiet: true });
-  server = await startDevServer({ port: PORT, persistTo: stateDir, vars: { APP_ENV: "test", SESSION_SECRET: `${crypto.randomUUID()}${crypto.randomUUID()}` } });
+  await run(
+    "wrangler",
+    [
+      "d1",
+      "execute",
+      "DB",
+      "--local",
+      "--persist-to",
+      stateDir,
+      "--command",
+      "UPDATE profiles SET consent_terms = 0, consent_privacy = 0 WHERE user_id = (SELECT id FROM users WHERE email = 'dawit@qoda.test')",
+    ],
+    { quiet: true },
+  );
+  server = await startDevServer({
+    port: PORT,
+    persistTo: stateDir,
+    vars: { APP_ENV: "test", SESSION_SECRET: `${crypto.randomUUID()}${crypto.randomUUID()}` },
+  });
   const baseUrl = server.url;
 
   const visits: Visit[] = [];
@@ -163,17 +202,22 @@ try {
 
   const pad = (text: string, width: number) => text.padEnd(width);
   const num = (value: number) => value.toFixed(1).padStart(6);
-  console.log(`\nFirst visit, gzipped (KB). Budgets: JS ≤ 100 landing/terms/privacy, ≤ 120 login/register, ≤ 140 others; English landing total ≤ ${LANDING_TOTAL_BUDGET_KB}.\n`);
+  console.log(
+    `\nFirst visit, gzipped (KB). Budgets: JS ≤ 100 landing/terms/privacy, ≤ 120 login/register, ≤ 140 others; English landing total ≤ ${LANDING_TOTAL_BUDGET_KB}.\n`,
+  );
   console.log(`${pad("route", 28)} ${pad("path", 34)}     JS   CSS  fonts  total  font files`);
   for (const visit of visits) {
     const budget = jsBudgetKb(visit.route);
     const over = visit.jsKb > budget ? `  OVER (JS budget ${budget})` : "";
-    console.log(`${pad(visit.route, 28)} ${pad(visit.path.slice(0, 33), 34)} ${num(visit.jsKb)} ${num(visit.cssKb)} ${num(visit.fontsKb)} ${num(visit.totalKb)}  ${visit.fonts.join(", ") || "-"}${over}`);
+    console.log(
+      `${pad(visit.route, 28)} ${pad(visit.path.slice(0, 33), 34)} ${num(visit.jsKb)} ${num(visit.cssKb)} ${num(visit.fontsKb)} ${num(visit.totalKb)}  ${visit.fonts.join(", ") || "-"}${over}`,
+    );
     if (visit.jsKb > budget) problems.push(`${visit.route}: ${visit.jsKb.toFixed(1)} KB of JS, over its ${budget} KB budget`);
   }
   const landing = visits.find((visit) => visit.route === "_index")!;
   console.log(`\nEnglish landing page, whole first visit: ${landing.totalKb.toFixed(1)} KB (budget ${LANDING_TOTAL_BUDGET_KB} KB)`);
-  if (landing.totalKb > LANDING_TOTAL_BUDGET_KB) problems.push(`English landing page: ${landing.totalKb.toFixed(1)} KB in all, over its ${LANDING_TOTAL_BUDGET_KB} KB budget`);
+  if (landing.totalKb > LANDING_TOTAL_BUDGET_KB)
+    problems.push(`English landing page: ${landing.totalKb.toFixed(1)} KB in all, over its ${LANDING_TOTAL_BUDGET_KB} KB budget`);
 } finally {
   await server?.stop();
   rmSync(stateDir, { recursive: true, force: true });

@@ -5,11 +5,48 @@ import { hashPassword } from "../app/server/auth/password.server.ts";
 export const DEMO_PASSWORD = "QodaDemo!2026";
 
 export const DEMO_ACCOUNTS = [
-  { id: "00000000-0000-4000-8000-000000000001", email: "admin@qoda.test", role: "admin", firstName: "Meron", lastName: "Tadesse", note: "admin" },
-  { id: "00000000-0000-4000-8000-000000000002", email: "dr.abebe@qoda.test", role: "doctor", firstName: "Abebe", lastName: "Kebede", note: "active doctor, code ABEBE1", doctor: { status: "active", code: "ABEBE1", experienceYears: 9 } },
-  { id: "00000000-0000-4000-8000-000000000003", email: "dr.selam@qoda.test", role: "doctor", firstName: "Selam", lastName: "Girma", note: "inactive doctor", doctor: { status: "inactive", code: "SELAM2", experienceYears: 4 } },
-  { id: "00000000-0000-4000-8000-000000000004", email: "hana@qoda.test", role: "patient", firstName: "Hana", lastName: "Bekele", note: "patient" },
-  { id: "00000000-0000-4000-8000-000000000005", email: "dawit@qoda.test", role: "patient", firstName: "Dawit", lastName: "Alemu", note: "patient" },
+  {
+    id: "00000000-0000-4000-8000-000000000001",
+    email: "admin@qoda.test",
+    role: "admin",
+    firstName: "Meron",
+    lastName: "Tadesse",
+    note: "admin",
+  },
+  {
+    id: "00000000-0000-4000-8000-000000000002",
+    email: "dr.abebe@qoda.test",
+    role: "doctor",
+    firstName: "Abebe",
+    lastName: "Kebede",
+    note: "active doctor, code ABEBE1",
+    doctor: { status: "active", code: "ABEBE1", experienceYears: 9 },
+  },
+  {
+    id: "00000000-0000-4000-8000-000000000003",
+    email: "dr.selam@qoda.test",
+    role: "doctor",
+    firstName: "Selam",
+    lastName: "Girma",
+    note: "inactive doctor",
+    doctor: { status: "inactive", code: "SELAM2", experienceYears: 4 },
+  },
+  {
+    id: "00000000-0000-4000-8000-000000000004",
+    email: "hana@qoda.test",
+    role: "patient",
+    firstName: "Hana",
+    lastName: "Bekele",
+    note: "patient",
+  },
+  {
+    id: "00000000-0000-4000-8000-000000000005",
+    email: "dawit@qoda.test",
+    role: "patient",
+    firstName: "Dawit",
+    lastName: "Alemu",
+    note: "patient",
+  },
 ] as const;
 
 const [, abebe, , hana, dawit] = DEMO_ACCOUNTS;
@@ -47,16 +84,77 @@ const CONSULTATION_ID_PREFIXES = ["1d7f3a92", "2b94c6e1", "3e58a0d7", "4a13f8c5"
 const c = (n: number) => `${CONSULTATION_ID_PREFIXES[n - 1]}-0000-4000-9000-00000000000${n}`;
 
 export const DEMO_CONSULTATIONS: DemoConsultation[] = [
-  { id: c(1), patientId: hana.id, doctorId: null, status: "awaiting_assets", priority: "normal", mainConcern: "Dry, flaky patches on both elbows that itch at night.", minutesAgo: 5 },
-  { id: c(2), patientId: hana.id, doctorId: null, status: "pending", priority: "normal", mainConcern: "A mole on my back has grown darker over the last two months.", medicalHistory: "No known illnesses.", minutesAgo: 12 },
-  { id: c(3), patientId: dawit.id, doctorId: null, status: "pending", priority: "urgent", mainConcern: "Painful red rash spreading on my forearm since yesterday.", medicalHistory: "Type 2 diabetes.", minutesAgo: 3, requestedDoctorCode: "ABEBE1" },
-  { id: c(4), patientId: dawit.id, doctorId: abebe.id, status: "accepted_awaiting_payment", priority: "high", mainConcern: "Acne on my cheeks that has not improved with soap and water.", minutesAgo: 20 },
-  { id: c(5), patientId: hana.id, doctorId: abebe.id, status: "in_progress", priority: "normal", mainConcern: "White spots on my neck and shoulders.", minutesAgo: 90 },
   {
-    id: c(6), patientId: hana.id, doctorId: abebe.id, status: "completed", priority: "normal", mainConcern: "Itchy scalp with flakes.", minutesAgo: 3 * 24 * 60,
-    summary: { observations: "Fine white scales across the scalp, no hair loss.", diagnosis: "Seborrhoeic dermatitis", treatmentPlan: "Ketoconazole 2% shampoo twice a week for four weeks; review if no better." },
+    id: c(1),
+    patientId: hana.id,
+    doctorId: null,
+    status: "awaiting_assets",
+    priority: "normal",
+    mainConcern: "Dry, flaky patches on both elbows that itch at night.",
+    minutesAgo: 5,
   },
-  { id: c(7), patientId: dawit.id, doctorId: null, status: "cancelled", priority: "normal", mainConcern: "Dark spots on my hands.", minutesAgo: 5 * 24 * 60 },
+  {
+    id: c(2),
+    patientId: hana.id,
+    doctorId: null,
+    status: "pending",
+    priority: "normal",
+    mainConcern: "A mole on my back has grown darker over the last two months.",
+    medicalHistory: "No known illnesses.",
+    minutesAgo: 12,
+  },
+  {
+    id: c(3),
+    patientId: dawit.id,
+    doctorId: null,
+    status: "pending",
+    priority: "urgent",
+    mainConcern: "Painful red rash spreading on my forearm since yesterday.",
+    medicalHistory: "Type 2 diabetes.",
+    minutesAgo: 3,
+    requestedDoctorCode: "ABEBE1",
+  },
+  {
+    id: c(4),
+    patientId: dawit.id,
+    doctorId: abebe.id,
+    status: "accepted_awaiting_payment",
+    priority: "high",
+    mainConcern: "Acne on my cheeks that has not improved with soap and water.",
+    minutesAgo: 20,
+  },
+  {
+    id: c(5),
+    patientId: hana.id,
+    doctorId: abebe.id,
+    status: "in_progress",
+    priority: "normal",
+    mainConcern: "White spots on my neck and shoulders.",
+    minutesAgo: 90,
+  },
+  {
+    id: c(6),
+    patientId: hana.id,
+    doctorId: abebe.id,
+    status: "completed",
+    priority: "normal",
+    mainConcern: "Itchy scalp with flakes.",
+    minutesAgo: 3 * 24 * 60,
+    summary: {
+      observations: "Fine white scales across the scalp, no hair loss.",
+      diagnosis: "Seborrhoeic dermatitis",
+      treatmentPlan: "Ketoconazole 2% shampoo twice a week for four weeks; review if no better.",
+    },
+  },
+  {
+    id: c(7),
+    patientId: dawit.id,
+    doctorId: null,
+    status: "cancelled",
+    priority: "normal",
+    mainConcern: "Dark spots on my hands.",
+    minutesAgo: 5 * 24 * 60,
+  },
 ];
 
 /** The SQL that seeds the demo data; safe to run any number of times. */
@@ -67,20 +165,38 @@ export async function buildSeedSql(now: Date): Promise<string> {
 
   for (const account of DEMO_ACCOUNTS) {
     statements.push(
-      insertOrIgnore("users", { id: account.id, email: account.email, email_confirmed_at: at(60 * 24 * 30), created_at: at(60 * 24 * 30), updated_at: at(60 * 24 * 30) }),
+      insertOrIgnore("users", {
+        id: account.id,
+        email: account.email,
+        email_confirmed_at: at(60 * 24 * 30),
+        created_at: at(60 * 24 * 30),
+        updated_at: at(60 * 24 * 30),
+      }),
       insertOrIgnore("password_credentials", { user_id: account.id, password_hash: passwordHash, updated_at: at(60 * 24 * 30) }),
       insertOrIgnore("user_roles", { user_id: account.id, role: account.role, created_at: at(60 * 24 * 30) }),
       insertOrIgnore("profiles", {
-        user_id: account.id, first_name: account.firstName, last_name: account.lastName, phone: "+251911000000",
-        preferred_language: "en", consent_terms: true, consent_privacy: true, consent_timestamp: at(60 * 24 * 30),
-        created_at: at(60 * 24 * 30), updated_at: at(60 * 24 * 30),
+        user_id: account.id,
+        first_name: account.firstName,
+        last_name: account.lastName,
+        phone: "+251911000000",
+        preferred_language: "en",
+        consent_terms: true,
+        consent_privacy: true,
+        consent_timestamp: at(60 * 24 * 30),
+        created_at: at(60 * 24 * 30),
+        updated_at: at(60 * 24 * 30),
       }),
     );
     if ("doctor" in account) {
       statements.push(
         insertOrIgnore("doctors", {
-          user_id: account.id, status: account.doctor.status, specialty: "Dermatologist", doctor_code: account.doctor.code,
-          experience_years: account.doctor.experienceYears, created_at: at(60 * 24 * 30), updated_at: at(60 * 24 * 30),
+          user_id: account.id,
+          status: account.doctor.status,
+          specialty: "Dermatologist",
+          doctor_code: account.doctor.code,
+          experience_years: account.doctor.experienceYears,
+          created_at: at(60 * 24 * 30),
+          updated_at: at(60 * 24 * 30),
         }),
       );
     }
@@ -91,40 +207,77 @@ export async function buildSeedSql(now: Date): Promise<string> {
     const accepted = consultation.doctorId !== null;
     statements.push(
       insertOrIgnore("consultations", {
-        id: consultation.id, patient_id: consultation.patientId, doctor_id: consultation.doctorId, status: consultation.status,
-        priority: consultation.priority, title: consultation.mainConcern.slice(0, 100), main_concern: consultation.mainConcern,
-        medical_history: consultation.medicalHistory ?? "", additional_comments: "", requested_doctor_code: consultation.requestedDoctorCode ?? null,
+        id: consultation.id,
+        patient_id: consultation.patientId,
+        doctor_id: consultation.doctorId,
+        status: consultation.status,
+        priority: consultation.priority,
+        title: consultation.mainConcern.slice(0, 100),
+        main_concern: consultation.mainConcern,
+        medical_history: consultation.medicalHistory ?? "",
+        additional_comments: "",
+        requested_doctor_code: consultation.requestedDoctorCode ?? null,
         accepted_at: accepted ? createdAt + 2 * MINUTE_MS : null,
         payment_deadline_at: consultation.status === "accepted_awaiting_payment" ? now.getTime() + 15 * MINUTE_MS : null,
         started_at: ["in_progress", "completed"].includes(consultation.status) ? createdAt + 6 * MINUTE_MS : null,
         completed_at: consultation.status === "completed" ? createdAt + 40 * MINUTE_MS : null,
         cancelled_at: consultation.status === "cancelled" ? createdAt + 4 * MINUTE_MS : null,
-        observations: consultation.summary?.observations ?? null, diagnosis: consultation.summary?.diagnosis ?? null,
-        treatment_plan: consultation.summary?.treatmentPlan ?? null, created_at: createdAt, updated_at: createdAt,
+        observations: consultation.summary?.observations ?? null,
+        diagnosis: consultation.summary?.diagnosis ?? null,
+        treatment_plan: consultation.summary?.treatmentPlan ?? null,
+        created_at: createdAt,
+        updated_at: createdAt,
       }),
     );
     if (consultation.doctorId && consultation.status !== "accepted_awaiting_payment") {
       statements.push(
-        insertOrIgnore("chats", { consultation_id: consultation.id, doctor_id: consultation.doctorId, patient_id: consultation.patientId, status: consultation.status === "completed" ? "closed" : "active", created_at: createdAt + 2 * MINUTE_MS }),
+        insertOrIgnore("chats", {
+          consultation_id: consultation.id,
+          doctor_id: consultation.doctorId,
+          patient_id: consultation.patientId,
+          status: consultation.status === "completed" ? "closed" : "active",
+          created_at: createdAt + 2 * MINUTE_MS,
+        }),
         insertOrIgnore("payments", {
-          id: consultation.id.replace("-9000-", "-a000-"), consultation_id: consultation.id, patient_id: consultation.patientId,
-          tx_ref: `demo-${consultation.id.slice(-4)}`, provider: "sandbox", amount_etb: 150, currency: "ETB", status: "paid",
-          needs_admin_review: false, created_at: createdAt + 3 * MINUTE_MS, paid_at: createdAt + 5 * MINUTE_MS, updated_at: createdAt + 5 * MINUTE_MS,
+          id: consultation.id.replace("-9000-", "-a000-"),
+          consultation_id: consultation.id,
+          patient_id: consultation.patientId,
+          tx_ref: `demo-${consultation.id.slice(-4)}`,
+          provider: "sandbox",
+          amount_etb: 150,
+          currency: "ETB",
+          status: "paid",
+          needs_admin_review: false,
+          created_at: createdAt + 3 * MINUTE_MS,
+          paid_at: createdAt + 5 * MINUTE_MS,
+          updated_at: createdAt + 5 * MINUTE_MS,
         }),
       );
     }
     if (consultation.status === "completed") {
       statements.push(
         insertOrIgnore("patient_feedback", {
-          id: consultation.id.replace("-9000-", "-b000-"), consultation_id: consultation.id, patient_id: consultation.patientId,
-          doctor_id: consultation.doctorId, rating: 5, feedback_message: "Clear advice, and my scalp is already better.",
-          allow_contact: false, created_at: createdAt + 60 * MINUTE_MS,
+          id: consultation.id.replace("-9000-", "-b000-"),
+          consultation_id: consultation.id,
+          patient_id: consultation.patientId,
+          doctor_id: consultation.doctorId,
+          rating: 5,
+          feedback_message: "Clear advice, and my scalp is already better.",
+          allow_contact: false,
+          created_at: createdAt + 60 * MINUTE_MS,
         }),
       );
     }
   }
   statements.push(
-    insertOrIgnore("contact_messages", { id: "00000000-0000-4000-c000-000000000001", name: "Tigist Haile", email: "tigist@example.com", subject: "Payment by telebirr?", message: "Can I pay with telebirr?", created_at: at(60 * 24) }),
+    insertOrIgnore("contact_messages", {
+      id: "00000000-0000-4000-c000-000000000001",
+      name: "Tigist Haile",
+      email: "tigist@example.com",
+      subject: "Payment by telebirr?",
+      message: "Can I pay with telebirr?",
+      created_at: at(60 * 24),
+    }),
   );
   return statements.join("\n");
 }

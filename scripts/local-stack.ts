@@ -1,9 +1,10 @@
 // The local stack that `npm start` and the browser tests share: build, migrate and seed the local D1,
 // then serve the Worker with `wrangler dev`. Everything is local (miniflare); nothing reaches a cloud.
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { buildSeedSql } from "./demo-data.ts";
 
 export const PROJECT_ROOT = new URL("..", import.meta.url).pathname;
@@ -18,9 +19,7 @@ export function run(command: string, args: string[], { quiet = false } = {}): Pr
     child.stdout?.on("data", (chunk) => (output += chunk));
     child.stderr?.on("data", (chunk) => (output += chunk));
     child.on("error", reject);
-    child.on("exit", (code) =>
-      code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} exited with ${code}\n${output}`)),
-    );
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} exited with ${code}\n${output}`))));
   });
 }
 
@@ -54,8 +53,18 @@ export async function startDevServer(options: {
   const varArgs = Object.entries(options.vars ?? {}).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
   const child = spawn(
     "wrangler",
-    ["dev", "--port", String(options.port), "--ip", "127.0.0.1", "--inspector-port", String(options.port + 1000),
-      "--show-interactive-dev-session=false", ...persistArgs(options.persistTo), ...varArgs],
+    [
+      "dev",
+      "--port",
+      String(options.port),
+      "--ip",
+      "127.0.0.1",
+      "--inspector-port",
+      String(options.port + 1000),
+      "--show-interactive-dev-session=false",
+      ...persistArgs(options.persistTo),
+      ...varArgs,
+    ],
     { cwd: PROJECT_ROOT, env: OFFLINE_ENV, stdio: options.inheritOutput ? "inherit" : "pipe", detached: true },
   );
   let output = "";

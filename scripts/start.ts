@@ -3,8 +3,9 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "./demo-data.ts";
-import { PROJECT_ROOT, applyMigrations, build, seedDemoData, startDevServer } from "./local-stack.ts";
+import { applyMigrations, build, PROJECT_ROOT, seedDemoData, startDevServer } from "./local-stack.ts";
 
 const PORT = 8787;
 

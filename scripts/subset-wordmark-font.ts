@@ -3,7 +3,9 @@
 // Ethiopic font file. Run it again when those words change; the output is committed.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import subsetFont from "subset-font";
+
 import { LANGUAGE_NATIVE_NAMES } from "../app/domain/languages.ts";
 import { PROJECT_ROOT } from "./local-stack.ts";
 

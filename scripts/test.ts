@@ -5,6 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+
 import { PROJECT_ROOT } from "./local-stack.ts";
 
 const LAYERS = [
@@ -36,7 +37,8 @@ for (const layer of LAYERS) {
   }
   const report = JSON.parse(readFileSync(reportPath, "utf8")) as { numPassedTests: number; numFailedTests: number; numTotalTests: number };
   // A layer that ran nothing, or exited non-zero with no failed test (a crash in setup), counts as a failure.
-  const layerFailed = report.numFailedTests + (run.status !== 0 && report.numFailedTests === 0 ? 1 : 0) + (report.numTotalTests === 0 ? 1 : 0);
+  const layerFailed =
+    report.numFailedTests + (run.status !== 0 && report.numFailedTests === 0 ? 1 : 0) + (report.numTotalTests === 0 ? 1 : 0);
   passed += report.numPassedTests;
   failed += layerFailed;
   lines.push(`${layer.name}: ${report.numPassedTests} passed, ${layerFailed} failed`);

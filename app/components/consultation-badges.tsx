@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+
 import type { ConsultationStatus, Priority } from "~/domain/consultation-status";
 
 // Urgent red, high orange, normal blue (spec).
@@ -14,10 +15,18 @@ const STATUS_CLASS: Record<ConsultationStatus, string> = {
 
 export function PriorityBadge({ priority }: { priority: Priority }) {
   const { t } = useTranslation();
-  return <span className={`badge badge-sm ${PRIORITY_CLASS[priority]}`} data-priority={priority}>{t(`priority.${priority}`)}</span>;
+  return (
+    <span className={`badge badge-sm ${PRIORITY_CLASS[priority]}`} data-priority={priority}>
+      {t(`priority.${priority}`)}
+    </span>
+  );
 }
 
 export function StatusBadge({ status }: { status: ConsultationStatus }) {
   const { t } = useTranslation();
-  return <span className={`badge badge-sm ${STATUS_CLASS[status]}`} data-status={status}>{t(`status.${status}`)}</span>;
+  return (
+    <span className={`badge badge-sm ${STATUS_CLASS[status]}`} data-status={status}>
+      {t(`status.${status}`)}
+    </span>
+  );
 }

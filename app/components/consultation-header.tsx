@@ -1,10 +1,23 @@
 import type { ReactNode } from "react";
+
 import { PriorityBadge, StatusBadge } from "~/components/consultation-badges";
-import type { ConsultationStatus, Priority } from "~/domain/consultation-status";
 import { formatConsultationId } from "~/domain/constants";
+import type { ConsultationStatus, Priority } from "~/domain/consultation-status";
 
 /** The top of a consultation page: badges, short id, title, and a line about who it is with. */
-export function ConsultationHeader({ id, title, status, priority, children }: { id: string; title: string; status: ConsultationStatus; priority: Priority; children?: ReactNode }) {
+export function ConsultationHeader({
+  id,
+  title,
+  status,
+  priority,
+  children,
+}: {
+  id: string;
+  title: string;
+  status: ConsultationStatus;
+  priority: Priority;
+  children?: ReactNode;
+}) {
   return (
     <header className="flex flex-col gap-2">
       <div className="flex flex-wrap items-center gap-2">
@@ -12,7 +25,9 @@ export function ConsultationHeader({ id, title, status, priority, children }: { 
         <StatusBadge status={status} />
         <span className="text-xs text-base-content/70">#{formatConsultationId(id)}</span>
       </div>
-      <h1 className="text-2xl font-bold" data-testid="consultation-title">{title}</h1>
+      <h1 className="text-2xl font-bold" data-testid="consultation-title">
+        {title}
+      </h1>
       {children}
     </header>
   );

@@ -1,8 +1,9 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+
 import { PriorityBadge, StatusBadge } from "~/components/consultation-badges";
-import type { ConsultationStatus, Priority } from "~/domain/consultation-status";
 import { formatConsultationId } from "~/domain/constants";
+import type { ConsultationStatus, Priority } from "~/domain/consultation-status";
 
 export interface ConsultationListItem {
   id: string;
@@ -14,7 +15,15 @@ export interface ConsultationListItem {
 }
 
 /** Consultations as a list of links, each with its short id, status, priority and date. */
-export function ConsultationList({ items, hrefFor, empty }: { items: ConsultationListItem[]; hrefFor: (id: string) => string; empty: string }) {
+export function ConsultationList({
+  items,
+  hrefFor,
+  empty,
+}: {
+  items: ConsultationListItem[];
+  hrefFor: (id: string) => string;
+  empty: string;
+}) {
   const { t, i18n } = useTranslation();
   const date = new Intl.DateTimeFormat(i18n.language === "am" ? "am-ET" : "en-GB", { dateStyle: "medium" });
   if (items.length === 0) return <p className="text-sm text-base-content/70">{empty}</p>;

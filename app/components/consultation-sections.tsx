@@ -1,7 +1,15 @@
 import { useTranslation } from "react-i18next";
 
 /** The description's sections (Main Concern, Medical History, Additional Comments), the empty ones left out. */
-export function ConsultationSections({ mainConcern, medicalHistory, additionalComments }: { mainConcern: string; medicalHistory: string; additionalComments: string }) {
+export function ConsultationSections({
+  mainConcern,
+  medicalHistory,
+  additionalComments,
+}: {
+  mainConcern: string;
+  medicalHistory: string;
+  additionalComments: string;
+}) {
   const { t } = useTranslation();
   const sections = [
     { title: t("consultation.mainConcern"), body: mainConcern },

@@ -1,12 +1,12 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { parseForm } from "~/forms";
 import type { SubmissionResult } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FormAlert, SubmitButton, TextField } from "~/components/form-fields";
-import type { EmailOnlySchema } from "~/domain/auth-schemas";
-import { useLazyValidation } from "~/components/forms/use-lazy-validation";
 import type { z } from "zod/mini";
+
+import { FormAlert, SubmitButton, TextField } from "~/components/form-fields";
+import { useLazyValidation } from "~/components/forms/use-lazy-validation";
+import type { EmailOnlySchema } from "~/domain/auth-schemas";
 
 const loadValidateEmailOnly = () => import("~/components/forms/validators").then((module) => module.validateEmailOnly);
 
@@ -17,7 +17,12 @@ export interface EmailRequestResult {
 }
 
 /** "Send me a link" forms (resend confirmation, forgot password): one email field, the same answer whether or not the account exists. */
-export function EmailRequestForm({ actionData, submitLabel, sentMessage, defaultEmail }: {
+export function EmailRequestForm({
+  actionData,
+  submitLabel,
+  sentMessage,
+  defaultEmail,
+}: {
   actionData: EmailRequestResult | undefined;
   submitLabel: string;
   sentMessage: string;

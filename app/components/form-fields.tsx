@@ -1,6 +1,6 @@
 // Form fields bound to conform. Error messages are translation keys; they are translated here, so a
 // message reads the same whether the browser or the server found the problem.
-import { getInputProps, type FieldMetadata } from "@conform-to/react";
+import { type FieldMetadata, getInputProps } from "@conform-to/react";
 import { useNavigation } from "@remix-run/react";
 import type { InputHTMLAttributes, ReactNode } from "react";
 import { useTranslation } from "react-i18next";

@@ -1,7 +1,8 @@
 import { Link, useLocation, useNavigate } from "@remix-run/react";
 import type { MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { LANGUAGES, LANGUAGE_NATIVE_NAMES, LANGUAGE_STORAGE_KEY, type Language } from "~/domain/languages";
+
+import { type Language, LANGUAGE_NATIVE_NAMES, LANGUAGE_STORAGE_KEY, LANGUAGES } from "~/domain/languages";
 
 /** The current URL with `lng` set: a plain link that works without JavaScript. */
 function hrefInLanguage(pathname: string, search: string, hash: string, language: Language) {

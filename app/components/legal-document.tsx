@@ -7,7 +7,7 @@ export interface LegalSection {
 }
 
 /** The date the legal texts last changed; shown on both pages. */
-export const LEGAL_TEXTS_UPDATED_ON = "2026-11-21";
+const LEGAL_TEXTS_UPDATED_ON = "2026-11-21";
 
 export function LegalDocument({ title, intro, sections }: { title: string; intro: string; sections: LegalSection[] }) {
   const { t, i18n } = useTranslation();

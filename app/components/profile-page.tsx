@@ -1,11 +1,12 @@
-import { getFormProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getSelectProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FieldErrors, SubmitButton, TextField } from "~/components/form-fields";
 import type { z } from "zod/mini";
+
+import { FieldErrors, SubmitButton, TextField } from "~/components/form-fields";
 import { useLazyValidation } from "~/components/forms/use-lazy-validation";
 import type { ChangePasswordSchema, ProfileSchema } from "~/domain/auth-schemas";
-import { LANGUAGES, LANGUAGE_NATIVE_NAMES } from "~/domain/languages";
+import { LANGUAGE_NATIVE_NAMES, LANGUAGES } from "~/domain/languages";
 
 const loadValidateProfile = () => import("~/components/forms/validators").then((module) => module.validateProfile);
 const loadValidateChangePassword = () => import("~/components/forms/validators").then((module) => module.validateChangePassword);
@@ -26,7 +27,10 @@ export function ProfilePage({ profile, actionData }: { profile: ProfileData; act
     <section className="mx-auto flex max-w-2xl flex-col gap-6 px-4 py-8">
       <h1 className="text-2xl font-bold">{t("profile.title")}</h1>
       <ProfileForm profile={profile} lastResult={actionData?.intent === "update-profile" ? actionData.result : undefined} />
-      <PasswordForm hasPassword={profile.hasPassword} lastResult={actionData?.intent === "change-password" ? actionData.result : undefined} />
+      <PasswordForm
+        hasPassword={profile.hasPassword}
+        lastResult={actionData?.intent === "change-password" ? actionData.result : undefined}
+      />
     </section>
   );
 }
@@ -37,7 +41,12 @@ function ProfileForm({ profile, lastResult }: { profile: ProfileData; lastResult
   const [form, fields] = useForm({
     id: "profile",
     lastResult,
-    defaultValue: { firstName: profile.firstName, lastName: profile.lastName, phone: profile.phone, preferredLanguage: profile.preferredLanguage },
+    defaultValue: {
+      firstName: profile.firstName,
+      lastName: profile.lastName,
+      phone: profile.phone,
+      preferredLanguage: profile.preferredLanguage,
+    },
     onValidate: validation.onValidate,
     shouldValidate: "onBlur",
   });
@@ -54,10 +63,14 @@ function ProfileForm({ profile, lastResult }: { profile: ProfileData; lastResult
         </div>
         <TextField meta={fields.phone} label={t("forms.fields.phone")} type="tel" autoComplete="tel" hint={t("forms.hints.phone")} />
         <div className="flex flex-col gap-1">
-          <label htmlFor={fields.preferredLanguage.id} className="font-medium">{t("forms.fields.preferredLanguage")}</label>
+          <label htmlFor={fields.preferredLanguage.id} className="font-medium">
+            {t("forms.fields.preferredLanguage")}
+          </label>
           <select {...getSelectProps(fields.preferredLanguage)} key={fields.preferredLanguage.key} className="select w-full">
             {LANGUAGES.map((language) => (
-              <option key={language} value={language}>{LANGUAGE_NATIVE_NAMES[language]}</option>
+              <option key={language} value={language}>
+                {LANGUAGE_NATIVE_NAMES[language]}
+              </option>
             ))}
           </select>
           <FieldErrors id={fields.preferredLanguage.errorId} errors={fields.preferredLanguage.errors} />
@@ -85,11 +98,22 @@ function PasswordForm({ hasPassword, lastResult }: { hasPassword: boolean; lastR
       <div className="card-body gap-4 p-5">
         <h2 className="card-title">{t("profile.changePassword")}</h2>
         {hasPassword ? (
-          <TextField meta={fields.currentPassword} label={t("forms.fields.currentPassword")} type="password" autoComplete="current-password" />
+          <TextField
+            meta={fields.currentPassword}
+            label={t("forms.fields.currentPassword")}
+            type="password"
+            autoComplete="current-password"
+          />
         ) : (
           <p className="text-sm text-base-content/80">{t("profile.noPasswordYet")}</p>
         )}
-        <TextField meta={fields.newPassword} label={t("forms.fields.newPassword")} type="password" autoComplete="new-password" hint={t("forms.hints.password")} />
+        <TextField
+          meta={fields.newPassword}
+          label={t("forms.fields.newPassword")}
+          type="password"
+          autoComplete="new-password"
+          hint={t("forms.hints.password")}
+        />
         <TextField meta={fields.confirmPassword} label={t("forms.fields.confirmNewPassword")} type="password" autoComplete="new-password" />
         <SubmitButton name="intent" value="change-password" className="btn btn-primary self-start" busyLabel={t("forms.busy")}>
           {t("profile.changePassword")}

@@ -1,20 +1,29 @@
 import { Form, Link } from "@remix-run/react";
-import { Suspense, lazy } from "react";
+import { lazy, Suspense } from "react";
 import { useTranslation } from "react-i18next";
+
 import { LanguageSwitcher } from "~/components/language-switcher";
 import { homePathForRole, type Role } from "~/domain/roles";
 
 // Only active doctors have the live bell: its realtime code is a chunk of its own that nobody else loads.
 const RequestsBell = lazy(() => import("~/components/doctor/requests-bell").then((module) => ({ default: module.RequestsBell })));
 
-export function SiteHeader({ signedInRole, doctorBell }: { signedInRole: Role | null; doctorBell: { initialCount: number; doctorCode: string | null } | null }) {
+export function SiteHeader({
+  signedInRole,
+  doctorBell,
+}: {
+  signedInRole: Role | null;
+  doctorBell: { initialCount: number; doctorCode: string | null } | null;
+}) {
   const { t } = useTranslation();
   return (
     <header className="border-b border-base-300 bg-base-100">
       <div className="mx-auto flex max-w-5xl flex-wrap items-center justify-between gap-2 px-3 py-2">
         <Link to="/" className="flex items-baseline gap-2 text-xl font-bold text-primary" aria-label={t("shell.home")}>
           <span>Qoda</span>
-          <span lang="am" className="font-wordmark">ቆዳ</span>
+          <span lang="am" className="font-wordmark">
+            ቆዳ
+          </span>
         </Link>
         <div className="flex flex-wrap items-center gap-1">
           <LanguageSwitcher />

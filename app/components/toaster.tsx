@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+
 import type { ShownToast } from "~/toast";
 
 const AUTO_DISMISS_MS = 6_000;
@@ -15,9 +16,9 @@ const ALERT_CLASS: Record<ShownToast["kind"], string> = {
  */
 export function Toaster({ toast }: { toast: ShownToast }) {
   const { t } = useTranslation();
+  // Root gives each toast its own key, so a new one starts visible again.
   const [visible, setVisible] = useState(true);
   useEffect(() => {
-    setVisible(true);
     if (toast.kind === "error") return;
     const timer = window.setTimeout(() => setVisible(false), AUTO_DISMISS_MS);
     return () => window.clearTimeout(timer);
@@ -25,9 +26,14 @@ export function Toaster({ toast }: { toast: ShownToast }) {
   if (!visible) return null;
   return (
     <dialog open className="toast toast-bottom toast-center z-50 w-full max-w-md bg-transparent px-2" aria-labelledby="toast-title">
-      <div className={`alert ${ALERT_CLASS[toast.kind]} flex items-start justify-between gap-2 shadow-lg`} role={toast.kind === "error" ? "alert" : "status"}>
+      <div
+        className={`alert ${ALERT_CLASS[toast.kind]} flex items-start justify-between gap-2 shadow-lg`}
+        role={toast.kind === "error" ? "alert" : "status"}
+      >
         <div>
-          <p className="font-bold" id="toast-title">{toast.title}</p>
+          <p className="font-bold" id="toast-title">
+            {toast.title}
+          </p>
           {toast.description ? <p className="text-sm">{toast.description}</p> : null}
         </div>
         <form method="dialog">

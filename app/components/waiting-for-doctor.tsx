@@ -1,9 +1,10 @@
 import { Link, useNavigate } from "@remix-run/react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
+
 import { useConsultationStatus } from "~/components/realtime/use-consultation-status";
-import type { ConsultationStatus } from "~/domain/consultation-status";
 import { DOCTOR_RESPONSE_PROMISE_MINUTES, PATIENT_TO_PAYMENT_AFTER_MATCH_MS } from "~/domain/constants";
+import type { ConsultationStatus } from "~/domain/consultation-status";
 
 /** Shown while a request looks for a doctor; when one accepts, it says so and moves on to payment. */
 export function WaitingForDoctor({ consultationId, initialStatus }: { consultationId: string; initialStatus: ConsultationStatus }) {
@@ -21,7 +22,9 @@ export function WaitingForDoctor({ consultationId, initialStatus }: { consultati
       <div className="card-body items-center gap-3 p-6 text-center">
         {found ? (
           <>
-            <p className="text-4xl" aria-hidden="true">✓</p>
+            <p className="text-4xl" aria-hidden="true">
+              ✓
+            </p>
             <h2 className="text-xl font-bold">{t("request.waiting.foundTitle")}</h2>
             <p>{t("request.waiting.foundBody")}</p>
           </>
@@ -31,11 +34,15 @@ export function WaitingForDoctor({ consultationId, initialStatus }: { consultati
             <h2 className="text-xl font-bold">{t("request.waiting.lookingTitle")}</h2>
             <p>{t("request.waiting.lookingBody", { minutes: DOCTOR_RESPONSE_PROMISE_MINUTES })}</p>
             <noscript>
-              <Link to=".?step=3" reloadDocument className="link">{t("request.waiting.refresh")}</Link>
+              <Link to=".?step=3" reloadDocument className="link">
+                {t("request.waiting.refresh")}
+              </Link>
             </noscript>
           </>
         )}
-        <Link to="/patient/dashboard" className="btn btn-ghost btn-sm">{t("request.waiting.backToDashboard")}</Link>
+        <Link to="/patient/dashboard" className="btn btn-ghost btn-sm">
+          {t("request.waiting.backToDashboard")}
+        </Link>
       </div>
     </div>
   );

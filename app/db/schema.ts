@@ -7,17 +7,11 @@
 
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { CONSULTATION_STATUSES, PRIORITIES } from "../domain/consultation-status";
-import {
-  MAX_LICENCE_BYTES,
-  MAX_PHOTO_BYTES,
-  MAX_TITLE_CHARS,
-  MIN_EXPERIENCE_YEARS,
-  RATING_MAX,
-  RATING_MIN,
-} from "../domain/constants";
+
+import { MAX_LICENCE_BYTES, MAX_PHOTO_BYTES, MAX_TITLE_CHARS, MIN_EXPERIENCE_YEARS, RATING_MAX, RATING_MIN } from "../domain/constants";
+import { CONSULTATION_STATUSES, DEFAULT_PRIORITY, PRIORITIES } from "../domain/consultation-status";
 import { LANGUAGES } from "../domain/languages";
-import { DOCTOR_STATUSES, ROLES } from "../domain/roles";
+import { DEFAULT_DOCTOR_SPECIALTY, DOCTOR_STATUSES, ROLES } from "../domain/roles";
 
 const id = () =>
   text("id")
@@ -130,7 +124,7 @@ export const doctors = sqliteTable(
       .primaryKey()
       .references(() => users.id, { onDelete: "cascade" }),
     status: text("status", { enum: DOCTOR_STATUSES }).notNull().default("active"),
-    specialty: text("specialty").notNull().default("Dermatologist"),
+    specialty: text("specialty").notNull().default(DEFAULT_DOCTOR_SPECIALTY),
     /** The short code patients may give to ask for this doctor. */
     doctorCode: text("doctor_code").notNull(),
     licenceNumber: text("licence_number"),
@@ -145,7 +139,10 @@ export const doctors = sqliteTable(
     uniqueIndex("doctors_doctor_code_unique").on(t.doctorCode),
     index("doctors_status_idx").on(t.status),
     check("doctors_status_valid", oneOf("status", DOCTOR_STATUSES)),
-    check("doctors_experience_range", sql`${t.experienceYears} IS NULL OR ${t.experienceYears} >= ${sql.raw(String(MIN_EXPERIENCE_YEARS))}`),
+    check(
+      "doctors_experience_range",
+      sql`${t.experienceYears} IS NULL OR ${t.experienceYears} >= ${sql.raw(String(MIN_EXPERIENCE_YEARS))}`,
+    ),
   ],
 );
 
@@ -158,7 +155,7 @@ export const consultations = sqliteTable(
       .references(() => users.id),
     doctorId: text("doctor_id").references(() => users.id),
     status: text("status", { enum: CONSULTATION_STATUSES }).notNull(),
-    priority: text("priority", { enum: PRIORITIES }).notNull().default("normal"),
+    priority: text("priority", { enum: PRIORITIES }).notNull().default(DEFAULT_PRIORITY),
     /** The chief complaint cut to its first characters. */
     title: text("title").notNull().default(""),
     // The description's three sections, kept apart so each can be shown and searched as itself.
@@ -321,10 +318,7 @@ export const notifications = sqliteTable(
     isRead: integer("is_read", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
   },
-  (t) => [
-    index("notifications_user_idx").on(t.userId, t.isRead, t.createdAt),
-    check("notifications_is_read_bool", isBoolean("is_read")),
-  ],
+  (t) => [index("notifications_user_idx").on(t.userId, t.isRead, t.createdAt), check("notifications_is_read_bool", isBoolean("is_read"))],
 );
 
 export const chats = sqliteTable(
@@ -375,10 +369,7 @@ export const doctorRegistrations = sqliteTable(
     check("doctor_registrations_status_valid", oneOf("status", REGISTRATION_STATUSES)),
     check("doctor_registrations_experience_range", sql`${t.experienceYears} >= ${sql.raw(String(MIN_EXPERIENCE_YEARS))}`),
     check("doctor_registrations_licence_size", sql`${t.licenceSizeBytes} BETWEEN 1 AND ${sql.raw(String(MAX_LICENCE_BYTES))}`),
-    check(
-      "doctor_registrations_licence_type",
-      sql.raw(`licence_content_type IN ('application/pdf', 'image/jpeg', 'image/png')`),
-    ),
+    check("doctor_registrations_licence_type", sql.raw(`licence_content_type IN ('application/pdf', 'image/jpeg', 'image/png')`)),
     // A decision names who made it and when.
     check(
       "doctor_registrations_review_complete",

@@ -2,6 +2,7 @@
 // server (both through `parseForm`). Messages are translation keys (see app/locales), so each side
 // shows them in the reader's language. Written with `zod/mini`: these ship to the browser.
 import { z } from "zod/mini";
+
 import { isCommonPassword } from "./common-passwords";
 import { MIN_PASSWORD_CHARS } from "./constants";
 import { LANGUAGES } from "./languages";
@@ -16,13 +17,16 @@ const requiredText = (maxChars: number, key = REQUIRED) =>
   z.string({ error: key }).check(z.trim(), z.minLength(1, { error: key }), z.maxLength(maxChars, { error: TOO_LONG }));
 
 /** A person's name: one clean line (see text-hygiene), present, and short enough for every screen. */
-export const personName = z
+const personName = z
   .string({ error: REQUIRED })
   .check(z.overwrite(cleanLine), z.trim(), z.minLength(1, { error: REQUIRED }), z.maxLength(60, { error: TOO_LONG }));
 
-export const email = z.pipe(
+const email = z.pipe(
   requiredText(254),
-  z.pipe(z.email({ error: "forms.errors.invalidEmail" }), z.transform((value) => value.toLowerCase())),
+  z.pipe(
+    z.email({ error: "forms.errors.invalidEmail" }),
+    z.transform((value) => value.toLowerCase()),
+  ),
 );
 
 /** A new password: long enough and not one of the passwords everybody tries first. */
@@ -44,11 +48,14 @@ const passwordsMatch = <Form extends Record<string, unknown>>(first: keyof Form 
     when: (payload) => typeof (payload.value as Record<string, unknown>)[second] === "string",
   });
 
-const consentGiven = z.refine<{ acceptTerms?: "on"; acceptPrivacy?: "on" }>((form) => form.acceptTerms === "on" && form.acceptPrivacy === "on", {
-  error: "forms.errors.consentRequired",
-  path: ["acceptTerms"],
-  when: () => true,
-});
+const consentGiven = z.refine<{ acceptTerms?: "on"; acceptPrivacy?: "on" }>(
+  (form) => form.acceptTerms === "on" && form.acceptPrivacy === "on",
+  {
+    error: "forms.errors.consentRequired",
+    path: ["acceptTerms"],
+    when: () => true,
+  },
+);
 
 export const RegisterSchema = z
   .object({

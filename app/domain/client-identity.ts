@@ -8,13 +8,16 @@ function ipv6Groups(address: string): number[] | null {
   if (halves.length > 2) return null;
   const parse = (part: string) => (part === "" ? [] : part.split(":"));
   const [head, tail] = [parse(halves[0]!), parse(halves[1] ?? "")];
-  const groups = (part: string[]) => part.flatMap((group) => {
-    if (group.includes(".")) {
-      const bytes = group.split(".").map(Number);
-      return bytes.length === 4 && bytes.every((byte) => Number.isInteger(byte) && byte >= 0 && byte <= 255) ? [bytes[0]! * 256 + bytes[1]!, bytes[2]! * 256 + bytes[3]!] : [NaN];
-    }
-    return /^[0-9a-f]{1,4}$/i.test(group) ? [parseInt(group, 16)] : [NaN];
-  });
+  const groups = (part: string[]) =>
+    part.flatMap((group) => {
+      if (group.includes(".")) {
+        const bytes = group.split(".").map(Number);
+        return bytes.length === 4 && bytes.every((byte) => Number.isInteger(byte) && byte >= 0 && byte <= 255)
+          ? [bytes[0]! * 256 + bytes[1]!, bytes[2]! * 256 + bytes[3]!]
+          : [NaN];
+      }
+      return /^[0-9a-f]{1,4}$/i.test(group) ? [parseInt(group, 16)] : [NaN];
+    });
   const [first, last] = [groups(head), groups(tail)];
   const missing = 8 - first.length - last.length;
   if (missing < 0 || (halves.length === 1 && missing !== 0)) return null;
@@ -31,5 +34,8 @@ export function clientIdentity(address: string | null): string {
   if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
     return [groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255].join(".");
   }
-  return `${groups.slice(0, 4).map((group) => group.toString(16)).join(":")}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(":")}::/64`;
 }

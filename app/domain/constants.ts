@@ -2,7 +2,6 @@
 // from here, so a change is made once. Names carry their unit.
 
 export const CONSULTATION_FEE_ETB = 150;
-export const CURRENCY = "ETB";
 
 export const PAYMENT_WINDOW_MS = 15 * 60_000;
 export const PAYMENT_WINDOW_MINUTES = PAYMENT_WINDOW_MS / 60_000;
@@ -45,9 +44,9 @@ export const DOCTOR_TO_CONSULTATION_AFTER_TOAST_ACCEPT_MS = 500;
 export const ACCEPT_CONFIRMATION_SHOWN_MS = 3_000;
 
 /** The request bell shows "99+" above this count. */
-export const BADGE_MAX_COUNT = 99;
+const BADGE_MAX_COUNT = 99;
 /** Consultation ids are shown to people by their first characters only. */
-export const CONSULTATION_ID_DISPLAY_CHARS = 8;
+const CONSULTATION_ID_DISPLAY_CHARS = 8;
 
 // Facts of the terms of service.
 export const ESCROW_RELEASE_HOURS = 72;

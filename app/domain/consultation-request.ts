@@ -1,13 +1,17 @@
 // A patient's request: the words of step 2, the photos of step 1, and how they become a consultation.
 import { z } from "zod/mini";
-import { MAX_PHOTO_BYTES, MAX_PHOTO_PIXELS, MAX_PHOTOS_PER_REQUEST, MAX_TITLE_CHARS, PHOTO_CONTENT_TYPES } from "./constants";
-import { PRIORITIES, type ConsultationStatus } from "./consultation-status";
+
+import { MAX_PHOTO_BYTES, MAX_PHOTO_PIXELS, MAX_PHOTOS_PER_REQUEST, MAX_TITLE_CHARS, type PHOTO_CONTENT_TYPES } from "./constants";
+import { type ConsultationStatus, DEFAULT_PRIORITY, PRIORITIES } from "./consultation-status";
 import { declaredPixelSize } from "./image-dimensions";
 import { cleanLine, cleanText } from "./text-hygiene";
 
 const MAX_SECTION_CHARS = 4000;
 const TOO_LONG = "forms.errors.tooLong";
-const optionalText = z._default(z.string().check(z.overwrite(cleanText), z.trim(), z.maxLength(MAX_SECTION_CHARS, { error: TOO_LONG })), "");
+const optionalText = z._default(
+  z.string().check(z.overwrite(cleanText), z.trim(), z.maxLength(MAX_SECTION_CHARS, { error: TOO_LONG })),
+  "",
+);
 
 /** The words of step 2 (written with `zod/mini`: this schema ships to the browser). */
 export const RequestDetailsSchema = z.object({
@@ -16,14 +20,19 @@ export const RequestDetailsSchema = z.object({
   submissionKey: z.optional(z.uuid({ error: "request.errors.submitFailed" })),
   chiefComplaint: z
     .string({ error: "request.errors.missingComplaint" })
-    .check(z.overwrite(cleanText), z.trim(), z.minLength(1, { error: "request.errors.missingComplaint" }), z.maxLength(MAX_SECTION_CHARS, { error: TOO_LONG })),
+    .check(
+      z.overwrite(cleanText),
+      z.trim(),
+      z.minLength(1, { error: "request.errors.missingComplaint" }),
+      z.maxLength(MAX_SECTION_CHARS, { error: TOO_LONG }),
+    ),
   knownIllnesses: optionalText,
   additionalComments: optionalText,
   doctorCode: z.pipe(
     z.optional(z.string().check(z.overwrite(cleanLine), z.trim(), z.maxLength(20, { error: "request.errors.unknownDoctorCode" }))),
     z.transform((code) => (code ? code.toUpperCase() : null)),
   ),
-  priority: z._default(z.enum(PRIORITIES, { error: "forms.errors.required" }), "normal"),
+  priority: z._default(z.enum(PRIORITIES, { error: "forms.errors.required" }), DEFAULT_PRIORITY),
 });
 export type RequestDetails = z.output<typeof RequestDetailsSchema>;
 

@@ -22,15 +22,7 @@ export const DEFAULT_PRIORITY: Priority = "normal";
 /** Doctors' queues sort by priority (most pressing first), then by waiting time. */
 export const PRIORITY_RANK: Record<Priority, number> = { urgent: 0, high: 1, normal: 2 };
 
-export const CONSULTATION_MOVES = [
-  "submit",
-  "accept",
-  "decline",
-  "withdraw",
-  "confirmPayment",
-  "expirePayment",
-  "complete",
-] as const;
+export const CONSULTATION_MOVES = ["submit", "accept", "decline", "withdraw", "confirmPayment", "expirePayment", "complete"] as const;
 export type ConsultationMove = (typeof CONSULTATION_MOVES)[number];
 
 /** Who asks for a move: a signed-in user in a role, or the system (payment provider, alarm). */
@@ -39,10 +31,7 @@ export type Actor = { kind: "user"; userId: string; role: Role } | { kind: "syst
 /** Who may make a move. */
 type MoveAuthority = "owning-patient" | "any-doctor" | "assigned-doctor" | "system";
 
-const MOVES: Record<
-  ConsultationMove,
-  { from: ConsultationStatus; to: ConsultationStatus; by: MoveAuthority }
-> = {
+const MOVES: Record<ConsultationMove, { from: ConsultationStatus; to: ConsultationStatus; by: MoveAuthority }> = {
   // The patient's final submit, once every photo is stored.
   submit: { from: "awaiting_assets", to: "pending", by: "owning-patient" },
   accept: { from: "pending", to: "accepted_awaiting_payment", by: "any-doctor" },
@@ -62,7 +51,7 @@ export interface ConsultationFacts {
 }
 
 /** The columns a move writes besides `status`. `null` clears a column. */
-export interface ConsultationChanges {
+interface ConsultationChanges {
   status: ConsultationStatus;
   doctorId?: string | null;
   acceptedAt?: Date | null;
@@ -118,12 +107,7 @@ function changesFor(move: ConsultationMove, actor: Actor, now: Date): Omit<Consu
  * Plans `move` on a consultation for `actor` at `now`. Permission is checked before status so that a
  * stranger learns nothing about a consultation's state from the refusal.
  */
-export function planTransition(
-  facts: ConsultationFacts,
-  move: ConsultationMove,
-  actor: Actor,
-  now: Date,
-): TransitionPlan {
+export function planTransition(facts: ConsultationFacts, move: ConsultationMove, actor: Actor, now: Date): TransitionPlan {
   const rule = MOVES[move];
   if (!isPermitted(rule.by, facts, actor)) return { ok: false, move, refusal: "not_permitted" };
   if (facts.status !== rule.from) return { ok: false, move, refusal: "wrong_status" };

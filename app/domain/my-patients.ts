@@ -11,7 +11,7 @@ export interface ConsultationOfPatient {
   diagnosis: string | null;
 }
 
-export type PatientStanding = "ongoing" | "pending" | "completed";
+type PatientStanding = "ongoing" | "pending" | "completed";
 
 export interface PatientGroup {
   patientId: string;

@@ -69,7 +69,10 @@ export const ACCOUNT_BACKOFF = {
 export function accountBackoffDecision(earlierFailureTimesMs: number[], now: number) {
   const inWindow = earlierFailureTimesMs.filter((time) => time > now - ACCOUNT_BACKOFF.windowMs);
   if (inWindow.length < ACCOUNT_BACKOFF.afterFailures) return { allowed: true as const };
-  const delayMs = Math.min(ACCOUNT_BACKOFF.firstDelayMs * 2 ** (inWindow.length - ACCOUNT_BACKOFF.afterFailures), ACCOUNT_BACKOFF.maxDelayMs);
+  const delayMs = Math.min(
+    ACCOUNT_BACKOFF.firstDelayMs * 2 ** (inWindow.length - ACCOUNT_BACKOFF.afterFailures),
+    ACCOUNT_BACKOFF.maxDelayMs,
+  );
   const readyAt = Math.max(...inWindow) + delayMs;
   return now >= readyAt ? { allowed: true as const } : { allowed: false as const, retryAfterMs: readyAt - now };
 }

@@ -1,6 +1,7 @@
 // Messages the rooms send to browsers. Both sides parse them with these schemas; a message that does
 // not parse is dropped. Written with `zod/mini`: these ship to the browser.
 import { z } from "zod/mini";
+
 import { CONSULTATION_STATUSES, PRIORITIES, PRIORITY_RANK } from "./consultation-status";
 
 /** Close codes rooms use; the browser reads them to know why its socket ended. */
@@ -11,14 +12,13 @@ export const ROOM_CLOSE_CODES = {
   noLongerParticipant: 4003,
 } as const;
 
-export const ConsultationStatusEvent = z.object({
+const ConsultationStatusEvent = z.object({
   type: z.literal("status"),
   consultationId: z.string(),
   status: z.enum(CONSULTATION_STATUSES),
   /** Why the status moved, when the page should say so (e.g. "Payment Time Expired"). */
   reason: z.optional(z.enum(["payment_expired"])),
 });
-export type ConsultationStatusEvent = z.infer<typeof ConsultationStatusEvent>;
 
 export const ConsultationRoomEvent = z.discriminatedUnion("type", [ConsultationStatusEvent]);
 export type ConsultationRoomEvent = z.infer<typeof ConsultationRoomEvent>;

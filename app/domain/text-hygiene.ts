@@ -7,6 +7,7 @@ const DIRECTION_CONTROLS = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
 /** Zero-width space and byte-order mark: invisible, and never needed in a name or a description. */
 const INVISIBLE = /[\u200b\ufeff]/g;
 /** C0 controls but tab, newline and carriage return, DEL, and C1 controls. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
 /** Every way to break a line: CR LF, CR, LF, and the Unicode line and paragraph separators. */
 const LINE_BREAKS = /\r\n?|[\n\u2028\u2029]/g;

@@ -1,4 +1,5 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+
 import { StatusPage } from "~/components/status-page";
 import { getTranslator, pageTitle } from "~/i18n.server";
 

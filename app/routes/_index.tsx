@@ -1,6 +1,7 @@
-import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+
 import {
   APPLICANT_CONTACT_BUSINESS_DAYS,
   CONSULTATION_FEE_ETB,
@@ -9,8 +10,8 @@ import {
 } from "~/domain/constants";
 import { homePathForRole } from "~/domain/roles";
 import { getTranslator, pageTitle } from "~/i18n.server";
-import { findSessionUser } from "~/server/auth/session.server";
 import { loadAsDocument, staticPage } from "~/page-hydration";
+import { findSessionUser } from "~/server/auth/session.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   // Public page; a signed-in visitor goes straight to their own dashboard.

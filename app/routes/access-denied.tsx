@@ -1,5 +1,6 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useTranslation } from "react-i18next";
+
 import { MessagePage } from "~/components/status-page";
 import { getTranslator, pageTitle } from "~/i18n.server";
 

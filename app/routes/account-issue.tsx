@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useTranslation } from "react-i18next";
+
 import { MessagePage } from "~/components/status-page";
 import { SUPPORT_EMAIL } from "~/domain/constants";
 import { getTranslator, pageTitle } from "~/i18n.server";

@@ -1,4 +1,5 @@
-import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { type LoaderFunctionArgs, redirect } from "@remix-run/cloudflare";
+
 import { requireAdmin } from "~/server/auth/guards.server";
 
 // /admin and /admin/dashboard are the same screen (spec).

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Outlet } from "@remix-run/react";
+
 import { requireAdmin } from "~/server/auth/guards.server";
 
 // The admins' part of the site. This guard covers the whole subtree; every child route runs its own

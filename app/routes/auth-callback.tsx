@@ -1,5 +1,6 @@
-import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { type LoaderFunctionArgs, redirect } from "@remix-run/cloudflare";
 import { eq } from "drizzle-orm";
+
 import { users } from "~/db/schema";
 import { homePathForRole } from "~/domain/roles";
 import { ensureRoleRow } from "~/server/auth/accounts.server";

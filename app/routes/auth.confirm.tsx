@@ -1,11 +1,12 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+
 import { AuthCard } from "~/components/auth-card";
 import { getTranslator, pageTitle } from "~/i18n.server";
+import { recordAudit } from "~/server/audit.server";
 import { markEmailConfirmed } from "~/server/auth/accounts.server";
 import { redeemOneTimeLink } from "~/server/auth/one-time-links.server";
-import { recordAudit } from "~/server/audit.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 // Public: the link in the confirmation email. It works once; a used, expired or forged link says so.
@@ -16,7 +17,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (userId) {
     await markEmailConfirmed(context.db, userId, now);
     await recordAudit(context.db, request, { action: "auth.email_confirmed", actorId: userId, targetType: "user", targetId: userId });
-    return redirectWithToast("/login", { kind: "success", title: "auth.confirm.doneTitle", description: "auth.confirm.doneBody" }, context.config);
+    return redirectWithToast(
+      "/login",
+      { kind: "success", title: "auth.confirm.doneTitle", description: "auth.confirm.doneBody" },
+      context.config,
+    );
   }
   const t = await getTranslator(request);
   return data({ title: pageTitle(t("auth.links.invalidTitle")) }, { status: 400 });

@@ -1,9 +1,17 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+
 import { detectLanguage } from "~/i18n.server";
-import { createPatient, findUserByEmail, findUserByOAuthAccount, linkOAuthAccount, markEmailConfirmed, revokeUnprovenCredentials } from "~/server/auth/accounts.server";
+import { recordAudit } from "~/server/audit.server";
+import {
+  createPatient,
+  findUserByEmail,
+  findUserByOAuthAccount,
+  linkOAuthAccount,
+  markEmailConfirmed,
+  revokeUnprovenCredentials,
+} from "~/server/auth/accounts.server";
 import { afterGoogleCookie, googleAuthenticator, type GoogleProfile } from "~/server/auth/google.server";
 import { completeSignIn } from "~/server/auth/sign-in.server";
-import { recordAudit } from "~/server/audit.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 // Public: where Google sends the person back. A first Google sign-in creates a patient, who still has
@@ -14,12 +22,24 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     profile = await googleAuthenticator(context, request).authenticate("google", request);
   } catch (error) {
     console.error(JSON.stringify({ event: "google_sign_in_failed", error: String(error) }));
-    await recordAudit(context.db, request, { action: "auth.sign_in.failure", actorId: null, details: { method: "google", error: String(error) } });
-    return redirectWithToast("/login", { kind: "error", title: "auth.google.errorTitle", description: "auth.google.errorBody" }, context.config);
+    await recordAudit(context.db, request, {
+      action: "auth.sign_in.failure",
+      actorId: null,
+      details: { method: "google", error: String(error) },
+    });
+    return redirectWithToast(
+      "/login",
+      { kind: "error", title: "auth.google.errorTitle", description: "auth.google.errorBody" },
+      context.config,
+    );
   }
   // Only an address Google has verified may sign in: it is how we know whose it is.
   if (!profile.emailVerified) {
-    return redirectWithToast("/login", { kind: "error", title: "auth.google.errorTitle", description: "auth.google.unverifiedEmail" }, context.config);
+    return redirectWithToast(
+      "/login",
+      { kind: "error", title: "auth.google.errorTitle", description: "auth.google.unverifiedEmail" },
+      context.config,
+    );
   }
   const now = new Date();
   let userId = await findUserByOAuthAccount(context.db, "google", profile.sub);
@@ -47,8 +67,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       },
       now,
     );
-    if (!userId) return redirectWithToast("/login", { kind: "error", title: "auth.google.errorTitle", description: "auth.signUp.emailTaken" }, context.config);
-    await recordAudit(context.db, request, { action: "auth.sign_up", actorId: userId, targetType: "user", targetId: userId, details: { method: "google" } });
+    if (!userId)
+      return redirectWithToast(
+        "/login",
+        { kind: "error", title: "auth.google.errorTitle", description: "auth.signUp.emailTaken" },
+        context.config,
+      );
+    await recordAudit(context.db, request, {
+      action: "auth.sign_up",
+      actorId: userId,
+      targetType: "user",
+      targetId: userId,
+      details: { method: "google" },
+    });
   }
   await linkOAuthAccount(context.db, "google", profile.sub, userId, now);
   const redirectTo = (await afterGoogleCookie.parse(request.headers.get("Cookie"))) as string | null;

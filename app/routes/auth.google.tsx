@@ -1,7 +1,8 @@
-import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
-import { readFormData } from "~/server/form-body.server";
+import { type ActionFunctionArgs, redirect } from "@remix-run/cloudflare";
+
 import { safeRedirectPath } from "~/domain/safe-redirect";
 import { afterGoogleCookie, googleAuthenticator } from "~/server/auth/google.server";
+import { readFormData } from "~/server/form-body.server";
 
 // Public: a GET has nothing to do here.
 export async function loader() {

@@ -2,12 +2,13 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useActionData, useSearchParams } from "@remix-run/react";
 import { eq } from "drizzle-orm";
 import { useTranslation } from "react-i18next";
+
 import { AuthCard } from "~/components/auth-card";
 import { EmailRequestForm } from "~/components/email-request-form";
 import { profiles } from "~/db/schema";
 import { getTranslator, pageTitle } from "~/i18n.server";
-import { findUserByEmail } from "~/server/auth/accounts.server";
 import { sendAccountLink } from "~/server/auth/account-links.server";
+import { findUserByEmail } from "~/server/auth/accounts.server";
 import { resendLimits } from "~/server/auth/client-limits.server";
 import { handleEmailRequest } from "~/server/auth/email-request.server";
 
@@ -20,12 +21,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  return handleEmailRequest(context, request, (email) => resendLimits(request, email), async (email, now) => {
-    const user = await findUserByEmail(context.db, email);
-    if (!user || user.emailConfirmedAt) return;
-    const profile = await context.db.query.profiles.findFirst({ where: eq(profiles.userId, user.id) });
-    await sendAccountLink("confirm", context, request, { userId: user.id, email, firstName: profile?.firstName ?? "", language: profile?.preferredLanguage ?? "en" }, now);
-  });
+  return handleEmailRequest(
+    context,
+    request,
+    (email) => resendLimits(request, email),
+    async (email, now) => {
+      const user = await findUserByEmail(context.db, email);
+      if (!user || user.emailConfirmedAt) return;
+      const profile = await context.db.query.profiles.findFirst({ where: eq(profiles.userId, user.id) });
+      await sendAccountLink(
+        "confirm",
+        context,
+        request,
+        { userId: user.id, email, firstName: profile?.firstName ?? "", language: profile?.preferredLanguage ?? "en" },
+        now,
+      );
+    },
+  );
 }
 
 export default function ResendConfirmation() {

@@ -1,22 +1,23 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { readFormData } from "~/server/form-body.server";
-import { parseForm } from "~/forms";
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
 import { Form, useActionData } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import type { z } from "zod/mini";
+
 import { AuthCard } from "~/components/auth-card";
 import { ConsentCheckboxes } from "~/components/consent-checkboxes";
 import { FormAlert, SubmitButton } from "~/components/form-fields";
+import { useLazyValidation } from "~/components/forms/use-lazy-validation";
 import { useHydrated } from "~/components/use-hydrated";
 import { ConsentSchema } from "~/domain/auth-schemas";
 import { safeRedirectPath } from "~/domain/safe-redirect";
+import { parseForm } from "~/forms";
 import { getTranslator, pageTitle } from "~/i18n.server";
+import { recordAudit } from "~/server/audit.server";
 import { recordConsent } from "~/server/auth/accounts.server";
 import { requireRole } from "~/server/auth/guards.server";
-import { recordAudit } from "~/server/audit.server";
-import { useLazyValidation } from "~/components/forms/use-lazy-validation";
-import type { z } from "zod/mini";
+import { readFormData } from "~/server/form-body.server";
 
 const loadValidateConsent = () => import("~/components/forms/validators").then((module) => module.validateConsent);
 
@@ -38,7 +39,12 @@ export async function action(args: ActionFunctionArgs) {
   const submission = parseForm(await readFormData(args.request), ConsentSchema);
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   await recordConsent(args.context.db, user.userId, new Date());
-  await recordAudit(args.context.db, args.request, { action: "auth.consent_given", actorId: user.userId, targetType: "user", targetId: user.userId });
+  await recordAudit(args.context.db, args.request, {
+    action: "auth.consent_given",
+    actorId: user.userId,
+    targetType: "user",
+    targetId: user.userId,
+  });
   return redirect(safeRedirectPath(new URL(args.request.url).searchParams.get("redirect"), AFTER_CONSENT));
 }
 
@@ -59,7 +65,12 @@ export default function Consent() {
     <AuthCard title={t("auth.consent.title")} intro={t("auth.consent.intro")}>
       {errors?.length ? <FormAlert title={t("auth.consent.requiredTitle")} message={t(errors[0] as never)} /> : null}
       <Form method="post" {...getFormProps(form)} onFocusCapture={validation.onFocusCapture} className="flex flex-col gap-4">
-        <ConsentCheckboxes terms={fields.acceptTerms} privacy={fields.acceptPrivacy} onTermsChange={setAcceptTerms} onPrivacyChange={setAcceptPrivacy} />
+        <ConsentCheckboxes
+          terms={fields.acceptTerms}
+          privacy={fields.acceptPrivacy}
+          onTermsChange={setAcceptTerms}
+          onPrivacyChange={setAcceptPrivacy}
+        />
         <SubmitButton disabled={consentMissing} needsConsent busyLabel={t("forms.busy")}>
           {t("auth.consent.continue")}
         </SubmitButton>

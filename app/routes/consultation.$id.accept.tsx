@@ -1,7 +1,8 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { eq } from "drizzle-orm";
 import { useTranslation } from "react-i18next";
+
 import { PriorityBadge } from "~/components/consultation-badges";
 import { SubmitButton } from "~/components/form-fields";
 import { consultations } from "~/db/schema";
@@ -32,7 +33,8 @@ export async function loader(args: LoaderFunctionArgs) {
   const consultation = id ? await args.context.db.query.consultations.findFirst({ where: eq(consultations.id, id) }) : undefined;
   if (consultation?.doctorId === doctor.userId) throw redirect(`/doctor/consultation/${id}`);
   if (!consultation) return data({ title, oops: "consultation.errors.notFound", request: null }, { status: 404 });
-  if (consultation.status !== "pending") return data({ title, oops: "consultation.errors.alreadyAccepted", request: null }, { status: 409 });
+  if (consultation.status !== "pending")
+    return data({ title, oops: "consultation.errors.alreadyAccepted", request: null }, { status: 409 });
   return { title, oops: null, request: { id: consultation.id, title: consultation.title, priority: consultation.priority } };
 }
 
@@ -44,9 +46,17 @@ export async function action(args: ActionFunctionArgs) {
   const id = args.params.id ?? "";
   const outcome = await acceptConsultation(args.context, args.request, doctor, id);
   if (outcome.ok) throw redirect(`/doctor/consultation/${id}`);
-  const consultation = outcome.reason === "not_found" ? undefined : await args.context.db.query.consultations.findFirst({ columns: { doctorId: true }, where: eq(consultations.id, id) });
+  const consultation =
+    outcome.reason === "not_found"
+      ? undefined
+      : await args.context.db.query.consultations.findFirst({ columns: { doctorId: true }, where: eq(consultations.id, id) });
   if (consultation?.doctorId === doctor.userId) throw redirect(`/doctor/consultation/${id}`);
-  const oops = outcome.reason === "not_found" ? "consultation.errors.notFound" : outcome.reason === "already_taken" ? "consultation.errors.alreadyAccepted" : "consultation.errors.acceptFailed";
+  const oops =
+    outcome.reason === "not_found"
+      ? "consultation.errors.notFound"
+      : outcome.reason === "already_taken"
+        ? "consultation.errors.alreadyAccepted"
+        : "consultation.errors.acceptFailed";
   return data({ oops }, { status: outcome.reason === "not_found" ? 404 : 409 });
 }
 
@@ -65,14 +75,20 @@ export default function AcceptFromLink() {
       ) : loaded.request ? (
         <>
           <h1 className="text-2xl font-bold">{t("consultation.acceptLink.title")}</h1>
-          <div className="flex justify-center"><PriorityBadge priority={loaded.request.priority} /></div>
+          <div className="flex justify-center">
+            <PriorityBadge priority={loaded.request.priority} />
+          </div>
           <p className="font-medium">{loaded.request.title}</p>
           <Form method="post">
-            <SubmitButton className="btn btn-primary w-full" busyLabel={t("forms.busy")}>{t("doctor.requests.accept")}</SubmitButton>
+            <SubmitButton className="btn btn-primary w-full" busyLabel={t("forms.busy")}>
+              {t("doctor.requests.accept")}
+            </SubmitButton>
           </Form>
         </>
       ) : null}
-      <Link to="/doctor/dashboard" className="btn btn-ghost">{t("consultation.acceptLink.goToDashboard")}</Link>
+      <Link to="/doctor/dashboard" className="btn btn-ghost">
+        {t("consultation.acceptLink.goToDashboard")}
+      </Link>
     </section>
   );
 }

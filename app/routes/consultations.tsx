@@ -1,4 +1,5 @@
-import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { type LoaderFunctionArgs, redirect } from "@remix-run/cloudflare";
+
 import { requireUser } from "~/server/auth/guards.server";
 
 const LIST_BY_ROLE = { patient: "/patient/consultations", doctor: "/doctor/consultations", admin: "/admin/dashboard" } as const;

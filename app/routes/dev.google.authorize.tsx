@@ -1,11 +1,12 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { readFormData } from "~/server/form-body.server";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
 import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+
 import { AuthCard } from "~/components/auth-card";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { STAND_IN_CLIENT } from "~/server/auth/google.server";
-import { STAND_IN_IDENTITIES, issueCode } from "~/server/auth/google-stand-in.server";
+import { issueCode, STAND_IN_IDENTITIES } from "~/server/auth/google-stand-in.server";
+import { readFormData } from "~/server/form-body.server";
 import { requireStandIns } from "~/server/stand-ins.server";
 
 const PASSED_ON = ["client_id", "redirect_uri", "state", "code_challenge", "code_challenge_method", "scope", "response_type"] as const;
@@ -69,7 +70,14 @@ export default function GoogleStandIn() {
           <input key={name} type="hidden" name={name} value={value} />
         ))}
         {identities.map((identity) => (
-          <button key={identity.sub} type="submit" name="sub" value={identity.sub} className="btn btn-outline justify-start" data-testid={`google-identity-${identity.sub}`}>
+          <button
+            key={identity.sub}
+            type="submit"
+            name="sub"
+            value={identity.sub}
+            className="btn btn-outline justify-start"
+            data-testid={`google-identity-${identity.sub}`}
+          >
             {identity.given_name} {identity.family_name} · {identity.email}
           </button>
         ))}

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
-import { readFormData } from "~/server/form-body.server";
+
 import { STAND_IN_CLIENT } from "~/server/auth/google.server";
 import { exchangeCode } from "~/server/auth/google-stand-in.server";
+import { readFormData } from "~/server/form-body.server";
 import { requireStandIns } from "~/server/stand-ins.server";
 
 /** The client id from HTTP Basic auth (checking the secret) or from the form, as Google accepts both. */

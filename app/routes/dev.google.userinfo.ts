@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+
 import { identityForAccessToken } from "~/server/auth/google-stand-in.server";
 import { requireStandIns } from "~/server/stand-ins.server";
 

@@ -3,6 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { desc } from "drizzle-orm";
 import { Fragment } from "react";
 import { useTranslation } from "react-i18next";
+
 import { mailOutbox } from "~/db/schema";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireStandIns } from "~/server/stand-ins.server";
@@ -13,7 +14,13 @@ const SHOWN_MESSAGES = 100;
 export async function loader({ context, request }: LoaderFunctionArgs) {
   requireStandIns(context);
   const messages = await context.db
-    .select({ id: mailOutbox.id, toEmail: mailOutbox.toEmail, subject: mailOutbox.subject, textBody: mailOutbox.textBody, createdAt: mailOutbox.createdAt })
+    .select({
+      id: mailOutbox.id,
+      toEmail: mailOutbox.toEmail,
+      subject: mailOutbox.subject,
+      textBody: mailOutbox.textBody,
+      createdAt: mailOutbox.createdAt,
+    })
     .from(mailOutbox)
     .orderBy(desc(mailOutbox.createdAt))
     .limit(SHOWN_MESSAGES);

@@ -1,4 +1,5 @@
-import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { type LoaderFunctionArgs, redirect } from "@remix-run/cloudflare";
+
 import { requireActiveDoctor } from "~/server/auth/guards.server";
 
 // /doctor on its own is the dashboard.

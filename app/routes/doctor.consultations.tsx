@@ -1,9 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+
 import { ConsultationList } from "~/components/consultation-list";
 import { StatCard } from "~/components/stat-card";
-import { CONSULTATION_STATUSES, PRIORITIES, isConsultationStatus, isPriority } from "~/domain/consultation-status";
+import { CONSULTATION_STATUSES, isConsultationStatus, isPriority, PRIORITIES } from "~/domain/consultation-status";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireActiveDoctor } from "~/server/auth/guards.server";
 import { doctorConsultations, type DoctorListFilter } from "~/server/db/consultation-lists.server";
@@ -29,16 +30,32 @@ export async function loader(args: LoaderFunctionArgs) {
     to: dayOrUndefined(params.get("to")),
   };
   const t = await getTranslator(request);
-  const [rows, all] = await Promise.all([doctorConsultations(context.db, doctor.userId, filter), doctorConsultations(context.db, doctor.userId)]);
+  const [rows, all] = await Promise.all([
+    doctorConsultations(context.db, doctor.userId, filter),
+    doctorConsultations(context.db, doctor.userId),
+  ]);
   return {
     title: pageTitle(t("doctor.allConsultations")),
-    query: { q: params.get("q") ?? "", status: filter.status ?? "", priority: filter.priority ?? "", from: params.get("from") ?? "", to: params.get("to") ?? "" },
+    query: {
+      q: params.get("q") ?? "",
+      status: filter.status ?? "",
+      priority: filter.priority ?? "",
+      from: params.get("from") ?? "",
+      to: params.get("to") ?? "",
+    },
     figures: {
       total: all.length,
       active: all.filter((row) => row.status === "in_progress" || row.status === "accepted_awaiting_payment").length,
       completed: all.filter((row) => row.status === "completed").length,
     },
-    items: rows.map((row) => ({ id: row.id, title: row.title, status: row.status, priority: row.priority, createdAt: row.createdAt.toISOString(), subtitle: `${row.patientFirstName ?? ""} ${row.patientLastName ?? ""}`.trim() })),
+    items: rows.map((row) => ({
+      id: row.id,
+      title: row.title,
+      status: row.status,
+      priority: row.priority,
+      createdAt: row.createdAt.toISOString(),
+      subtitle: `${row.patientFirstName ?? ""} ${row.patientLastName ?? ""}`.trim(),
+    })),
   };
 }
 
@@ -64,14 +81,22 @@ export default function DoctorConsultations() {
           <span className="text-sm">{t("doctor.filter.status")}</span>
           <select name="status" defaultValue={query.status} className="select select-sm w-full">
             <option value="">{t("doctor.filter.any")}</option>
-            {CONSULTATION_STATUSES.filter((status) => status !== "awaiting_assets").map((status) => <option key={status} value={status}>{t(`status.${status}`)}</option>)}
+            {CONSULTATION_STATUSES.filter((status) => status !== "awaiting_assets").map((status) => (
+              <option key={status} value={status}>
+                {t(`status.${status}`)}
+              </option>
+            ))}
           </select>
         </label>
         <label className="flex flex-col gap-1">
           <span className="text-sm">{t("doctor.filter.priority")}</span>
           <select name="priority" defaultValue={query.priority} className="select select-sm w-full">
             <option value="">{t("doctor.filter.any")}</option>
-            {PRIORITIES.map((priority) => <option key={priority} value={priority}>{t(`priority.${priority}`)}</option>)}
+            {PRIORITIES.map((priority) => (
+              <option key={priority} value={priority}>
+                {t(`priority.${priority}`)}
+              </option>
+            ))}
           </select>
         </label>
         <label className="flex flex-col gap-1">
@@ -82,7 +107,9 @@ export default function DoctorConsultations() {
           <span className="text-sm">{t("doctor.filter.to")}</span>
           <input type="date" name="to" defaultValue={query.to} className="input input-sm w-full" />
         </label>
-        <button type="submit" className="btn btn-primary btn-sm sm:col-span-6 sm:justify-self-start">{t("doctor.filter.apply")}</button>
+        <button type="submit" className="btn btn-primary btn-sm sm:col-span-6 sm:justify-self-start">
+          {t("doctor.filter.apply")}
+        </button>
       </Form>
       <ConsultationList items={items} hrefFor={(id) => `/doctor/consultation/${id}`} empty={t("doctor.filter.noResults")} />
     </section>

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+
 import { ConsultationList } from "~/components/consultation-list";
 import { StatCard } from "~/components/stat-card";
 import { getTranslator, pageTitle } from "~/i18n.server";
@@ -30,8 +31,22 @@ export async function loader(args: LoaderFunctionArgs) {
     title: pageTitle(t("dashboard.title")),
     firstName: doctor.firstName ?? "",
     figures,
-    active: active.map((row) => ({ id: row.id, title: row.title, status: row.status, priority: row.priority, createdAt: row.createdAt.toISOString(), subtitle: `${row.patientFirstName ?? ""} ${row.patientLastName ?? ""}`.trim() })),
-    waiting: waiting.map((request) => ({ id: request.id, title: request.title, status: "pending" as const, priority: request.priority, createdAt: new Date(request.waitingSince).toISOString(), subtitle: request.patientFirstName })),
+    active: active.map((row) => ({
+      id: row.id,
+      title: row.title,
+      status: row.status,
+      priority: row.priority,
+      createdAt: row.createdAt.toISOString(),
+      subtitle: `${row.patientFirstName ?? ""} ${row.patientLastName ?? ""}`.trim(),
+    })),
+    waiting: waiting.map((request) => ({
+      id: request.id,
+      title: request.title,
+      status: "pending" as const,
+      priority: request.priority,
+      createdAt: new Date(request.waitingSince).toISOString(),
+      subtitle: request.patientFirstName,
+    })),
   };
 }
 
@@ -42,7 +57,9 @@ export default function DoctorDashboard() {
   const data = useLoaderData<typeof loader>();
   return (
     <section className="mx-auto flex max-w-5xl flex-col gap-5 px-4 py-6">
-      <h1 className="text-2xl font-bold" data-testid="dashboard-greeting">{t("doctor.greeting", { name: data.firstName })}</h1>
+      <h1 className="text-2xl font-bold" data-testid="dashboard-greeting">
+        {t("doctor.greeting", { name: data.firstName })}
+      </h1>
       <div className="grid grid-cols-2 gap-3 sm:grid-cols-3">
         <StatCard label={t("doctor.figures.total")} value={data.figures.total} testId="figure-total" />
         <StatCard label={t("doctor.figures.completedToday")} value={data.figures.completedToday} testId="figure-completed-today" />
@@ -57,8 +74,12 @@ export default function DoctorDashboard() {
         <ConsultationList items={data.waiting} hrefFor={(id) => `/doctor/consultation/${id}`} empty={t("doctor.requests.none")} />
       </section>
       <div className="flex flex-wrap gap-3 text-sm">
-        <Link to="/doctor/consultations" className="link">{t("doctor.allConsultations")}</Link>
-        <Link to="/doctor/patients" className="link">{t("doctor.myPatients")}</Link>
+        <Link to="/doctor/consultations" className="link">
+          {t("doctor.allConsultations")}
+        </Link>
+        <Link to="/doctor/patients" className="link">
+          {t("doctor.myPatients")}
+        </Link>
       </div>
     </section>
   );

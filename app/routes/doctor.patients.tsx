@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+
 import { groupByPatient } from "~/domain/my-patients";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireActiveDoctor } from "~/server/auth/guards.server";
@@ -44,7 +45,9 @@ export default function MyPatients() {
       <h1 className="text-2xl font-bold">{t("doctor.myPatients")}</h1>
       <Form method="get" role="search" className="flex gap-2">
         <input type="search" name="q" defaultValue={search} aria-label={t("doctor.filter.search")} className="input input-sm w-full" />
-        <button type="submit" className="btn btn-sm">{t("doctor.filter.search")}</button>
+        <button type="submit" className="btn btn-sm">
+          {t("doctor.filter.search")}
+        </button>
       </Form>
       {patients.length === 0 ? <p className="text-sm text-base-content/70">{t("doctor.noPatients")}</p> : null}
       <ul className="grid gap-3 sm:grid-cols-2" data-testid="patient-list">
@@ -58,7 +61,9 @@ export default function MyPatients() {
               <p className="text-base-content/70">{patient.email}</p>
               <p>{t("doctor.lastConsultation", { date: date.format(new Date(patient.lastConsultationAt)) })}</p>
               <p>{t("doctor.patientCounts", { total: patient.total, ongoing: patient.ongoing, completed: patient.completed })}</p>
-              <p className="text-base-content/80">{patient.latestDiagnosis ? t("doctor.latestDiagnosis", { diagnosis: patient.latestDiagnosis }) : t("doctor.noDiagnosisYet")}</p>
+              <p className="text-base-content/80">
+                {patient.latestDiagnosis ? t("doctor.latestDiagnosis", { diagnosis: patient.latestDiagnosis }) : t("doctor.noDiagnosisYet")}
+              </p>
             </div>
           </li>
         ))}

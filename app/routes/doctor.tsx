@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Outlet } from "@remix-run/react";
+
 import { requireActiveDoctor } from "~/server/auth/guards.server";
 
 // The doctors' part of the site. This guard covers the whole subtree; every child route runs its own

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { eq } from "drizzle-orm";
+
 import { consultationFiles } from "~/db/schema";
 import { isUuid } from "~/domain/ids";
 import { requireUser } from "~/server/auth/guards.server";
@@ -13,7 +14,11 @@ export async function loader(args: LoaderFunctionArgs) {
   if (!isUuid(params.fileId)) throw new Response("Not Found", { status: 404 });
   const file = await context.db.query.consultationFiles.findFirst({ where: eq(consultationFiles.id, params.fileId) });
   if (!file || file.deletedAt) throw new Response("Not Found", { status: 404 });
-  await requireConsultationAccess(context, request, user, file.consultationId, { action: "file.viewed", targetType: "file", targetId: file.id });
+  await requireConsultationAccess(context, request, user, file.consultationId, {
+    action: "file.viewed",
+    targetType: "file",
+    targetId: file.id,
+  });
   const object = await context.cloudflare.env.FILES.get(file.storageKey);
   if (!object) throw new Response("Not Found", { status: 404 });
   const extension = { "image/jpeg": "jpg", "image/png": "png", "image/webp": "webp" }[file.contentType] ?? "bin";

@@ -2,15 +2,16 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Link, useActionData } from "@remix-run/react";
 import { eq } from "drizzle-orm";
 import { useTranslation } from "react-i18next";
+
 import { AuthCard } from "~/components/auth-card";
 import { EmailRequestForm } from "~/components/email-request-form";
 import { profiles } from "~/db/schema";
 import { getTranslator, pageTitle } from "~/i18n.server";
-import { findUserByEmail } from "~/server/auth/accounts.server";
+import { recordAudit } from "~/server/audit.server";
 import { sendAccountLink } from "~/server/auth/account-links.server";
+import { findUserByEmail } from "~/server/auth/accounts.server";
 import { resetLimits } from "~/server/auth/client-limits.server";
 import { handleEmailRequest } from "~/server/auth/email-request.server";
-import { recordAudit } from "~/server/audit.server";
 
 // Public: asks for a password reset link (valid one hour, once).
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -21,21 +22,43 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  return handleEmailRequest(context, request, (email) => resetLimits(request, email), async (email, now) => {
-    const user = await findUserByEmail(context.db, email);
-    if (!user) return;
-    const profile = await context.db.query.profiles.findFirst({ where: eq(profiles.userId, user.id) });
-    await sendAccountLink("reset", context, request, { userId: user.id, email, firstName: profile?.firstName ?? "", language: profile?.preferredLanguage ?? "en" }, now);
-    await recordAudit(context.db, request, { action: "auth.password_reset_requested", actorId: null, targetType: "user", targetId: user.id });
-  });
+  return handleEmailRequest(
+    context,
+    request,
+    (email) => resetLimits(request, email),
+    async (email, now) => {
+      const user = await findUserByEmail(context.db, email);
+      if (!user) return;
+      const profile = await context.db.query.profiles.findFirst({ where: eq(profiles.userId, user.id) });
+      await sendAccountLink(
+        "reset",
+        context,
+        request,
+        { userId: user.id, email, firstName: profile?.firstName ?? "", language: profile?.preferredLanguage ?? "en" },
+        now,
+      );
+      await recordAudit(context.db, request, {
+        action: "auth.password_reset_requested",
+        actorId: null,
+        targetType: "user",
+        targetId: user.id,
+      });
+    },
+  );
 }
 
 export default function ForgotPassword() {
   const { t } = useTranslation();
   return (
     <AuthCard title={t("auth.reset.requestTitle")} intro={t("auth.reset.requestIntro")}>
-      <EmailRequestForm actionData={useActionData<typeof action>()} submitLabel={t("auth.reset.requestSubmit")} sentMessage={t("auth.reset.requestSent")} />
-      <Link to="/login" className="link link-primary text-sm">{t("auth.reset.backToSignIn")}</Link>
+      <EmailRequestForm
+        actionData={useActionData<typeof action>()}
+        submitLabel={t("auth.reset.requestSubmit")}
+        sentMessage={t("auth.reset.requestSent")}
+      />
+      <Link to="/login" className="link link-primary text-sm">
+        {t("auth.reset.backToSignIn")}
+      </Link>
     </AuthCard>
   );
 }

@@ -1,5 +1,5 @@
-import { sql } from "drizzle-orm";
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { sql } from "drizzle-orm";
 
 // Liveness for scripts and monitors: the Worker answers and D1 is reachable. Public, says nothing private.
 export async function loader({ context }: LoaderFunctionArgs) {

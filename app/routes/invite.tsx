@@ -1,6 +1,7 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+
 import { AuthCard } from "~/components/auth-card";
 import { SetPasswordForm } from "~/components/set-password-form";
 import { getTranslator, pageTitle } from "~/i18n.server";

@@ -1,25 +1,25 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { readFormData } from "~/server/form-body.server";
-import { parseForm } from "~/forms";
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import type { z } from "zod/mini";
+
 import { AuthCard } from "~/components/auth-card";
 import { FormAlert, SubmitButton, TextField } from "~/components/form-fields";
 import { GoogleButton } from "~/components/google-button";
 import { LoginSchema } from "~/domain/auth-schemas";
 import { waitMessage } from "~/domain/rate-limits";
 import { safeRedirectPath } from "~/domain/safe-redirect";
+import { parseForm } from "~/forms";
 import { getTranslator, pageTitle } from "~/i18n.server";
-import { getSessionUser } from "~/server/auth/guards.server";
-import { afterResponse } from "~/server/after-response.server";
-import { resendConfirmation } from "~/server/auth/account-links.server";
-import { attemptPasswordSignIn } from "~/server/auth/sign-in-attempt.server";
-import { AFTER_SIGN_IN_DEFAULT, completeSignIn } from "~/server/auth/sign-in.server";
-import { recordAudit } from "~/server/audit.server";
 import { loadAsDocument, staticPage } from "~/page-hydration";
-import type { z } from "zod/mini";
-
+import { afterResponse } from "~/server/after-response.server";
+import { recordAudit } from "~/server/audit.server";
+import { resendConfirmation } from "~/server/auth/account-links.server";
+import { getSessionUser } from "~/server/auth/guards.server";
+import { AFTER_SIGN_IN_DEFAULT, completeSignIn } from "~/server/auth/sign-in.server";
+import { attemptPasswordSignIn } from "~/server/auth/sign-in-attempt.server";
+import { readFormData } from "~/server/form-body.server";
 
 type FormError = { key: string; values?: Record<string, string | number>; resendFor?: string };
 
@@ -70,7 +70,11 @@ export default function Login() {
   const { notice } = useLoaderData<typeof loader>();
   return (
     <AuthCard title={t("auth.signIn.title")} intro={t("auth.signIn.intro")}>
-      {notice ? <div role="status" className="alert alert-info">{t(notice)}</div> : null}
+      {notice ? (
+        <div role="status" className="alert alert-info">
+          {t(notice)}
+        </div>
+      ) : null}
       {formError ? (
         <FormAlert title={t("auth.signIn.errorTitle")} message={t(formError.key as never, formError.values)}>
           {formError.resendFor ? (
@@ -88,9 +92,14 @@ export default function Login() {
       </Form>
       <GoogleButton label={t("auth.google.signIn")} redirectTo={redirectTo} />
       <div className="flex flex-col gap-1 text-sm">
-        <Link to="/forgot-password" className="link link-primary">{t("auth.signIn.forgotPassword")}</Link>
+        <Link to="/forgot-password" className="link link-primary">
+          {t("auth.signIn.forgotPassword")}
+        </Link>
         <p>
-          {t("auth.signIn.noAccount")} <Link to="/register?type=patient" className="link link-primary font-semibold">{t("auth.signUp.title")}</Link>
+          {t("auth.signIn.noAccount")}{" "}
+          <Link to="/register?type=patient" className="link link-primary font-semibold">
+            {t("auth.signUp.title")}
+          </Link>
         </p>
       </div>
     </AuthCard>

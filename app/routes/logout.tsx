@@ -1,8 +1,9 @@
-import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
-import { clearSessionCookie, endSession } from "~/server/auth/session.server";
+import { type ActionFunctionArgs, redirect } from "@remix-run/cloudflare";
+
+import { recordAudit } from "~/server/audit.server";
 import { getSessionUser } from "~/server/auth/guards.server";
 import { forgetDevice } from "~/server/auth/known-device.server";
-import { recordAudit } from "~/server/audit.server";
+import { clearSessionCookie, endSession } from "~/server/auth/session.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 // Signing out is a POST (a link or prefetch must not sign anyone out); a GET just goes home.
@@ -15,7 +16,12 @@ export async function action(args: ActionFunctionArgs) {
   const user = await getSessionUser(args);
   const headers = { "Set-Cookie": await clearSessionCookie() };
   if (!user) {
-    return redirectWithToast("/login", { kind: "info", title: "auth.signOut.alreadyTitle", description: "auth.signOut.alreadyBody" }, context.config, { headers });
+    return redirectWithToast(
+      "/login",
+      { kind: "info", title: "auth.signOut.alreadyTitle", description: "auth.signOut.alreadyBody" },
+      context.config,
+      { headers },
+    );
   }
   await endSession(context, user.sessionId);
   await recordAudit(context.db, request, { action: "auth.sign_out", actorId: user.userId, targetType: "user", targetId: user.userId });

@@ -1,4 +1,5 @@
-import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { type LoaderFunctionArgs, redirect } from "@remix-run/cloudflare";
+
 import { requirePatient } from "~/server/auth/guards.server";
 
 // /patient on its own is the dashboard.

@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { eq } from "drizzle-orm";
 import { useTranslation } from "react-i18next";
+
 import { ConsultationHeader } from "~/components/consultation-header";
 import { ConsultationSections } from "~/components/consultation-sections";
 import { PhotoViewer } from "~/components/photo-viewer";
@@ -20,7 +21,9 @@ export async function loader(args: LoaderFunctionArgs) {
   const { context, request, params } = args;
   const consultation = await requireConsultationAccess(context, request, patient, params.id ?? "");
   if (consultation.status === "awaiting_assets") throw new Response("Not Found", { status: 404 });
-  const doctor = consultation.doctorId ? await context.db.query.profiles.findFirst({ columns: { firstName: true }, where: eq(profiles.userId, consultation.doctorId) }) : undefined;
+  const doctor = consultation.doctorId
+    ? await context.db.query.profiles.findFirst({ columns: { firstName: true }, where: eq(profiles.userId, consultation.doctorId) })
+    : undefined;
   const t = await getTranslator(request);
   return {
     title: pageTitle(`${t("consultation.title")} ${formatConsultationId(consultation.id)}`),
@@ -37,15 +40,23 @@ export default function PatientConsultation() {
   const { consultation, doctorFirstName, photoIds } = useLoaderData<typeof loader>();
   return (
     <article className="mx-auto flex max-w-3xl flex-col gap-5 px-4 py-6">
-      <Link to="/patient/dashboard" className="link text-sm">{t("request.waiting.backToDashboard")}</Link>
+      <Link to="/patient/dashboard" className="link text-sm">
+        {t("request.waiting.backToDashboard")}
+      </Link>
       <ConsultationHeader id={consultation.id} title={consultation.title} status={consultation.status} priority={consultation.priority}>
         {doctorFirstName ? <p className="text-sm">{t("consultation.withDoctor", { name: doctorFirstName })}</p> : null}
       </ConsultationHeader>
       {consultation.status === "pending" ? <WaitingForDoctor consultationId={consultation.id} initialStatus={consultation.status} /> : null}
       {consultation.status === "accepted_awaiting_payment" ? (
-        <Link to={`/patient/payment/${consultation.id}`} className="btn btn-primary">{t("payment.goToPayment")}</Link>
+        <Link to={`/patient/payment/${consultation.id}`} className="btn btn-primary">
+          {t("payment.goToPayment")}
+        </Link>
       ) : null}
-      <ConsultationSections mainConcern={consultation.mainConcern} medicalHistory={consultation.medicalHistory} additionalComments={consultation.additionalComments} />
+      <ConsultationSections
+        mainConcern={consultation.mainConcern}
+        medicalHistory={consultation.medicalHistory}
+        additionalComments={consultation.additionalComments}
+      />
       <section className="flex flex-col gap-2">
         <h2 className="font-bold">{t("consultation.photos")}</h2>
         <PhotoViewer photoIds={photoIds} />

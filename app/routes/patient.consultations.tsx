@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+
 import { ConsultationList } from "~/components/consultation-list";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requirePatient } from "~/server/auth/guards.server";
@@ -13,7 +14,14 @@ export async function loader(args: LoaderFunctionArgs) {
   const rows = await patientConsultations(args.context.db, patient.userId);
   return {
     title: pageTitle(t("patientPages.consultations")),
-    items: rows.map((row) => ({ id: row.id, title: row.title, status: row.status, priority: row.priority, createdAt: row.createdAt.toISOString(), subtitle: row.doctorFirstName ? t("consultation.withDoctor", { name: row.doctorFirstName }) : undefined })),
+    items: rows.map((row) => ({
+      id: row.id,
+      title: row.title,
+      status: row.status,
+      priority: row.priority,
+      createdAt: row.createdAt.toISOString(),
+      subtitle: row.doctorFirstName ? t("consultation.withDoctor", { name: row.doctorFirstName }) : undefined,
+    })),
   };
 }
 
@@ -26,7 +34,9 @@ export default function PatientConsultations() {
     <section className="mx-auto flex max-w-3xl flex-col gap-4 px-4 py-6">
       <div className="flex items-center justify-between gap-2">
         <h1 className="text-2xl font-bold">{t("patientPages.consultations")}</h1>
-        <Link to="/patient/new-consultation" className="btn btn-primary btn-sm">{t("patientPages.startNew")}</Link>
+        <Link to="/patient/new-consultation" className="btn btn-primary btn-sm">
+          {t("patientPages.startNew")}
+        </Link>
       </div>
       <ConsultationList items={items} hrefFor={(id) => `/patient/consultation/${id}`} empty={t("patientPages.noConsultations")} />
     </section>

@@ -1,10 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+
 import { ConsultationList } from "~/components/consultation-list";
 import { PendingPaymentItem } from "~/components/pending-payment-item";
-import type { ConsultationStatus } from "~/domain/consultation-status";
 import { minutesWaited } from "~/domain/consultation-request";
+import type { ConsultationStatus } from "~/domain/consultation-status";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requirePatient } from "~/server/auth/guards.server";
 import { mostRecentChat, patientConsultations } from "~/server/db/consultation-lists.server";
@@ -22,7 +23,13 @@ export async function loader(args: LoaderFunctionArgs) {
   const recent = await mostRecentChat(context.db, patient.userId, now);
   const tabParam = new URL(request.url).searchParams.get("tab");
   const tab: Tab = tabParam === "awaiting" || tabParam === "completed" ? tabParam : "active";
-  const item = (row: (typeof rows)[number]) => ({ id: row.id, title: row.title, status: row.status, priority: row.priority, createdAt: row.createdAt.toISOString() });
+  const item = (row: (typeof rows)[number]) => ({
+    id: row.id,
+    title: row.title,
+    status: row.status,
+    priority: row.priority,
+    createdAt: row.createdAt.toISOString(),
+  });
   return {
     title: pageTitle(t("dashboard.title")),
     firstName: patient.firstName ?? "",
@@ -30,7 +37,9 @@ export async function loader(args: LoaderFunctionArgs) {
     pendingPayments: rows.filter((row) => row.status === "accepted_awaiting_payment").map((row) => ({ id: row.id, title: row.title })),
     recentChat: recent ? { id: recent.id, title: recent.title, doctorFirstName: recent.doctorFirstName ?? "" } : null,
     activeChats: rows.filter((row) => row.status === "in_progress").length,
-    upcoming: rows.filter((row) => row.status === "pending").map((row) => ({ id: row.id, title: row.title, minutes: minutesWaited(row.createdAt, now) })),
+    upcoming: rows
+      .filter((row) => row.status === "pending")
+      .map((row) => ({ id: row.id, title: row.title, minutes: minutesWaited(row.createdAt, now) })),
     history: rows.filter((row) => row.status === TABS[tab]).map(item),
   };
 }
@@ -53,17 +62,25 @@ export default function PatientDashboard() {
   const data = useLoaderData<typeof loader>();
   return (
     <section className="mx-auto flex max-w-5xl flex-col gap-5 px-4 py-6">
-      <Link to="/" className="link self-start text-sm">{t("patientPages.back")}</Link>
-      <h1 className="text-2xl font-bold" data-testid="dashboard-greeting">{t("dashboard.welcome", { name: data.firstName })}</h1>
+      <Link to="/" className="link self-start text-sm">
+        {t("patientPages.back")}
+      </Link>
+      <h1 className="text-2xl font-bold" data-testid="dashboard-greeting">
+        {t("dashboard.welcome", { name: data.firstName })}
+      </h1>
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         <Card title={t("patientPages.startNew")}>
           <p className="text-sm">{t("patientPages.startNewBody")}</p>
-          <Link to="/patient/new-consultation" className="btn btn-primary btn-sm self-start" data-testid="start-new-consultation">{t("patientPages.startNew")}</Link>
+          <Link to="/patient/new-consultation" className="btn btn-primary btn-sm self-start" data-testid="start-new-consultation">
+            {t("patientPages.startNew")}
+          </Link>
         </Card>
         <Card title={t("patientPages.pendingPayments")} testId="pending-payments">
           {data.pendingPayments.length === 0 ? <p className="text-sm text-base-content/70">{t("patientPages.noPendingPayments")}</p> : null}
           <ul className="flex flex-col gap-2">
-            {data.pendingPayments.map((payment) => <PendingPaymentItem key={payment.id} id={payment.id} title={payment.title} />)}
+            {data.pendingPayments.map((payment) => (
+              <PendingPaymentItem key={payment.id} id={payment.id} title={payment.title} />
+            ))}
           </ul>
         </Card>
         <Card title={t("patientPages.recentChat")}>
@@ -76,14 +93,18 @@ export default function PatientDashboard() {
           )}
         </Card>
         <Card title={t("patientPages.activeChats")}>
-          <p className="text-3xl font-bold" data-testid="active-chats">{data.activeChats}</p>
+          <p className="text-3xl font-bold" data-testid="active-chats">
+            {data.activeChats}
+          </p>
         </Card>
         <Card title={t("patientPages.upcoming")} testId="upcoming">
           {data.upcoming.length === 0 ? <p className="text-sm text-base-content/70">{t("patientPages.noUpcoming")}</p> : null}
           <ul className="flex flex-col gap-1 text-sm">
             {data.upcoming.map((request) => (
               <li key={request.id}>
-                <Link to={`/patient/consultation/${request.id}`} className="link">{request.title}</Link>{" "}
+                <Link to={`/patient/consultation/${request.id}`} className="link">
+                  {request.title}
+                </Link>{" "}
                 <span className="text-base-content/70">{t("patientPages.waited", { minutes: request.minutes })}</span>
               </li>
             ))}
@@ -94,13 +115,22 @@ export default function PatientDashboard() {
         <h2 className="text-xl font-bold">{t("patientPages.history")}</h2>
         <div role="tablist" className="tabs tabs-border">
           {(Object.keys(TABS) as Tab[]).map((tab) => (
-            <Link key={tab} to={`?tab=${tab}`} role="tab" aria-selected={data.tab === tab} className={`tab ${data.tab === tab ? "tab-active" : ""}`} preventScrollReset>
+            <Link
+              key={tab}
+              to={`?tab=${tab}`}
+              role="tab"
+              aria-selected={data.tab === tab}
+              className={`tab ${data.tab === tab ? "tab-active" : ""}`}
+              preventScrollReset
+            >
               {t(`patientPages.tabs.${tab}`)}
             </Link>
           ))}
         </div>
         <ConsultationList items={data.history} hrefFor={(id) => `/patient/consultation/${id}`} empty={t("patientPages.noneInTab")} />
-        <Link to="/patient/consultations" className="link self-start text-sm">{t("patientPages.allConsultations")}</Link>
+        <Link to="/patient/consultations" className="link self-start text-sm">
+          {t("patientPages.allConsultations")}
+        </Link>
       </section>
     </section>
   );

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+
 import { getTranslator } from "~/i18n.server";
 import { requirePatient } from "~/server/auth/guards.server";
 import { receivePhotos, refusalMessages } from "~/server/new-consultation.server";

@@ -1,10 +1,10 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { readFormData } from "~/server/form-body.server";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { and, eq } from "drizzle-orm";
-import { Suspense, lazy, useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { DetailsStep, type DetailsProgress } from "~/components/request-wizard/details-step";
+
+import { type DetailsProgress, DetailsStep } from "~/components/request-wizard/details-step";
 import { PhotoStep } from "~/components/request-wizard/photo-step";
 import { RequestSidebar } from "~/components/request-wizard/sidebar";
 import { StepIndicator } from "~/components/request-wizard/step-indicator";
@@ -14,6 +14,7 @@ import { getTranslator, pageTitle } from "~/i18n.server";
 import { requirePatient } from "~/server/auth/guards.server";
 import { findOwnDraft } from "~/server/db/requests.server";
 import { listPhotos } from "~/server/files.server";
+import { readFormData } from "~/server/form-body.server";
 import { receivePhotos, refusalMessages, removePhoto, submitNewConsultation, uploadTooLarge } from "~/server/new-consultation.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -58,13 +59,15 @@ export async function action(args: ActionFunctionArgs) {
   const patient = await requirePatient(args);
   const { context, request } = args;
   const t = await getTranslator(request);
-  if (uploadTooLarge(request)) return data({ refusals: [t("request.errors.uploadTooLarge")], submit: null, draftId: null }, { status: 413 });
+  if (uploadTooLarge(request))
+    return data({ refusals: [t("request.errors.uploadTooLarge")], submit: null, draftId: null }, { status: 413 });
   const formData = await readFormData(request);
   const intent = formData.get("intent");
 
   if (intent === "upload-photos") {
     const result = await receivePhotos(context, request, patient, formData);
-    if (!result.ok) return data({ refusals: [t(`request.errors.${result.error}`)], submit: null, draftId: null }, { status: result.status });
+    if (!result.ok)
+      return data({ refusals: [t(`request.errors.${result.error}`)], submit: null, draftId: null }, { status: result.status });
     const refusals = refusalMessages(t, result.refused);
     if (refusals.length) return data({ refusals, submit: null, draftId: result.draftId }, { status: 422 });
     return redirect(result.draftId ? `/patient/new-consultation?step=1&draft=${result.draftId}` : "/patient/new-consultation?step=1");
@@ -77,9 +80,16 @@ export async function action(args: ActionFunctionArgs) {
   }
   const outcome = await submitNewConsultation(context, request, patient, formData);
   if (!outcome.ok) {
-    return data({ refusals: [] as string[], submit: { result: outcome.result, formError: outcome.formError }, draftId: null }, { status: 400 });
+    return data(
+      { refusals: [] as string[], submit: { result: outcome.result, formError: outcome.formError }, draftId: null },
+      { status: 400 },
+    );
   }
-  return redirectWithToast(`/patient/new-consultation?step=3&id=${outcome.consultationId}`, { kind: "success", title: "request.submitted" }, context.config);
+  return redirectWithToast(
+    `/patient/new-consultation?step=3&id=${outcome.consultationId}`,
+    { kind: "success", title: "request.submitted" },
+    context.config,
+  );
 }
 
 export default function NewConsultation() {
@@ -92,7 +102,9 @@ export default function NewConsultation() {
     <div className="mx-auto flex max-w-5xl flex-col gap-6 px-4 py-6">
       <div className="flex items-center justify-between gap-2">
         <h1 className="text-2xl font-bold">{t("request.title")}</h1>
-        <Link to="/patient/dashboard" className="btn btn-ghost btn-sm">{t("request.waiting.backToDashboard")}</Link>
+        <Link to="/patient/dashboard" className="btn btn-ghost btn-sm">
+          {t("request.waiting.backToDashboard")}
+        </Link>
       </div>
       <StepIndicator step={loaded.step} />
       {loaded.step === 3 && loaded.submitted ? (
@@ -108,9 +120,19 @@ export default function NewConsultation() {
           {loaded.step === 1 ? (
             <PhotoStep draftId={draftId} storedPhotoIds={loaded.photoIds} refusals={actionData?.refusals ?? []} />
           ) : (
-            <DetailsStep draftId={draftId} submissionKey={loaded.submissionKey} lastResult={actionData?.submit?.result} formError={actionData?.submit?.formError} onProgress={setProgress} />
+            <DetailsStep
+              draftId={draftId}
+              submissionKey={loaded.submissionKey}
+              lastResult={actionData?.submit?.result}
+              formError={actionData?.submit?.formError}
+              onProgress={setProgress}
+            />
           )}
-          <RequestSidebar photoCount={loaded.photoIds.length} complaintFilled={progress.complaintFilled} historyFilled={progress.historyFilled} />
+          <RequestSidebar
+            photoCount={loaded.photoIds.length}
+            complaintFilled={progress.complaintFilled}
+            historyFilled={progress.historyFilled}
+          />
         </div>
       )}
     </div>

@@ -3,6 +3,7 @@ import { useLoaderData, useNavigate } from "@remix-run/react";
 import { eq } from "drizzle-orm";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
+
 import { PaymentCountdown } from "~/components/payment-countdown";
 import { useConsultationStatus } from "~/components/realtime/use-consultation-status";
 import { profiles } from "~/db/schema";
@@ -21,15 +22,26 @@ export async function loader(args: LoaderFunctionArgs) {
   const consultation = await requireConsultationAccess(context, request, patient, params.id ?? "");
   // The room's alarm closes the window on time; should it be late, the first look closes it too.
   if (await expireAndAnnounce(context.cloudflare.env, consultation.id, new Date())) {
-    throw await redirectWithToast("/patient/dashboard", { kind: "info", title: "payment.expiredTitle", description: "payment.expiredBody" }, context.config);
+    throw await redirectWithToast(
+      "/patient/dashboard",
+      { kind: "info", title: "payment.expiredTitle", description: "payment.expiredBody" },
+      context.config,
+    );
   }
   if (consultation.status === "in_progress" || consultation.status === "completed") {
-    throw await redirectWithToast(`/patient/consultation/${consultation.id}`, { kind: "info", title: "payment.alreadyCompleted" }, context.config);
+    throw await redirectWithToast(
+      `/patient/consultation/${consultation.id}`,
+      { kind: "info", title: "payment.alreadyCompleted" },
+      context.config,
+    );
   }
   if (consultation.status !== "accepted_awaiting_payment" || !consultation.paymentDeadlineAt || !consultation.doctorId) {
     throw await redirectWithToast("/patient/dashboard", { kind: "error", title: "payment.invalidRequest" }, context.config);
   }
-  const doctor = await context.db.query.profiles.findFirst({ columns: { firstName: true }, where: eq(profiles.userId, consultation.doctorId) });
+  const doctor = await context.db.query.profiles.findFirst({
+    columns: { firstName: true },
+    where: eq(profiles.userId, consultation.doctorId),
+  });
   const t = await getTranslator(request);
   return {
     title: pageTitle(t("payment.title")),

@@ -1,9 +1,9 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { readFormData } from "~/server/form-body.server";
-import { parseForm } from "~/forms";
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import type { z } from "zod/mini";
+
 import { AuthCard } from "~/components/auth-card";
 import { ConsentCheckboxes } from "~/components/consent-checkboxes";
 import { FieldErrors, FormAlert, SubmitButton, TextField } from "~/components/form-fields";
@@ -11,16 +11,16 @@ import { GoogleButton } from "~/components/google-button";
 import { RegisterSchema } from "~/domain/auth-schemas";
 import { waitMessage } from "~/domain/rate-limits";
 import { homePathForRole } from "~/domain/roles";
+import { parseForm } from "~/forms";
 import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
+import { loadAsDocument, staticPage } from "~/page-hydration";
 import { afterResponse } from "~/server/after-response.server";
 import { signUpLimits } from "~/server/auth/client-limits.server";
 import { getSessionUser } from "~/server/auth/guards.server";
 import { signUpOrTellOwner } from "~/server/auth/sign-up.server";
+import { readFormData } from "~/server/form-body.server";
 import { takeAttempt } from "~/server/rate-limit.server";
 import { redirectWithToast } from "~/server/toast.server";
-import { loadAsDocument, staticPage } from "~/page-hydration";
-import type { z } from "zod/mini";
-
 
 // Public: sign-up is for patients only (doctors apply at /register/doctor).
 export async function loader(args: LoaderFunctionArgs) {
@@ -40,14 +40,21 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const limit = await takeAttempt(context.db, signUpLimits(request), now);
   if (!limit.allowed) {
-    return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), formError: waitMessage(limit.retryAfterMs) }, { status: 429 });
+    return data(
+      { result: submission.reply({ hideFields: ["password", "confirmPassword"] }), formError: waitMessage(limit.retryAfterMs) },
+      { status: 429 },
+    );
   }
 
   const { firstName, lastName, email, password } = submission.value;
   const language = await detectLanguage(request);
   // The same answer for a new and a taken address; the work, and its timing, come after it.
   afterResponse(context, "sign-up", () => signUpOrTellOwner(context, request, { firstName, lastName, email, password }, language));
-  return redirectWithToast("/", { kind: "success", title: "auth.signUp.successTitle", description: "auth.signUp.successBody" }, context.config);
+  return redirectWithToast(
+    "/",
+    { kind: "success", title: "auth.signUp.successTitle", description: "auth.signUp.successBody" },
+    context.config,
+  );
 }
 
 // Static (no hydration): the first visit to the way in downloads no JavaScript (docs/decisions/0014).
@@ -75,7 +82,13 @@ export default function Register() {
           <TextField meta={fields.lastName} label={t("forms.fields.lastName")} autoComplete="family-name" />
         </div>
         <TextField meta={fields.email} label={t("forms.fields.email")} type="email" autoComplete="email" />
-        <TextField meta={fields.password} label={t("forms.fields.password")} type="password" autoComplete="new-password" hint={t("forms.hints.password")} />
+        <TextField
+          meta={fields.password}
+          label={t("forms.fields.password")}
+          type="password"
+          autoComplete="new-password"
+          hint={t("forms.hints.password")}
+        />
         <TextField meta={fields.confirmPassword} label={t("forms.fields.confirmPassword")} type="password" autoComplete="new-password" />
         {consentError ? <FieldErrors id="consent-error" errors={[consentError]} /> : null}
         <ConsentCheckboxes terms={fields.acceptTerms} privacy={fields.acceptPrivacy} />
@@ -85,7 +98,10 @@ export default function Register() {
       </Form>
       <GoogleButton needsConsent label={t("auth.google.signUp")} />
       <p className="text-sm">
-        {t("auth.signUp.haveAccount")} <Link to="/login" className="link link-primary font-semibold">{t("shell.signIn")}</Link>
+        {t("auth.signUp.haveAccount")}{" "}
+        <Link to="/login" className="link link-primary font-semibold">
+          {t("shell.signIn")}
+        </Link>
       </p>
     </AuthCard>
   );

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useTranslation } from "react-i18next";
+
 import { LegalDocument } from "~/components/legal-document";
 import {
   CONSULTATION_FEE_ETB,

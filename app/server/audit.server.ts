@@ -29,7 +29,7 @@ export interface AuditEvent {
   details?: Record<string, unknown>;
 }
 
-export function auditStatement(db: Database, request: Request, event: AuditEvent) {
+function auditStatement(db: Database, request: Request, event: AuditEvent) {
   return db.insert(auditLog).values({
     actorId: event.actorId,
     action: event.action,

@@ -3,7 +3,7 @@
 // a client sends; the Worker entry therefore replaces it with the first hop, which is always this
 // machine (wrangler dev listens on the loopback only). Code below the entry reads only the header.
 
-export const CLIENT_ADDRESS_HEADER = "CF-Connecting-IP";
+const CLIENT_ADDRESS_HEADER = "CF-Connecting-IP";
 /** The first hop of every local request: wrangler dev is bound to 127.0.0.1 (scripts/local-stack.ts). */
 export const LOCAL_FIRST_HOP = "127.0.0.1";
 

@@ -3,14 +3,15 @@
 // is written to the audit log.
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { eq } from "drizzle-orm";
+
 import { consultations } from "~/db/schema";
 import { isUuid } from "~/domain/ids";
+import { type AuditAction, recordAudit } from "~/server/audit.server";
 import type { SessionUser } from "~/server/auth/session.server";
-import { recordAudit, type AuditAction } from "~/server/audit.server";
 
 export type ConsultationRow = typeof consultations.$inferSelect;
 
-export function mayView(user: SessionUser, consultation: ConsultationRow): boolean {
+function mayView(user: SessionUser, consultation: ConsultationRow): boolean {
   switch (user.role) {
     case "patient":
       return consultation.patientId === user.userId;
@@ -27,7 +28,11 @@ export async function requireConsultationAccess(
   request: Request,
   user: SessionUser,
   consultationId: string,
-  audit: { action: AuditAction; targetType: string; targetId: string } = { action: "consultation.viewed", targetType: "consultation", targetId: consultationId },
+  audit: { action: AuditAction; targetType: string; targetId: string } = {
+    action: "consultation.viewed",
+    targetType: "consultation",
+    targetId: consultationId,
+  },
 ): Promise<ConsultationRow> {
   if (!isUuid(consultationId)) throw new Response("Not Found", { status: 404 });
   const consultation = await context.db.query.consultations.findFirst({ where: eq(consultations.id, consultationId) });

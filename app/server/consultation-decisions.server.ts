@@ -2,19 +2,27 @@
 // doctors at once, exactly one finds the request still pending; the same batch writes the chat row and
 // the audit entry only for that winner. The rooms are told afterwards.
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
+
 import { auditLog, chats, consultations } from "~/db/schema";
-import { planTransition, type Actor } from "~/domain/consultation-status";
+import { type Actor, planTransition } from "~/domain/consultation-status";
 import { isUuid } from "~/domain/ids";
-import type { SessionUser } from "~/server/auth/session.server";
 import type { AuditAction } from "~/server/audit.server";
+import type { SessionUser } from "~/server/auth/session.server";
 import { clientAddress } from "~/server/client-address.server";
 import { armPaymentDeadline, tellParticipants, withdrawRequest } from "~/server/rooms.server";
 
 export type DecisionOutcome = { ok: true } | { ok: false; reason: "not_found" | "already_taken" | "not_permitted" };
 
 /** An audit row for `actorId`, copied from the consultation only where `won` holds. */
-function auditOfWinner(db: AppLoadContext["db"], actorId: string, action: AuditAction, ipAddress: string | null, now: Date, won: SQL | undefined) {
+function auditOfWinner(
+  db: AppLoadContext["db"],
+  actorId: string,
+  action: AuditAction,
+  ipAddress: string | null,
+  now: Date,
+  won: SQL | undefined,
+) {
   return db
     .select({
       id: sql<number>`NULL`.as("id"),
@@ -35,7 +43,12 @@ async function load(context: AppLoadContext, consultationId: string) {
   return context.db.query.consultations.findFirst({ where: eq(consultations.id, consultationId) });
 }
 
-export async function acceptConsultation(context: AppLoadContext, request: Request, doctor: SessionUser, consultationId: string): Promise<DecisionOutcome> {
+export async function acceptConsultation(
+  context: AppLoadContext,
+  request: Request,
+  doctor: SessionUser,
+  consultationId: string,
+): Promise<DecisionOutcome> {
   const { db } = context;
   const now = new Date();
   const consultation = await load(context, consultationId);
@@ -62,7 +75,13 @@ export async function acceptConsultation(context: AppLoadContext, request: Reque
       .insert(chats)
       .select(
         db
-          .select({ consultationId: consultations.id, doctorId: sql<string>`${doctor.userId}`.as("doctor_id"), patientId: consultations.patientId, status: sql<"active">`'active'`.as("status"), createdAt: sql<Date>`${now.getTime()}`.as("created_at") })
+          .select({
+            consultationId: consultations.id,
+            doctorId: sql<string>`${doctor.userId}`.as("doctor_id"),
+            patientId: consultations.patientId,
+            status: sql<"active">`'active'`.as("status"),
+            createdAt: sql<Date>`${now.getTime()}`.as("created_at"),
+          })
           .from(consultations)
           .where(wonByThisDoctor),
       )
@@ -80,7 +99,12 @@ export async function acceptConsultation(context: AppLoadContext, request: Reque
   return { ok: true };
 }
 
-export async function declineConsultation(context: AppLoadContext, request: Request, doctor: SessionUser, consultationId: string): Promise<DecisionOutcome> {
+export async function declineConsultation(
+  context: AppLoadContext,
+  request: Request,
+  doctor: SessionUser,
+  consultationId: string,
+): Promise<DecisionOutcome> {
   const { db } = context;
   const now = new Date();
   const consultation = await load(context, consultationId);

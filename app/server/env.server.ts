@@ -48,7 +48,11 @@ export function loadConfig(env: Env): AppConfig {
     throw new Error(`Invalid Worker environment: ${problems.join("; ")}`);
   }
   const production = parsed.data.APP_ENV === "production";
-  const config = { ...parsed.data, standInsEnabled: !production, trustsClientAddressHeader: production || parsed.data.TRUST_CF_CONNECTING_IP === "true" };
+  const config = {
+    ...parsed.data,
+    standInsEnabled: !production,
+    trustsClientAddressHeader: production || parsed.data.TRUST_CF_CONNECTING_IP === "true",
+  };
   validated.set(env, config);
   return config;
 }

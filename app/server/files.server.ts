@@ -1,18 +1,21 @@
 // Photos in R2: checked by their bytes, stored under generated keys, recorded in D1, and served only
 // through the authorized resource route (routes/files.$fileId.ts).
 import { and, count, eq, isNull, sql } from "drizzle-orm";
+
 import { consultationFiles, consultations } from "~/db/schema";
 import { MAX_PHOTO_BYTES, MAX_PHOTOS_PER_REQUEST } from "~/domain/constants";
-import { photoRefusal, sniffPhotoType, type PhotoRefusal } from "~/domain/consultation-request";
+import { type PhotoRefusal, photoRefusal, sniffPhotoType } from "~/domain/consultation-request";
 import type { Database } from "~/server/db/client.server";
 
 export type StoredPhoto = { ok: true; id: string } | { ok: false; refusal: PhotoRefusal | "alreadySubmitted"; fileName: string };
 
-export async function countPhotos(db: Database, consultationId: string) {
+async function countPhotos(db: Database, consultationId: string) {
   const [row] = await db
     .select({ photos: count() })
     .from(consultationFiles)
-    .where(and(eq(consultationFiles.consultationId, consultationId), eq(consultationFiles.kind, "photo"), isNull(consultationFiles.deletedAt)));
+    .where(
+      and(eq(consultationFiles.consultationId, consultationId), eq(consultationFiles.kind, "photo"), isNull(consultationFiles.deletedAt)),
+    );
   return row?.photos ?? 0;
 }
 
@@ -33,7 +36,10 @@ export async function photoRefusalOf(file: File, photosAlready: number) {
  * Records a photo row only while the draft is still a draft of `uploaderId` with fewer than the
  * maximum photos: one INSERT … SELECT, so racing uploads cannot pass the cap between count and write.
  */
-async function reservePhotoRow(db: Database, row: { id: string; consultationId: string; uploaderId: string; storageKey: string; contentType: string; sizeBytes: number }) {
+async function reservePhotoRow(
+  db: Database,
+  row: { id: string; consultationId: string; uploaderId: string; storageKey: string; contentType: string; sizeBytes: number },
+) {
   const result = await db.run(sql`
     INSERT INTO ${consultationFiles} (id, consultation_id, uploader_id, kind, storage_key, content_type, size_bytes, created_at)
     SELECT ${row.id}, ${consultations.id}, ${row.uploaderId}, 'photo', ${row.storageKey}, ${row.contentType}, ${row.sizeBytes}, ${Date.now()}
@@ -51,7 +57,13 @@ async function reservePhotoRow(db: Database, row: { id: string; consultationId: 
  * concurrency), then the object is written; the final submit waits until every row has its object.
  * Nothing is left behind when the photo is refused or the write fails.
  */
-export async function storePhoto(db: Database, bucket: R2Bucket, consultationId: string, uploaderId: string, file: File): Promise<StoredPhoto> {
+export async function storePhoto(
+  db: Database,
+  bucket: R2Bucket,
+  consultationId: string,
+  uploaderId: string,
+  file: File,
+): Promise<StoredPhoto> {
   const header = await headerOf(file);
   const refusal = photoRefusal(file.size, header, 0);
   if (refusal) return { ok: false, refusal, fileName: file.name };
@@ -75,7 +87,9 @@ export async function listPhotos(db: Database, consultationId: string) {
   return db
     .select({ id: consultationFiles.id, storageKey: consultationFiles.storageKey, contentType: consultationFiles.contentType })
     .from(consultationFiles)
-    .where(and(eq(consultationFiles.consultationId, consultationId), eq(consultationFiles.kind, "photo"), isNull(consultationFiles.deletedAt)))
+    .where(
+      and(eq(consultationFiles.consultationId, consultationId), eq(consultationFiles.kind, "photo"), isNull(consultationFiles.deletedAt)),
+    )
     .orderBy(consultationFiles.createdAt);
 }
 

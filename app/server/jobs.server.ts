@@ -1,14 +1,15 @@
 // Scheduled housekeeping, run by the cron trigger. Safe to run twice: each step only removes what is
 // still due at the time it runs.
 import { lt } from "drizzle-orm";
+
 import { authTokens, rateLimitHits } from "~/db/schema";
 import { DRAFT_LIFETIME_MS, SESSION_ABSOLUTE_LIFETIME_MS } from "~/domain/constants";
 import { endLapsedSessions } from "~/server/auth/session.server";
-import { deleteConnectionsOpenedBefore } from "~/server/db/room-connections.server";
 import { createDatabase } from "~/server/db/client.server";
+import { deleteDrafts, findAbandonedDrafts } from "~/server/db/consultations.server";
+import { deleteConnectionsOpenedBefore } from "~/server/db/room-connections.server";
 import { overduePayments } from "~/server/payment-deadline.server";
 import { expireAndAnnounce } from "~/server/payment-expiry.server";
-import { deleteDrafts, findAbandonedDrafts } from "~/server/db/consultations.server";
 
 export interface HousekeepingReport {
   paymentsExpired: number;
@@ -37,7 +38,10 @@ export async function runHousekeeping(env: Env, now: Date): Promise<Housekeeping
   for (let start = 0; start < storageKeys.length; start += 1000) {
     await files.delete(storageKeys.slice(start, start + 1000));
   }
-  const draftsDeleted = await deleteDrafts(db, drafts.map((draft) => draft.id));
+  const draftsDeleted = await deleteDrafts(
+    db,
+    drafts.map((draft) => draft.id),
+  );
   const sessionsEnded = await endLapsedSessions({ db, cloudflare: { env } }, now);
   const connectionsForgotten = await deleteConnectionsOpenedBefore(db, new Date(now.getTime() - SESSION_ABSOLUTE_LIFETIME_MS));
   const links = await db.delete(authTokens).where(lt(authTokens.expiresAt, now)).returning({ id: authTokens.id });

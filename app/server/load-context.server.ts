@@ -1,6 +1,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
+
 import { createDatabase, type Database } from "~/server/db/client.server";
-import { loadConfig, type AppConfig } from "~/server/env.server";
+import { type AppConfig, loadConfig } from "~/server/env.server";
 
 declare module "@remix-run/cloudflare" {
   interface AppLoadContext {

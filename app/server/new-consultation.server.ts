@@ -1,14 +1,15 @@
 // The work behind the new-consultation wizard: photos into a draft, and the final submit.
 import type { SubmissionResult } from "@conform-to/react";
-import { parseForm } from "~/forms";
 import type { AppLoadContext } from "@remix-run/cloudflare";
+
 import { MAX_PHOTO_BYTES, MAX_PHOTO_PIXELS, MAX_PHOTOS_PER_REQUEST } from "~/domain/constants";
-import { RequestDetailsSchema, type PhotoRefusal } from "~/domain/consultation-request";
+import { type PhotoRefusal, RequestDetailsSchema } from "~/domain/consultation-request";
 import { isUuid } from "~/domain/ids";
 import { cleanLine } from "~/domain/text-hygiene";
+import { parseForm } from "~/forms";
 import type { getTranslator } from "~/i18n.server";
-import type { SessionUser } from "~/server/auth/session.server";
 import { recordAudit } from "~/server/audit.server";
+import type { SessionUser } from "~/server/auth/session.server";
 import { createDraft, findOwnDraft, isActiveDoctorCode, submitRequest } from "~/server/db/requests.server";
 import { photoRefusalOf, removeDraftPhoto, storePhoto } from "~/server/files.server";
 import { announceRequest } from "~/server/rooms.server";
@@ -17,7 +18,12 @@ import { announceRequest } from "~/server/rooms.server";
 const MAX_UPLOAD_REQUEST_BYTES = MAX_PHOTOS_PER_REQUEST * MAX_PHOTO_BYTES + 1024 * 1024;
 
 export type PhotoUploadResult =
-  | { ok: true; draftId: string | null; storedIds: string[]; refused: Array<{ fileName: string; refusal: PhotoRefusal | "alreadySubmitted" }> }
+  | {
+      ok: true;
+      draftId: string | null;
+      storedIds: string[];
+      refused: Array<{ fileName: string; refusal: PhotoRefusal | "alreadySubmitted" }>;
+    }
   | { ok: false; status: 400 | 404 | 413; error: "uploadTooLarge" | "uploadUnreadable" | "draftNotFound" };
 
 /** True when the request says it is bigger than a full set of photos could be; refuse it unread. */
@@ -26,7 +32,12 @@ export function uploadTooLarge(request: Request) {
 }
 
 /** Stores the photos of a multipart request into the patient's draft, creating the draft if needed. */
-export async function receivePhotos(context: AppLoadContext, request: Request, patient: SessionUser, formData?: FormData): Promise<PhotoUploadResult> {
+export async function receivePhotos(
+  context: AppLoadContext,
+  request: Request,
+  patient: SessionUser,
+  formData?: FormData,
+): Promise<PhotoUploadResult> {
   if (!formData && uploadTooLarge(request)) return { ok: false, status: 413, error: "uploadTooLarge" };
   let form: FormData;
   try {
@@ -65,7 +76,9 @@ type Translate = Awaited<ReturnType<typeof getTranslator>>;
 
 /** Each refused photo's reason, in the reader's language, naming the file. */
 export function refusalMessages(t: Translate, refused: Array<{ fileName: string; refusal: PhotoRefusal | "alreadySubmitted" }>) {
-  return refused.map(({ fileName, refusal }) => t(`request.errors.${refusal}`, { name: fileName, megapixels: MAX_PHOTO_PIXELS / 1_000_000 }));
+  return refused.map(({ fileName, refusal }) =>
+    t(`request.errors.${refusal}`, { name: fileName, megapixels: MAX_PHOTO_PIXELS / 1_000_000 }),
+  );
 }
 
 export async function removePhoto(context: AppLoadContext, patient: SessionUser, draftId: string, photoId: string) {
@@ -73,11 +86,14 @@ export async function removePhoto(context: AppLoadContext, patient: SessionUser,
   return removeDraftPhoto(context.db, context.cloudflare.env.FILES, draftId, photoId);
 }
 
-export type SubmitResult =
-  | { ok: true; consultationId: string }
-  | { ok: false; result: SubmissionResult<string[]>; formError?: string };
+export type SubmitResult = { ok: true; consultationId: string } | { ok: false; result: SubmissionResult<string[]>; formError?: string };
 
-export async function submitNewConsultation(context: AppLoadContext, request: Request, patient: SessionUser, formData: FormData): Promise<SubmitResult> {
+export async function submitNewConsultation(
+  context: AppLoadContext,
+  request: Request,
+  patient: SessionUser,
+  formData: FormData,
+): Promise<SubmitResult> {
   const submission = parseForm(formData, RequestDetailsSchema);
   if (submission.status !== "success") return { ok: false, result: submission.reply() };
   const details = submission.value;
@@ -92,6 +108,11 @@ export async function submitNewConsultation(context: AppLoadContext, request: Re
   if ("repeated" in outcome) return { ok: true, consultationId: outcome.consultationId };
   // Doctors first: the request is on their screens while the audit entry is written.
   await announceRequest(context.cloudflare.env, { ...outcome.summary, patientFirstName: cleanLine(patient.firstName ?? "") });
-  await recordAudit(context.db, request, { action: "consultation.submitted", actorId: patient.userId, targetType: "consultation", targetId: outcome.consultationId });
+  await recordAudit(context.db, request, {
+    action: "consultation.submitted",
+    actorId: patient.userId,
+    targetType: "consultation",
+    targetId: outcome.consultationId,
+  });
   return { ok: true, consultationId: outcome.consultationId };
 }

@@ -1,14 +1,12 @@
 // What happens when a consultation's payment window closes: if it is still unpaid, the doctor is
 // cleared and the request goes back to the queue (the state machine's `expirePayment`).
 import { and, eq, lte } from "drizzle-orm";
+
 import { consultations } from "~/db/schema";
 import type { Database } from "~/server/db/client.server";
 import { applyConsultationMove } from "~/server/db/consultations.server";
 
-export type ExpiryOutcome =
-  | { kind: "expired" }
-  | { kind: "not_yet"; deadline: Date }
-  | { kind: "nothing_to_expire" };
+export type ExpiryOutcome = { kind: "expired" } | { kind: "not_yet"; deadline: Date } | { kind: "nothing_to_expire" };
 
 export async function expireUnpaidConsultation(db: Database, consultationId: string, now: Date): Promise<ExpiryOutcome> {
   const consultation = await db.query.consultations.findFirst({

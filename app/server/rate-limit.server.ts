@@ -3,8 +3,9 @@
 // hands out row ids in order): of any number of attempts arriving at once, exactly as many as the
 // limit allows get through.
 import { and, eq, gt, inArray, lte } from "drizzle-orm";
+
 import { rateLimitHits } from "~/db/schema";
-import { rateLimitDecision, type RateLimit } from "~/domain/rate-limits";
+import { type RateLimit, rateLimitDecision } from "~/domain/rate-limits";
 import type { Database } from "~/server/db/client.server";
 
 export type RateLimitCheck = { allowed: true } | { allowed: false; retryAfterMs: number };
@@ -28,7 +29,11 @@ export async function attemptTimesUpTo(db: Database, key: string, upToId: number
  * Counts this attempt under every limit, then judges it by the attempts made up to it. Returns the
  * verdict (the longest wait wins) and the recorded hits' ids, so an attempt can be taken back.
  */
-export async function takeAttempt(db: Database, limits: Array<[string, RateLimit]>, now: Date): Promise<RateLimitCheck & { hitIds: number[] }> {
+export async function takeAttempt(
+  db: Database,
+  limits: Array<[string, RateLimit]>,
+  now: Date,
+): Promise<RateLimitCheck & { hitIds: number[] }> {
   const judged = await Promise.all(
     limits.map(async ([key, limit]) => {
       const hitId = await recordHit(db, key, now);

@@ -2,12 +2,13 @@
 // onBeforeRequest): who is asking, from which site, for which room. A socket it lets in carries who
 // opened it and with which session, so the room can close it when that session ends.
 import { eq } from "drizzle-orm";
+
 import { consultations } from "~/db/schema";
 import { isUuid } from "~/domain/ids";
 import { findSessionUser, type SessionUser } from "~/server/auth/session.server";
 import type { Database } from "~/server/db/client.server";
-import { isSameOriginRequest } from "~/server/same-origin.server";
 import { LOBBY_ROOM_NAME } from "~/server/rooms.server";
+import { isSameOriginRequest } from "~/server/same-origin.server";
 
 export interface RoomAddress {
   /** The Durable Object class the URL names, e.g. "DoctorsLobby". */

@@ -1,8 +1,10 @@
 // Typed calls from the Worker into the two kinds of rooms.
 import { getServerByName } from "partyserver";
+
+import type { ConsultationRoomEvent, RequestSummary } from "~/domain/room-events";
 import type { Database } from "~/server/db/client.server";
 import { forgetSessionsConnections, roomsWithSessions } from "~/server/db/room-connections.server";
-import type { ConsultationRoomEvent, RequestSummary } from "~/domain/room-events";
+
 import type { ConsultationRoom } from "../../party/consultation";
 import type { DoctorsLobby } from "../../party/lobby";
 
@@ -49,7 +51,8 @@ export async function disconnectSessions(env: Env, db: Database, sessionIds: str
     }),
   );
   for (const [index, result] of results.entries()) {
-    if (result.status === "rejected") console.error(JSON.stringify({ event: "room_disconnect_failed", room: rooms[index], error: String(result.reason) }));
+    if (result.status === "rejected")
+      console.error(JSON.stringify({ event: "room_disconnect_failed", room: rooms[index], error: String(result.reason) }));
   }
   await forgetSessionsConnections(db, sessionIds);
 }

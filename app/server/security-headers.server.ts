@@ -5,7 +5,7 @@ export function createNonce(): string {
   return btoa(String.fromCharCode(...bytes));
 }
 
-export function contentSecurityPolicy(nonce: string, { production }: { production: boolean }): string {
+function contentSecurityPolicy(nonce: string, { production }: { production: boolean }): string {
   return [
     "default-src 'self'",
     // Only scripts we served with this response's nonce (and what they load) run.

@@ -1,8 +1,8 @@
 // Toasts travel in a signed flash cookie: an action redirects with one, root renders it once.
 import { createCookieSessionStorage, redirect } from "@remix-run/cloudflare";
-import type { AppConfig } from "~/server/env.server";
-import { ToastSchema, type Toast } from "~/toast";
 
+import type { AppConfig } from "~/server/env.server";
+import { type Toast, ToastSchema } from "~/toast";
 
 const TOAST_KEY = "toast";
 

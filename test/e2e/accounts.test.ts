@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
+
 import { DEMO_PASSWORD } from "../../scripts/demo-data";
-import { baseUrl, followEmailedLink, path, signIn, startJourney, uniqueEmail, type Journey } from "./journey";
+import { baseUrl, followEmailedLink, type Journey, path, signIn, startJourney, uniqueEmail } from "./journey";
 
 let journey: Journey | undefined;
 afterEach(async () => {

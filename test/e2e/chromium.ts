@@ -2,7 +2,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type BrowserContext } from "playwright-core";
+
+import { type BrowserContext, chromium } from "playwright-core";
 
 export const CHROMIUM_PATH = "/usr/bin/chromium";
 

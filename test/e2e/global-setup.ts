@@ -3,9 +3,11 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import type { TestProject } from "vitest/node";
+
+import { applyMigrations, build, type DevServer, PROJECT_ROOT, seedDemoData, startDevServer } from "../../scripts/local-stack";
 import { ensureChromium } from "./chromium";
-import { PROJECT_ROOT, applyMigrations, build, seedDemoData, startDevServer, type DevServer } from "../../scripts/local-stack";
 
 export const E2E_PORT = 8799;
 

@@ -1,6 +1,7 @@
 // Shared steps of browser journeys.
 import type { BrowserContext, Page } from "playwright-core";
 import { inject } from "vitest";
+
 import { openBrowser } from "./chromium";
 
 export const baseUrl = inject("baseUrl");

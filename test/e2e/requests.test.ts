@@ -1,9 +1,11 @@
-import { writeFileSync, mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { afterEach, describe, expect, it } from "vitest";
+
 import { DEMO_PASSWORD } from "../../scripts/demo-data";
-import { baseUrl, path, signIn, startJourney, type Journey } from "./journey";
+import { baseUrl, type Journey, path, signIn, startJourney } from "./journey";
 
 let journeys: Journey[] = [];
 afterEach(async () => {
@@ -14,7 +16,10 @@ afterEach(async () => {
 /** A real 1×1 PNG on disk, for the file picker. */
 function photoOnDisk() {
   const file = join(mkdtempSync(join(tmpdir(), "qoda-photo-")), "rash.png");
-  writeFileSync(file, Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC", "base64"));
+  writeFileSync(
+    file,
+    Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC", "base64"),
+  );
   return file;
 }
 
@@ -48,7 +53,9 @@ describe("a request reaches the doctors live", () => {
     const toast = doctor.page.getByTestId("request-toast").filter({ hasText: complaint });
     await toast.waitFor({ timeout: 2_000 });
     expect(Date.now() - submittedAt).toBeLessThan(2_000);
-    await expect.poll(async () => Number(await doctor.page.getByTestId("requests-count").textContent()), { timeout: 2_000 }).toBe(countBefore + 1);
+    await expect
+      .poll(async () => Number(await doctor.page.getByTestId("requests-count").textContent()), { timeout: 2_000 })
+      .toBe(countBefore + 1);
     expect(await toast.textContent()).toContain("Hana · 1 photo");
 
     await toast.getByTestId("accept-request").click();

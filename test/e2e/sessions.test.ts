@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
+
 import { DEMO_PASSWORD } from "../../scripts/demo-data";
-import { baseUrl, signIn, startJourney, type Journey } from "./journey";
+import { baseUrl, type Journey, signIn, startJourney } from "./journey";
 
 let journeys: Journey[] = [];
 afterEach(async () => {

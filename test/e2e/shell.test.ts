@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterEach, describe, expect, inject, it } from "vitest";
+
 import { openBrowser } from "./chromium";
 
 const baseUrl = inject("baseUrl");
@@ -55,7 +56,8 @@ describe("the landing page", () => {
     await page.evaluate(() => document.fonts.ready);
     const ethiopicFaceLoaded = await page.evaluate(() =>
       [...document.fonts].some(
-        (face) => face.family.replace(/"/g, "") === "Noto Sans Ethiopic" && face.unicodeRange.includes("U+1200") && face.status === "loaded",
+        (face) =>
+          face.family.replace(/"/g, "") === "Noto Sans Ethiopic" && face.unicodeRange.includes("U+1200") && face.status === "loaded",
       ),
     );
     expect(ethiopicFaceLoaded).toBe(true);

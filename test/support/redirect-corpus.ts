@@ -1,6 +1,6 @@
 // Redirect targets an attacker would try after sign-in: each must either be refused (the fallback)
 // or stay a path on this site once a browser reads it.
-export const HOSTILE_REDIRECT_TARGETS = [
+const HOSTILE_REDIRECT_TARGETS = [
   "//evil.example",
   "///evil.example",
   "/\\evil.example",
@@ -38,6 +38,7 @@ export const HOSTILE_REDIRECT_TARGETS = [
 /** True when `location` (a Location header or a redirect path) stays on `origin` and is of sane length. */
 export function staysOnSite(location: string | null, origin: string): boolean {
   if (location === null || location.length > 2100) return false;
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
   if (/[\u0000-\u001f\\]/.test(location)) return false;
   try {
     return new URL(location, origin).origin === origin;

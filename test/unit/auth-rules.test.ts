@@ -1,10 +1,12 @@
-import { parseForm } from "~/forms";
 import { describe, expect, it } from "vitest";
+
 import { ChangePasswordSchema, ProfileSchema, RegisterSchema } from "~/domain/auth-schemas";
 import { isCommonPassword } from "~/domain/common-passwords";
 import { normalizeEthiopianPhone } from "~/domain/phone";
-import { ACCOUNT_BACKOFF, RATE_LIMITS, accountBackoffDecision, waitMessage, minutesToWait, rateLimitDecision } from "~/domain/rate-limits";
+import { ACCOUNT_BACKOFF, accountBackoffDecision, minutesToWait, RATE_LIMITS, rateLimitDecision, waitMessage } from "~/domain/rate-limits";
 import { safeRedirectPath } from "~/domain/safe-redirect";
+import { parseForm } from "~/forms";
+
 import { HOSTILE_REDIRECT_CASES, staysOnSite } from "../support/redirect-corpus";
 
 function form(fields: Record<string, string>) {
@@ -88,7 +90,15 @@ describe("passwords", () => {
 });
 
 describe("the sign-up schema", () => {
-  const valid = { firstName: "Liya", lastName: "Mekonnen", email: "Liya@Example.com", password: "Healthy-Skin-2026", confirmPassword: "Healthy-Skin-2026", acceptTerms: "on", acceptPrivacy: "on" };
+  const valid = {
+    firstName: "Liya",
+    lastName: "Mekonnen",
+    email: "Liya@Example.com",
+    password: "Healthy-Skin-2026",
+    confirmPassword: "Healthy-Skin-2026",
+    acceptTerms: "on",
+    acceptPrivacy: "on",
+  };
 
   it("accepts a complete form and lower-cases the email", () => {
     const submission = parseForm(form(valid), RegisterSchema);
@@ -108,16 +118,28 @@ describe("the sign-up schema", () => {
 
 describe("the profile schemas", () => {
   it("normalise the phone and refuse a bad one", () => {
-    const ok = parseForm(form({ intent: "update-profile", firstName: "A", lastName: "B", phone: "0911234567", preferredLanguage: "am" }), ProfileSchema);
+    const ok = parseForm(
+      form({ intent: "update-profile", firstName: "A", lastName: "B", phone: "0911234567", preferredLanguage: "am" }),
+      ProfileSchema,
+    );
     expect(ok.status === "success" && ok.value.phone).toBe("+251911234567");
-    const bad = parseForm(form({ intent: "update-profile", firstName: "A", lastName: "B", phone: "555", preferredLanguage: "am" }), ProfileSchema);
+    const bad = parseForm(
+      form({ intent: "update-profile", firstName: "A", lastName: "B", phone: "555", preferredLanguage: "am" }),
+      ProfileSchema,
+    );
     expect(bad.reply().error?.phone).toEqual(["forms.errors.invalidPhone"]);
   });
 
   it("use the spec's password-change messages", () => {
-    const short = parseForm(form({ intent: "change-password", currentPassword: "x", newPassword: "abc", confirmPassword: "abc" }), ChangePasswordSchema);
+    const short = parseForm(
+      form({ intent: "change-password", currentPassword: "x", newPassword: "abc", confirmPassword: "abc" }),
+      ChangePasswordSchema,
+    );
     expect(short.reply().error?.newPassword).toEqual(["profile.errors.passwordTooShort"]);
-    const mismatch = parseForm(form({ intent: "change-password", currentPassword: "x", newPassword: "Fresh-Skin-7", confirmPassword: "Fresh-Skin-8" }), ChangePasswordSchema);
+    const mismatch = parseForm(
+      form({ intent: "change-password", currentPassword: "x", newPassword: "Fresh-Skin-7", confirmPassword: "Fresh-Skin-8" }),
+      ChangePasswordSchema,
+    );
     expect(mismatch.reply().error?.confirmPassword).toEqual(["profile.errors.newPasswordsDontMatch"]);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import * as constants from "~/domain/constants";
 import { homePathForRole, isRole, ROLES } from "~/domain/roles";
 

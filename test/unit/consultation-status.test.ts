@@ -1,15 +1,16 @@
 import { describe, expect, it } from "vitest";
+
+import { PAYMENT_WINDOW_MS } from "~/domain/constants";
 import {
+  type Actor,
   CONSULTATION_MOVES,
   CONSULTATION_STATUSES,
-  nextStatuses,
-  planTransition,
-  type Actor,
   type ConsultationFacts,
   type ConsultationMove,
   type ConsultationStatus,
+  nextStatuses,
+  planTransition,
 } from "~/domain/consultation-status";
-import { PAYMENT_WINDOW_MS } from "~/domain/constants";
 
 const PATIENT = "patient-1";
 const OTHER_PATIENT = "patient-2";

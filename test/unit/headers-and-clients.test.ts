@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
+
 import { describe, expect, it } from "vitest";
+
 import { clientIdentity } from "~/domain/client-identity";
-import { LOCAL_FIRST_HOP, clientAddress, withTrustedClientAddress } from "~/server/client-address.server";
+import { clientAddress, LOCAL_FIRST_HOP, withTrustedClientAddress } from "~/server/client-address.server";
 import { SECURITY_HEADERS } from "~/server/security-headers.server";
 
 describe("static files", () => {
@@ -13,7 +15,8 @@ describe("static files", () => {
 });
 
 describe("the client's address", () => {
-  const forged = () => new Request("http://localhost:8787/login", { method: "POST", body: "x=1", headers: { "CF-Connecting-IP": "203.0.113.9" } });
+  const forged = () =>
+    new Request("http://localhost:8787/login", { method: "POST", body: "x=1", headers: { "CF-Connecting-IP": "203.0.113.9" } });
 
   it("is Cloudflare's CF-Connecting-IP behind the edge", () => {
     expect(clientAddress(withTrustedClientAddress(forged(), true))).toBe("203.0.113.9");

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
+
 import { MAX_PHOTO_PIXELS } from "~/domain/constants";
 import { photoRefusal } from "~/domain/consultation-request";
 import { isUuid } from "~/domain/ids";
 import { declaredPixelSize } from "~/domain/image-dimensions";
 import { cleanLine, cleanText } from "~/domain/text-hygiene";
-import { JPEG_BYTES, PNG_BYTES, WEBP_BYTES, jpegDeclaring, pngDeclaring } from "../workers/photos";
+
+import { JPEG_BYTES, jpegDeclaring, PNG_BYTES, pngDeclaring, WEBP_BYTES } from "../workers/photos";
 
 /** A lossy WebP (VP8) header declaring `width` × `height`. */
 function vp8(width: number, height: number) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { resources } from "~/i18n.server";
 
 const en = resources.en.common;
@@ -65,12 +66,12 @@ describe("translation keys in the code", () => {
         // Audit actions (`auth.sign_in.success`, `consultation.viewed`) look like keys but are not.
         if (/\baction\b|[Aa]udit|^\s*(\||\/\/|\/?\*)|SELECT/.test(line) || file.endsWith("audit.server.ts")) continue;
         for (const match of line.matchAll(keyPattern)) {
-        const key = match[1]!;
-        if (key.endsWith(".")) continue; // a prefix completed at run time
-        if (key.includes("_")) continue; // snake_case names are audit actions, keys are camelCase
-        if ([...english.keys()].some((known) => known.startsWith(`${key}.`) || known === `${key}_one`)) continue; // a prefix, or a plural
-        found += 1;
-        if (!english.has(key)) missing.add(`${key} (${file.slice(root.length + 1)})`);
+          const key = match[1]!;
+          if (key.endsWith(".")) continue; // a prefix completed at run time
+          if (key.includes("_")) continue; // snake_case names are audit actions, keys are camelCase
+          if ([...english.keys()].some((known) => known.startsWith(`${key}.`) || known === `${key}_one`)) continue; // a prefix, or a plural
+          found += 1;
+          if (!english.has(key)) missing.add(`${key} (${file.slice(root.length + 1)})`);
         }
       }
     }

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { JPEG_BYTES } from "../workers/photos";
+
 import { initialStatus, minutesWaited, photoRefusal, sniffPhotoType, titleFromComplaint } from "~/domain/consultation-request";
-import { groupByPatient, type ConsultationOfPatient } from "~/domain/my-patients";
+import { type ConsultationOfPatient, groupByPatient } from "~/domain/my-patients";
 import { byQueueOrder, type RequestSummary } from "~/domain/room-events";
+
+import { JPEG_BYTES } from "../workers/photos";
 
 const bytes = (...values: number[]) => Uint8Array.from(values);
 
@@ -44,16 +46,37 @@ describe("requests", () => {
   });
 
   it("queue by priority, then by waiting time", () => {
-    const request = (id: string, priority: RequestSummary["priority"], waitingSince: number): RequestSummary => ({ id, priority, waitingSince, title: id, patientFirstName: "", photoCount: 0, requestedDoctorCode: null });
-    const sorted = [request("a", "normal", 1), request("b", "urgent", 5), request("c", "high", 2), request("d", "urgent", 3)].sort(byQueueOrder);
+    const request = (id: string, priority: RequestSummary["priority"], waitingSince: number): RequestSummary => ({
+      id,
+      priority,
+      waitingSince,
+      title: id,
+      patientFirstName: "",
+      photoCount: 0,
+      requestedDoctorCode: null,
+    });
+    const sorted = [request("a", "normal", 1), request("b", "urgent", 5), request("c", "high", 2), request("d", "urgent", 3)].sort(
+      byQueueOrder,
+    );
     expect(sorted.map((item) => item.id)).toEqual(["d", "b", "c", "a"]);
   });
 });
 
 describe("My Patients", () => {
   const day = (n: number) => new Date(Date.UTC(2026, 10, n));
-  const row = (patientId: string, status: ConsultationOfPatient["status"], created: number, diagnosis: string | null = null): ConsultationOfPatient => ({
-    patientId, patientName: `Patient ${patientId}`, patientEmail: `${patientId}@example.com`, status, createdAt: day(created), completedAt: status === "completed" ? day(created + 1) : null, diagnosis,
+  const row = (
+    patientId: string,
+    status: ConsultationOfPatient["status"],
+    created: number,
+    diagnosis: string | null = null,
+  ): ConsultationOfPatient => ({
+    patientId,
+    patientName: `Patient ${patientId}`,
+    patientEmail: `${patientId}@example.com`,
+    status,
+    createdAt: day(created),
+    completedAt: status === "completed" ? day(created + 1) : null,
+    diagnosis,
   });
 
   it("groups consultations by patient with counts, derived standing and the latest real diagnosis", () => {

@@ -1,18 +1,20 @@
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
+
 import { auditLog, mailOutbox, passwordCredentials, profiles, sessions, userRoles, users } from "~/db/schema";
 import { INVITE_LINK_LIFETIME_MS, PASSWORD_RESET_LINK_LIFETIME_MS } from "~/domain/constants";
-import type { AppLoadContext } from "@remix-run/cloudflare";
 import { sendAccountLink } from "~/server/auth/account-links.server";
 import { createOneTimeLink } from "~/server/auth/one-time-links.server";
 import { setDoctorStatus } from "~/server/db/doctors.server";
 import { loadConfig } from "~/server/env.server";
 import { sendMail } from "~/server/mail/mailer.server";
 import { requireStandIns } from "~/server/stand-ins.server";
-import { env } from "cloudflare:test";
-import { Visitor } from "./browser-like";
+
 import { GOOD_PASSWORD, lastEmailTo, registeredPatient, registrationForm, uniqueEmail } from "./auth-helpers";
-import { ORIGIN, createUser, db, serverContext, sessionCookieFor, signedIn } from "./fixtures";
+import { Visitor } from "./browser-like";
+import { createUser, db, ORIGIN, serverContext, sessionCookieFor, signedIn } from "./fixtures";
 import { signInWithGoogle } from "./google-flow";
 
 const sessionOnly = (cookie: string) => new Visitor(cookie);
@@ -44,7 +46,9 @@ describe("the sign-in gate (/auth-callback)", () => {
     await db.update(profiles).set({ consentPrivacy: false }).where(eq(profiles.userId, patient.userId));
     expect((await sessionOnly(patient.cookie).get("/auth-callback")).headers.get("Location")).toBe("/consent");
     // And the patient pages wait for it too.
-    expect((await sessionOnly(patient.cookie).get("/patient/dashboard")).headers.get("Location")).toBe("/consent?redirect=%2Fpatient%2Fdashboard");
+    expect((await sessionOnly(patient.cookie).get("/patient/dashboard")).headers.get("Location")).toBe(
+      "/consent?redirect=%2Fpatient%2Fdashboard",
+    );
   });
 
   it("gives a user with no role row the patient role", async () => {
@@ -63,7 +67,10 @@ describe("the sign-in gate (/auth-callback)", () => {
 describe("consent", () => {
   it("is refused by the server until both boxes are ticked, then stored with its time", async () => {
     const patient = await signedIn("patient");
-    await db.update(profiles).set({ consentTerms: false, consentPrivacy: false, consentTimestamp: null }).where(eq(profiles.userId, patient.userId));
+    await db
+      .update(profiles)
+      .set({ consentTerms: false, consentPrivacy: false, consentTimestamp: null })
+      .where(eq(profiles.userId, patient.userId));
     const visitor = sessionOnly(patient.cookie);
     const refused = await visitor.post("/consent", { acceptTerms: "on" });
     expect(refused.status).toBe(400);
@@ -105,7 +112,10 @@ describe("changing the password on the profile page", () => {
   it("checks the current password and the spec's rules", async () => {
     const { visitor } = await registeredPatient();
     const cases: Array<[Record<string, string>, string]> = [
-      [{ currentPassword: "wrong-one-1", newPassword: "Fresh-Skin-7", confirmPassword: "Fresh-Skin-7" }, "The current password is incorrect."],
+      [
+        { currentPassword: "wrong-one-1", newPassword: "Fresh-Skin-7", confirmPassword: "Fresh-Skin-7" },
+        "The current password is incorrect.",
+      ],
       [{ currentPassword: GOOD_PASSWORD, newPassword: "Fresh-Skin-7", confirmPassword: "Fresh-Skin-8" }, "New passwords don&#x27;t match!"],
       [{ currentPassword: GOOD_PASSWORD, newPassword: "abc", confirmPassword: "abc" }, "Password must be at least 6 characters long!"],
     ];
@@ -120,7 +130,10 @@ describe("changing the password on the profile page", () => {
     const { visitor, email } = await registeredPatient();
     const user = await db.query.users.findFirst({ where: eq(users.email, email) });
     const otherDevice = sessionOnly(await sessionCookieFor(user!.id));
-    const response = await visitor.post("/patient/profile", form({ currentPassword: GOOD_PASSWORD, newPassword: "Fresh-Skin-7", confirmPassword: "Fresh-Skin-7" }));
+    const response = await visitor.post(
+      "/patient/profile",
+      form({ currentPassword: GOOD_PASSWORD, newPassword: "Fresh-Skin-7", confirmPassword: "Fresh-Skin-7" }),
+    );
     const { html } = await visitor.follow(response);
     expect(html).toContain("Password Changed");
     expect(html).toContain("Your password has been updated successfully.");
@@ -158,7 +171,13 @@ describe("forgotten passwords", () => {
 
   it("refuse an expired link and answer unknown emails the same way", async () => {
     const userId = await createUser("patient");
-    const token = await createOneTimeLink(db, userId, "password_reset", PASSWORD_RESET_LINK_LIFETIME_MS, new Date(Date.now() - PASSWORD_RESET_LINK_LIFETIME_MS - 1_000));
+    const token = await createOneTimeLink(
+      db,
+      userId,
+      "password_reset",
+      PASSWORD_RESET_LINK_LIFETIME_MS,
+      new Date(Date.now() - PASSWORD_RESET_LINK_LIFETIME_MS - 1_000),
+    );
     const expired = await new Visitor().get(`/reset-password?token=${token}`);
     expect(expired.status).toBe(400);
     expect(await expired.text()).toContain("This link no longer works");
@@ -185,7 +204,13 @@ describe("invite links", () => {
     expect((await db.query.users.findFirst({ where: eq(users.id, userId) }))?.emailConfirmedAt).toBeInstanceOf(Date);
     expect((await new Visitor().get(`/invite?token=${token}`)).status).toBe(400);
 
-    const stale = await createOneTimeLink(db, userId, "invite", INVITE_LINK_LIFETIME_MS, new Date(Date.now() - INVITE_LINK_LIFETIME_MS - 1));
+    const stale = await createOneTimeLink(
+      db,
+      userId,
+      "invite",
+      INVITE_LINK_LIFETIME_MS,
+      new Date(Date.now() - INVITE_LINK_LIFETIME_MS - 1),
+    );
     expect((await new Visitor().get(`/invite?token=${stale}`)).status).toBe(400);
     // A reset token is no invite.
     const reset = await createOneTimeLink(db, userId, "password_reset", PASSWORD_RESET_LINK_LIFETIME_MS, new Date());
@@ -196,16 +221,32 @@ describe("invite links", () => {
 describe("profiles", () => {
   it("edit real data, normalise the phone to +251 and switch the site to the chosen language", async () => {
     const { visitor, email } = await registeredPatient();
-    const invalid = await visitor.post("/patient/profile", { intent: "update-profile", firstName: "Liya", lastName: "M", phone: "12345", preferredLanguage: "en" });
+    const invalid = await visitor.post("/patient/profile", {
+      intent: "update-profile",
+      firstName: "Liya",
+      lastName: "M",
+      phone: "12345",
+      preferredLanguage: "en",
+    });
     expect(invalid.status).toBe(400);
     expect(await invalid.text()).toContain("Please enter an Ethiopian phone number starting with +251.");
 
-    const saved = await visitor.post("/patient/profile", { intent: "update-profile", firstName: "Liya", lastName: "Tesfaye", phone: "0911 23 45 67", preferredLanguage: "am" });
+    const saved = await visitor.post("/patient/profile", {
+      intent: "update-profile",
+      firstName: "Liya",
+      lastName: "Tesfaye",
+      phone: "0911 23 45 67",
+      preferredLanguage: "am",
+    });
     const { html } = await visitor.follow(saved);
     expect(html).toContain('<html lang="am"');
     expect(html).toContain("መገለጫዎ ተቀምጧል");
     const user = await db.query.users.findFirst({ where: eq(users.email, email) });
-    expect(await db.query.profiles.findFirst({ where: eq(profiles.userId, user!.id) })).toMatchObject({ lastName: "Tesfaye", phone: "+251911234567", preferredLanguage: "am" });
+    expect(await db.query.profiles.findFirst({ where: eq(profiles.userId, user!.id) })).toMatchObject({
+      lastName: "Tesfaye",
+      phone: "+251911234567",
+      preferredLanguage: "am",
+    });
   });
 
   it("exist for doctors and admins too, each behind its own role", async () => {
@@ -222,7 +263,10 @@ describe("Google sign-in through the local stand-in", () => {
 
   it("joins an unconfirmed account with the same address only after removing whatever password its creator set", async () => {
     const squatter = new Visitor();
-    await squatter.post("/register", registrationForm("amina.yusuf@gmail.test", { password: "Squatters-Pass-1", confirmPassword: "Squatters-Pass-1" }));
+    await squatter.post(
+      "/register",
+      registrationForm("amina.yusuf@gmail.test", { password: "Squatters-Pass-1", confirmPassword: "Squatters-Pass-1" }),
+    );
     const { answer } = await signInWithGoogle("stand-in-amina");
     expect(answer.headers.get("Location")).toBe("/auth-callback");
     const user = await db.query.users.findFirst({ where: eq(users.email, "amina.yusuf@gmail.test") });
@@ -244,7 +288,11 @@ describe("Google sign-in through the local stand-in", () => {
 
     const user = await db.query.users.findFirst({ where: eq(users.email, "kebede.tola@gmail.test") });
     expect(user?.emailConfirmedAt).toBeInstanceOf(Date);
-    expect(await db.query.profiles.findFirst({ where: eq(profiles.userId, user!.id) })).toMatchObject({ firstName: "Kebede", lastName: "Tola", consentTerms: false });
+    expect(await db.query.profiles.findFirst({ where: eq(profiles.userId, user!.id) })).toMatchObject({
+      firstName: "Kebede",
+      lastName: "Tola",
+      consentTerms: false,
+    });
 
     // A forged callback (state not from our cookie) is refused with a clear message.
     const forged = await new Visitor().get(`/auth/google/callback?code=abc&state=forged`);
@@ -272,7 +320,12 @@ describe("outside development", () => {
     expect(calls).toHaveLength(1);
     expect(calls[0]!.url).toBe("https://api.resend.com/emails");
     expect(new Headers(calls[0]!.init.headers).get("Authorization")).toBe("Bearer re_test_key");
-    expect(JSON.parse(String(calls[0]!.init.body))).toEqual({ from: "Qoda <no-reply@qoda.et>", to: ["someone@example.com"], subject: "Hello", text: "Body" });
+    expect(JSON.parse(String(calls[0]!.init.body))).toEqual({
+      from: "Qoda <no-reply@qoda.et>",
+      to: ["someone@example.com"],
+      subject: "Hello",
+      text: "Body",
+    });
     const [row] = await db.select().from(mailOutbox).where(eq(mailOutbox.providerMessageId, "re_123"));
     expect(row?.status).toBe("sent");
   });

@@ -1,8 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
+
 import { auditLog, profiles, sessions, users } from "~/db/schema";
+
+import { emailsTo, GOOD_PASSWORD, lastEmailTo, registeredPatient, registrationForm, uniqueEmail } from "./auth-helpers";
 import { Visitor } from "./browser-like";
-import { GOOD_PASSWORD, emailsTo, lastEmailTo, registeredPatient, registrationForm, uniqueEmail } from "./auth-helpers";
 import { db } from "./fixtures";
 
 async function userByEmail(email: string) {
@@ -69,7 +71,10 @@ describe("sign-up", () => {
     const confirmation = await lastEmailTo(email);
     const fresh = new Visitor();
     const taken = new Visitor();
-    const answers = [await fresh.post("/register", registrationForm(uniqueEmail())), await taken.post("/register", registrationForm(email, { firstName: "Intruder" }))];
+    const answers = [
+      await fresh.post("/register", registrationForm(uniqueEmail())),
+      await taken.post("/register", registrationForm(email, { firstName: "Intruder" })),
+    ];
     expect(answers.map((answer) => answer.status)).toEqual([302, 302]);
     expect(answers.map((answer) => answer.headers.get("Location"))).toEqual(["/", "/"]);
     const pages = [(await fresh.follow(answers[0]!)).html, (await taken.follow(answers[1]!)).html];
@@ -91,7 +96,10 @@ describe("sign-up", () => {
       await new Visitor().post("/register", registrationForm(email, { password: "Probe-Pass-77", confirmPassword: "Probe-Pass-77" }));
       await lastEmailTo(email);
       const signIn = await new Visitor().post("/login", { email, password: "Probe-Pass-77" });
-      answers.push({ status: signIn.status, message: /<div role="alert"[\s\S]*?<\/div>/.exec(await signIn.text())?.[0].replaceAll(encodeURIComponent(email), "EMAIL") });
+      answers.push({
+        status: signIn.status,
+        message: /<div role="alert"[\s\S]*?<\/div>/.exec(await signIn.text())?.[0].replaceAll(encodeURIComponent(email), "EMAIL"),
+      });
     }
     expect(answers[0]).toEqual(answers[1]);
     expect(answers[0]!.status).toBe(401);
@@ -236,7 +244,8 @@ describe("sign-in", () => {
     const owner = await ownersBrowser.post("/login", { email, password: GOOD_PASSWORD });
     expect(owner.status).toBe(302);
 
-    const notices = async () => (await emailsTo(email)).filter((mail) => mail.subject === "Wrong passwords were tried on your Qoda account");
+    const notices = async () =>
+      (await emailsTo(email)).filter((mail) => mail.subject === "Wrong passwords were tried on your Qoda account");
     await vi.waitFor(async () => expect(await notices()).toHaveLength(1));
     expect((await notices())[0]!.textBody).toContain("We have slowed down further attempts.");
     // Once the wait is over, a further failure is allowed, and the owner is not mailed again.
@@ -250,7 +259,8 @@ describe("sign-in", () => {
     const { email, visitor: ownersBrowser } = await registeredPatient();
     await sessionLapses(email);
     const sharedAddress = { "CF-Connecting-IP": ownersBrowser.address };
-    for (let attempt = 0; attempt < 6; attempt++) await new Visitor().post("/login", { email, password: `Wrong-${attempt}-pass` }, sharedAddress);
+    for (let attempt = 0; attempt < 6; attempt++)
+      await new Visitor().post("/login", { email, password: `Wrong-${attempt}-pass` }, sharedAddress);
     expect((await new Visitor().post("/login", { email, password: GOOD_PASSWORD }, sharedAddress)).status).toBe(429);
     expect((await ownersBrowser.post("/login", { email, password: GOOD_PASSWORD })).status).toBe(302);
   });
@@ -291,7 +301,10 @@ describe("sign-out", () => {
     const replay = await new Visitor(stolenCookie.split("; ").find((c) => c.startsWith("__Host-qoda_session="))).get("/patient/dashboard");
     expect(replay.status).toBe(302);
     expect(replay.headers.get("Location")).toBe("/login?redirect=%2Fpatient%2Fdashboard");
-    const audit = await db.select().from(auditLog).where(and(eq(auditLog.action, "auth.sign_out"), eq(auditLog.actorId, user!.id)));
+    const audit = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "auth.sign_out"), eq(auditLog.actorId, user!.id)));
     expect(audit).toHaveLength(1);
   });
 
@@ -313,13 +326,17 @@ describe("forged and broken requests", () => {
   it("cannot slip past the sign-in limits by guessing in parallel, from one client or from many", async () => {
     const { email } = await registeredPatient();
     const client = { "CF-Connecting-IP": "10.1.1.1" };
-    const fromOne = await Promise.all(Array.from({ length: 12 }, (_, attempt) => new Visitor().post("/login", { email, password: `Parallel-${attempt}-x` }, client)));
+    const fromOne = await Promise.all(
+      Array.from({ length: 12 }, (_, attempt) => new Visitor().post("/login", { email, password: `Parallel-${attempt}-x` }, client)),
+    );
     const oneStatuses = fromOne.map((answer) => answer.status);
     expect(oneStatuses.filter((status) => status === 401).length).toBeLessThanOrEqual(5);
     expect(oneStatuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(7);
 
     const other = (await registeredPatient()).email;
-    const fromMany = await Promise.all(Array.from({ length: 30 }, (_, attempt) => new Visitor().post("/login", { email: other, password: `Parallel-${attempt}-x` })));
+    const fromMany = await Promise.all(
+      Array.from({ length: 30 }, (_, attempt) => new Visitor().post("/login", { email: other, password: `Parallel-${attempt}-x` })),
+    );
     const manyStatuses = fromMany.map((answer) => answer.status);
     expect(manyStatuses.filter((status) => status === 401).length).toBeLessThanOrEqual(10);
     expect(manyStatuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(20);
@@ -328,7 +345,11 @@ describe("forged and broken requests", () => {
   it("get a 400, not a 500, for a body that is not a form", async () => {
     const headers = { "Content-Type": "multipart/form-data; boundary=nothing-here" };
     for (const path of ["/login", "/register", "/forgot-password"]) {
-      const response = await new Visitor().fetch(path, { method: "POST", body: "this is not multipart", headers: { Origin: "https://qoda.test", ...headers } });
+      const response = await new Visitor().fetch(path, {
+        method: "POST",
+        body: "this is not multipart",
+        headers: { Origin: "https://qoda.test", ...headers },
+      });
       expect(response.status, path).toBe(400);
     }
   });

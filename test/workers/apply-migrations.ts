@@ -1,4 +1,4 @@
-import { applyD1Migrations, env, type D1Migration } from "cloudflare:test";
+import { applyD1Migrations, type D1Migration, env } from "cloudflare:test";
 
 // vitest.config.ts passes the migrations read from migrations/ as a test-only binding.
 const { TEST_MIGRATIONS } = env as Env & { TEST_MIGRATIONS: D1Migration[] };

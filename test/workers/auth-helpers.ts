@@ -1,6 +1,7 @@
 import { desc, eq } from "drizzle-orm";
+
 import { mailOutbox } from "~/db/schema";
-import { DEMO_PASSWORD } from "../../scripts/demo-data";
+
 import { Visitor } from "./browser-like";
 import { db } from "./fixtures";
 
@@ -59,5 +60,3 @@ export async function registeredPatient(email = uniqueEmail()) {
   const response = await visitor.post("/login", { email, password: GOOD_PASSWORD });
   return { visitor, email, signInResponse: response };
 }
-
-export { DEMO_PASSWORD };

@@ -2,7 +2,8 @@
 // is not in the table below fails this test: adding a page means deciding here who may open it.
 import type { ServerBuild } from "@remix-run/cloudflare";
 import { describe, expect, it } from "vitest";
-// @ts-ignore: the built server exists once `npm test` has built the app.
+
+// @ts-expect-error: the built server exists once `npm test` has built the app.
 import * as built from "../../build/server/index.js";
 import { Visitor } from "./browser-like";
 import { signedIn } from "./fixtures";
@@ -70,7 +71,13 @@ const MATRIX: Record<string, Record<Persona, Expectation>> = {
   "routes/doctor.profile": onlyFor("doctor"),
   "routes/admin": { ...onlyFor("admin"), admin: "/admin/dashboard" },
   "routes/admin._index": { ...onlyFor("admin"), admin: "/admin/dashboard" },
-  "routes/consultations": { ...signedInGoHome(LOGIN), patient: "/patient/consultations", anotherPatient: "/patient/consultations", activeDoctor: "/doctor/consultations", inactiveDoctor: "/doctor/consultations" },
+  "routes/consultations": {
+    ...signedInGoHome(LOGIN),
+    patient: "/patient/consultations",
+    anotherPatient: "/patient/consultations",
+    activeDoctor: "/doctor/consultations",
+    inactiveDoctor: "/doctor/consultations",
+  },
   "routes/files.$fileId": { ...everyone(404), anonymous: LOGIN },
   "routes/patient.new-consultation": onlyFor("patient"),
   // POST only (a GET answers 400 to everyone); its POST guard is tested with the wizard.
@@ -114,8 +121,14 @@ describe("the authorization matrix", () => {
   const routeIds = Object.keys(routes).filter((id) => id !== "root");
 
   it("has a row for every route of the app", () => {
-    expect(routeIds.filter((id) => !MATRIX[id]), "routes missing from MATRIX").toEqual([]);
-    expect(Object.keys(MATRIX).filter((id) => !routes[id]), "MATRIX rows for routes that no longer exist").toEqual([]);
+    expect(
+      routeIds.filter((id) => !MATRIX[id]),
+      "routes missing from MATRIX",
+    ).toEqual([]);
+    expect(
+      Object.keys(MATRIX).filter((id) => !routes[id]),
+      "MATRIX rows for routes that no longer exist",
+    ).toEqual([]);
   });
 
   it.each(routeIds)("%s answers each visitor as expected", async (routeId) => {
@@ -147,7 +160,12 @@ describe("the authorization matrix", () => {
     for (const persona of PERSONAS) {
       const expected = MATRIX[routeId]![persona];
       if (typeof expected === "number" || !["/access-denied", "/account-issue", LOGIN].includes(expected)) continue;
-      const response = await people[persona].post(path, { intent: "update-profile", firstName: "Mallory", lastName: "X", preferredLanguage: "en" });
+      const response = await people[persona].post(path, {
+        intent: "update-profile",
+        firstName: "Mallory",
+        lastName: "X",
+        preferredLanguage: "en",
+      });
       await response.arrayBuffer();
       const location = expected === LOGIN ? `/login?redirect=${encodeURIComponent(path)}` : expected;
       expect(response.headers.get("Location"), `${persona} POST ${path}`).toBe(location);

@@ -1,6 +1,7 @@
 // A tiny stand-in for a browser in Workers-runtime tests: keeps cookies, posts forms the way a page
 // does (same Origin and Host), and follows nothing unless asked.
 import { SELF } from "cloudflare:test";
+
 import { ORIGIN } from "./fixtures";
 
 export class Visitor {
@@ -16,7 +17,9 @@ export class Visitor {
     for (const setCookie of setCookies) {
       const [pair, ...attributes] = setCookie.split(";");
       const [name, ...value] = pair!.split("=");
-      const expired = attributes.some((attribute) => /max-age=0\b/i.test(attribute.trim()) || /expires=thu, 01 jan 1970/i.test(attribute.trim()));
+      const expired = attributes.some(
+        (attribute) => /max-age=0\b/i.test(attribute.trim()) || /expires=thu, 01 jan 1970/i.test(attribute.trim()),
+      );
       if (expired || value.join("=") === "") this.cookies.delete(name!.trim());
       else this.cookies.set(name!.trim(), value.join("="));
     }
@@ -47,7 +50,11 @@ export class Visitor {
   post(path: string, fields: Record<string, string | string[]>, headers: Record<string, string> = {}) {
     const body = new URLSearchParams();
     for (const [name, value] of Object.entries(fields)) for (const item of [value].flat()) body.append(name, item);
-    return this.fetch(path, { method: "POST", body, headers: { Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded", ...headers } });
+    return this.fetch(path, {
+      method: "POST",
+      body,
+      headers: { Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded", ...headers },
+    });
   }
 
   postMultipart(path: string, form: FormData, headers: Record<string, string> = {}) {

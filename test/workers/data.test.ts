@@ -1,13 +1,15 @@
-import { SELF, createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, createScheduledController, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+
 import { authTokens, consultationFiles, consultations, doctors, patientFeedback, rateLimitHits, sessions } from "~/db/schema";
 import { DRAFT_LIFETIME_MS, SESSION_IDLE_TIMEOUT_MS } from "~/domain/constants";
 import { findSessionUser } from "~/server/auth/session.server";
 import { applyConsultationMove } from "~/server/db/consultations.server";
 import { loadConfig } from "~/server/env.server";
+
 import worker from "../../server";
-import { ORIGIN, createConsultation, createUser, db, signedIn } from "./fixtures";
+import { createConsultation, createUser, db, ORIGIN, signedIn } from "./fixtures";
 
 describe("the environment", () => {
   it("runs the tests as APP_ENV=test, with the stand-ins on", () => {
@@ -60,14 +62,23 @@ describe("the database enforces the data model", () => {
     await refuses(() => db.insert(patientFeedback).values({ ...feedback, rating: 6 }), /rating_range/);
     await refuses(() => db.insert(patientFeedback).values({ ...feedback, rating: 0 }), /rating_range/);
     await refuses(() => db.insert(patientFeedback).values({ ...feedback, rating: 4, allowContact: true }), /contact_complete/);
-    await db.insert(patientFeedback).values({ ...feedback, rating: 5, allowContact: true, contactMethod: "telegram", contactValue: "@hana" });
+    await db
+      .insert(patientFeedback)
+      .values({ ...feedback, rating: 5, allowContact: true, contactMethod: "telegram", contactValue: "@hana" });
     await refuses(() => db.insert(patientFeedback).values({ ...feedback, rating: 5 }), /UNIQUE/);
   });
 
   it("refuses negative experience and unknown doctor statuses", async () => {
     const doctorId = await createUser("doctor");
     await refuses(() => db.update(doctors).set({ experienceYears: -1 }).where(eq(doctors.userId, doctorId)), /experience_range/);
-    await refuses(() => db.update(doctors).set({ status: "suspended" as never }).where(eq(doctors.userId, doctorId)), /doctors_status_valid/);
+    await refuses(
+      () =>
+        db
+          .update(doctors)
+          .set({ status: "suspended" as never })
+          .where(eq(doctors.userId, doctorId)),
+      /doctors_status_valid/,
+    );
   });
 
   it("refuses rows that point at nobody", async () => {
@@ -88,9 +99,7 @@ describe("consultation moves", () => {
     const consultation = await createConsultation(patientId, "pending");
     const doctorIds = await Promise.all(Array.from({ length: 10 }, () => createUser("doctor")));
     const outcomes = await Promise.all(
-      doctorIds.map((userId) =>
-        applyConsultationMove(db, consultation.id, "accept", { kind: "user", userId, role: "doctor" }, new Date()),
-      ),
+      doctorIds.map((userId) => applyConsultationMove(db, consultation.id, "accept", { kind: "user", userId, role: "doctor" }, new Date())),
     );
     const winners = outcomes.filter((outcome) => outcome.ok);
     expect(winners).toHaveLength(1);
@@ -104,7 +113,13 @@ describe("consultation moves", () => {
     const patientId = await createUser("patient");
     const consultation = await createConsultation(patientId, "pending");
     const otherPatient = await createUser("patient");
-    const outcome = await applyConsultationMove(db, consultation.id, "withdraw", { kind: "user", userId: otherPatient, role: "patient" }, new Date());
+    const outcome = await applyConsultationMove(
+      db,
+      consultation.id,
+      "withdraw",
+      { kind: "user", userId: otherPatient, role: "patient" },
+      new Date(),
+    );
     expect(outcome).toEqual({ ok: false, reason: "not_permitted" });
     const stored = await db.query.consultations.findFirst({ where: eq(consultations.id, consultation.id) });
     expect(stored).toEqual(consultation);
@@ -134,7 +149,11 @@ describe("sessions", () => {
   it("know the user's role and, for doctors, their status", async () => {
     const doctor = await signedIn("doctor", { doctorStatus: "inactive" });
     const request = new Request(ORIGIN, { headers: { Cookie: doctor.cookie } });
-    expect(await findSessionUser(db, request, new Date())).toMatchObject({ userId: doctor.userId, role: "doctor", doctorStatus: "inactive" });
+    expect(await findSessionUser(db, request, new Date())).toMatchObject({
+      userId: doctor.userId,
+      role: "doctor",
+      doctorStatus: "inactive",
+    });
   });
 
   it("send a signed-in visitor from the landing page to their dashboard", async () => {
@@ -149,13 +168,27 @@ describe("the scheduled housekeeping", () => {
   it("returns a consultation whose payment window closed unnoticed to the queue", async () => {
     const patientId = await createUser("patient");
     const doctorId = await createUser("doctor");
-    const overdue = await createConsultation(patientId, "accepted_awaiting_payment", { doctorId, acceptedAt: new Date(Date.now() - 20 * 60_000), paymentDeadlineAt: new Date(Date.now() - 5 * 60_000) });
-    const current = await createConsultation(patientId, "accepted_awaiting_payment", { doctorId, acceptedAt: new Date(), paymentDeadlineAt: new Date(Date.now() + 10 * 60_000) });
+    const overdue = await createConsultation(patientId, "accepted_awaiting_payment", {
+      doctorId,
+      acceptedAt: new Date(Date.now() - 20 * 60_000),
+      paymentDeadlineAt: new Date(Date.now() - 5 * 60_000),
+    });
+    const current = await createConsultation(patientId, "accepted_awaiting_payment", {
+      doctorId,
+      acceptedAt: new Date(),
+      paymentDeadlineAt: new Date(Date.now() + 10 * 60_000),
+    });
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ scheduledTime: new Date(), cron: "*/15 * * * *" }), env, ctx);
     await waitOnExecutionContext(ctx);
-    expect(await db.query.consultations.findFirst({ where: eq(consultations.id, overdue.id) })).toMatchObject({ status: "pending", doctorId: null });
-    expect(await db.query.consultations.findFirst({ where: eq(consultations.id, current.id) })).toMatchObject({ status: "accepted_awaiting_payment", doctorId });
+    expect(await db.query.consultations.findFirst({ where: eq(consultations.id, overdue.id) })).toMatchObject({
+      status: "pending",
+      doctorId: null,
+    });
+    expect(await db.query.consultations.findFirst({ where: eq(consultations.id, current.id) })).toMatchObject({
+      status: "accepted_awaiting_payment",
+      doctorId,
+    });
   });
 
   it("removes expired one-time links and rate-limit attempts that no longer count", async () => {
@@ -183,9 +216,19 @@ describe("the scheduled housekeeping", () => {
     const fresh = await createConsultation(patientId, "awaiting_assets", { createdAt: new Date(now - 60_000) });
     const oldButSubmitted = await createConsultation(patientId, "pending", { createdAt: new Date(now - 2 * DRAFT_LIFETIME_MS) });
     const keys = { stale: `photos/${crypto.randomUUID()}`, fresh: `photos/${crypto.randomUUID()}` };
-    for (const [consultation, key] of [[stale, keys.stale], [fresh, keys.fresh]] as const) {
+    for (const [consultation, key] of [
+      [stale, keys.stale],
+      [fresh, keys.fresh],
+    ] as const) {
       await env.FILES.put(key, new Uint8Array([0xff, 0xd8, 0xff]));
-      await db.insert(consultationFiles).values({ consultationId: consultation.id, uploaderId: patientId, kind: "photo", storageKey: key, contentType: "image/jpeg", sizeBytes: 3 });
+      await db.insert(consultationFiles).values({
+        consultationId: consultation.id,
+        uploaderId: patientId,
+        kind: "photo",
+        storageKey: key,
+        contentType: "image/jpeg",
+        sizeBytes: 3,
+      });
     }
 
     const controller = createScheduledController({ scheduledTime: new Date(now), cron: "*/15 * * * *" });

@@ -1,5 +1,6 @@
 // Builders for rows the tests need, written through the app's own drizzle schema into the real D1.
 import { env } from "cloudflare:test";
+
 import { consultations, doctors, profiles, userRoles, users } from "~/db/schema";
 import type { ConsultationStatus } from "~/domain/consultation-status";
 import type { DoctorStatus, Role } from "~/domain/roles";

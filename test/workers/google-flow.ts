@@ -1,5 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { vi } from "vitest";
+
 import { Visitor } from "./browser-like";
 import { ORIGIN } from "./fixtures";
 

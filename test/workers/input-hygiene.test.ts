@@ -4,12 +4,14 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
+
 import { consultationFiles, consultations, profiles, users } from "~/db/schema";
-import { LobbyEvent } from "~/domain/room-events";
+import { type LobbyEvent } from "~/domain/room-events";
+
 import { lastEmailTo, registrationForm, uniqueEmail } from "./auth-helpers";
 import { Visitor } from "./browser-like";
 import { createConsultation, createUser, db, sessionCookieFor, signedIn } from "./fixtures";
-import { PNG_BYTES, WEBP_BYTES, jpegDeclaring, photoFile, pngDeclaring } from "./photos";
+import { jpegDeclaring, photoFile, PNG_BYTES, pngDeclaring, WEBP_BYTES } from "./photos";
 import { openLobbySocket } from "./sockets";
 
 const CRLF_ID = `${crypto.randomUUID()}\r\nSet-Cookie: stolen=1`;
@@ -62,7 +64,13 @@ describe("ids that arrive in forms and URLs", () => {
   it("the Google stand-in refuses a state it would have to echo unchecked", async () => {
     const visitor = new Visitor();
     const callback = "https://qoda.test/auth/google/callback";
-    const base = { response_type: "code", client_id: "qoda-local", redirect_uri: callback, code_challenge: "abc", code_challenge_method: "S256" };
+    const base = {
+      response_type: "code",
+      client_id: "qoda-local",
+      redirect_uri: callback,
+      code_challenge: "abc",
+      code_challenge_method: "S256",
+    };
     for (const state of [HUGE_ID, "abc\r\nSet-Cookie: x=1"]) {
       const page = await visitor.get(`/dev/google/authorize?${new URLSearchParams({ ...base, state })}`);
       expect(page.status).toBe(400);
@@ -70,7 +78,12 @@ describe("ids that arrive in forms and URLs", () => {
       expect(chosen.status).toBe(400);
       expect(chosen.headers.get("Location")).toBeNull();
     }
-    const elsewhere = await visitor.post("/dev/google/authorize", { ...base, redirect_uri: "https://qoda.test/somewhere-else", state: "ok", sub: "stand-in-amina" });
+    const elsewhere = await visitor.post("/dev/google/authorize", {
+      ...base,
+      redirect_uri: "https://qoda.test/somewhere-else",
+      state: "ok",
+      sub: "stand-in-amina",
+    });
     expect(elsewhere.status).toBe(400);
   });
 });
@@ -83,11 +96,23 @@ describe("text people type", () => {
     await new Visitor().post("/register", registrationForm(email, { firstName: DIRTY_NAME, lastName: "Bek\r\nele\u2066" }));
     await lastEmailTo(email); // the account exists once its confirmation mail is out
     const user = await db.query.users.findFirst({ where: eq(users.email, email) });
-    expect(await db.query.profiles.findFirst({ where: eq(profiles.userId, user!.id) })).toMatchObject({ firstName: "Liya", lastName: "Bek ele" });
+    expect(await db.query.profiles.findFirst({ where: eq(profiles.userId, user!.id) })).toMatchObject({
+      firstName: "Liya",
+      lastName: "Bek ele",
+    });
 
     const { visitor, userId } = await patientVisitor();
-    await visitor.post("/patient/profile", { intent: "update-profile", firstName: "\u202eHana", lastName: "Tes\u0000faye", phone: "", preferredLanguage: "en" });
-    expect(await db.query.profiles.findFirst({ where: eq(profiles.userId, userId) })).toMatchObject({ firstName: "Hana", lastName: "Tesfaye" });
+    await visitor.post("/patient/profile", {
+      intent: "update-profile",
+      firstName: "\u202eHana",
+      lastName: "Tes\u0000faye",
+      phone: "",
+      preferredLanguage: "en",
+    });
+    expect(await db.query.profiles.findFirst({ where: eq(profiles.userId, userId) })).toMatchObject({
+      firstName: "Hana",
+      lastName: "Tesfaye",
+    });
   });
 
   it("a name made only of invisible characters is missing, not blank", async () => {
@@ -110,9 +135,17 @@ describe("text people type", () => {
     });
     expect(response.status).toBe(302);
     const [stored] = await db.select().from(consultations).where(eq(consultations.patientId, patientId));
-    expect(stored).toMatchObject({ mainConcern: "Rash on my\narm evil", title: "Rash on my arm evil", medicalHistory: "Asthma[2J", additionalComments: "None", requestedDoctorCode: null });
+    expect(stored).toMatchObject({
+      mainConcern: "Rash on my\narm evil",
+      title: "Rash on my arm evil",
+      medicalHistory: "Asthma[2J",
+      additionalComments: "None",
+      requestedDoctorCode: null,
+    });
     await lobby.until((events) => events.some((event) => event.type === "request_added" && event.request.id === stored!.id));
-    const added = lobby.events.find((event): event is Extract<LobbyEvent, { type: "request_added" }> => event.type === "request_added" && event.request.id === stored!.id);
+    const added = lobby.events.find(
+      (event): event is Extract<LobbyEvent, { type: "request_added" }> => event.type === "request_added" && event.request.id === stored!.id,
+    );
     expect(added?.request).toMatchObject({ title: "Rash on my arm evil", patientFirstName: "Dawit" });
     lobby.close();
   });
@@ -133,11 +166,14 @@ describe("text people type", () => {
 describe("photos' pixel sizes", () => {
   it("a photo declaring more than 50 megapixels is refused and nothing is stored", async () => {
     const { visitor } = await patientVisitor();
-    const first = await visitor.postMultipart("/patient/new-consultation/photos", (() => {
-      const form = new FormData();
-      form.append("photo", photoFile(WEBP_BYTES, "ok.webp", "image/webp"));
-      return form;
-    })());
+    const first = await visitor.postMultipart(
+      "/patient/new-consultation/photos",
+      (() => {
+        const form = new FormData();
+        form.append("photo", photoFile(WEBP_BYTES, "ok.webp", "image/webp"));
+        return form;
+      })(),
+    );
     const { draftId } = (await first.json()) as { draftId: string };
     for (const [file, name] of [
       [photoFile(pngDeclaring(65535, 65535), "bomb.png"), "bomb.png"],
@@ -148,7 +184,9 @@ describe("photos' pixel sizes", () => {
       form.append("photo", file);
       const response = await visitor.postMultipart("/patient/new-consultation/photos", form);
       expect(response.status).toBe(422);
-      expect(await response.json()).toMatchObject({ errors: [`${name} has too many pixels (more than 50 megapixels). Please send a smaller photo.`] });
+      expect(await response.json()).toMatchObject({
+        errors: [`${name} has too many pixels (more than 50 megapixels). Please send a smaller photo.`],
+      });
     }
     const rows = await db.select().from(consultationFiles).where(eq(consultationFiles.consultationId, draftId));
     expect(rows).toHaveLength(1);

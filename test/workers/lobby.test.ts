@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { LobbyEvent } from "~/domain/room-events";
+
+import { type LobbyEvent } from "~/domain/room-events";
+
 import { Visitor } from "./browser-like";
 import { createConsultation, createUser, signedIn } from "./fixtures";
 import { openLobbySocket } from "./sockets";
@@ -27,7 +29,12 @@ describe("the doctors' lobby", () => {
     const first = await doctorSocket();
     const second = await doctorSocket();
     const patient = await signedIn("patient");
-    await new Visitor(patient.cookie).post("/patient/new-consultation?step=2", { intent: "submit", chiefComplaint: "<script>alert(1)</script> Rash", priority: "high", doctorCode: "" });
+    await new Visitor(patient.cookie).post("/patient/new-consultation?step=2", {
+      intent: "submit",
+      chiefComplaint: "<script>alert(1)</script> Rash",
+      priority: "high",
+      doctorCode: "",
+    });
     const added = (events: LobbyEvent[]) => events.find((event) => event.type === "request_added");
     await first.until((events) => added(events) !== undefined);
     await second.until((events) => added(events) !== undefined);

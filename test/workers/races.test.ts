@@ -3,13 +3,15 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
+
 import { consultationFiles, consultations } from "~/db/schema";
 import { MAX_PHOTOS_PER_REQUEST } from "~/domain/constants";
 import { RATE_LIMITS } from "~/domain/rate-limits";
+
 import { emailsTo, lastEmailTo, registeredPatient, registrationForm, uniqueEmail } from "./auth-helpers";
 import { Visitor } from "./browser-like";
 import { db, signedIn } from "./fixtures";
-import { PNG_BYTES, photoFile } from "./photos";
+import { photoFile, PNG_BYTES } from "./photos";
 
 async function patientVisitor() {
   const patient = await signedIn("patient");
@@ -30,7 +32,9 @@ describe("racing uploads into one draft", () => {
     const { draftId } = (await first.json()) as { draftId: string };
 
     const answers = await Promise.all(
-      Array.from({ length: 15 }, (_, index) => visitor.postMultipart("/patient/new-consultation/photos", uploadForm(draftId, `p${index}.png`))),
+      Array.from({ length: 15 }, (_, index) =>
+        visitor.postMultipart("/patient/new-consultation/photos", uploadForm(draftId, `p${index}.png`)),
+      ),
     );
     const bodies = (await Promise.all(answers.map((answer) => answer.json()))) as Array<{ photoIds: string[]; errors: string[] }>;
     expect(bodies.filter((body) => body.photoIds.length === 1)).toHaveLength(MAX_PHOTOS_PER_REQUEST - 1);
@@ -74,7 +78,9 @@ describe("racing submits of one form", () => {
     const first = await visitor.postMultipart("/patient/new-consultation/photos", uploadForm(null, "first.png"));
     const { draftId } = (await first.json()) as { draftId: string };
     const answers = await Promise.all(
-      Array.from({ length: 5 }, () => visitor.post("/patient/new-consultation?step=2", { intent: "submit", draftId, chiefComplaint: "Rash" })),
+      Array.from({ length: 5 }, () =>
+        visitor.post("/patient/new-consultation?step=2", { intent: "submit", draftId, chiefComplaint: "Rash" }),
+      ),
     );
     const rows = await db.select().from(consultations).where(eq(consultations.patientId, userId));
     expect(rows).toHaveLength(1);
@@ -84,7 +90,8 @@ describe("racing submits of one form", () => {
 
   it("the form carries a fresh key each time it is shown", async () => {
     const { visitor } = await patientVisitor();
-    const keyOf = async () => /name="submissionKey" value="([^"]+)"/.exec(await (await visitor.get("/patient/new-consultation?step=2")).text())?.[1];
+    const keyOf = async () =>
+      /name="submissionKey" value="([^"]+)"/.exec(await (await visitor.get("/patient/new-consultation?step=2")).text())?.[1];
     const [one, two] = [await keyOf(), await keyOf()];
     expect(one).toMatch(/^[0-9a-f-]{36}$/);
     expect(two).not.toBe(one);
@@ -112,7 +119,9 @@ describe("racing account forms", () => {
     const { email } = await registeredPatient();
     await lastEmailTo(email);
     await Promise.all(Array.from({ length: 4 }, () => new Visitor().post("/register", registrationForm(email))));
-    await vi.waitFor(async () => expect((await emailsTo(email)).filter((mail) => mail.subject.startsWith("Someone tried to sign up"))).toHaveLength(1));
+    await vi.waitFor(async () =>
+      expect((await emailsTo(email)).filter((mail) => mail.subject.startsWith("Someone tried to sign up"))).toHaveLength(1),
+    );
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect((await emailsTo(email)).filter((mail) => mail.subject.startsWith("Someone tried to sign up"))).toHaveLength(1);
   });

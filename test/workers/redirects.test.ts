@@ -2,12 +2,14 @@
 // after signing in, through any route that follows one.
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
+
 import { profiles } from "~/db/schema";
 import { setPassword } from "~/server/auth/accounts.server";
+
 import { HOSTILE_REDIRECT_CASES, staysOnSite } from "../support/redirect-corpus";
 import { GOOD_PASSWORD } from "./auth-helpers";
 import { Visitor } from "./browser-like";
-import { ORIGIN, createUser, db, sessionCookieFor } from "./fixtures";
+import { createUser, db, ORIGIN, sessionCookieFor } from "./fixtures";
 import { signInWithGoogle } from "./google-flow";
 
 async function patientWithPassword() {

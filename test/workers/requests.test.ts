@@ -1,10 +1,12 @@
-import { SELF, env } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+
 import { auditLog, chats, consultationFiles, consultations } from "~/db/schema";
+
 import { Visitor } from "./browser-like";
-import { ORIGIN, createConsultation, createUser, db, signedIn } from "./fixtures";
-import { EXE_BYTES, JPEG_BYTES, PNG_BYTES, SVG_BYTES, largeJpeg, photoFile } from "./photos";
+import { createConsultation, createUser, db, ORIGIN, signedIn } from "./fixtures";
+import { EXE_BYTES, JPEG_BYTES, largeJpeg, photoFile, PNG_BYTES, SVG_BYTES } from "./photos";
 
 async function patientVisitor() {
   const patient = await signedIn("patient");
@@ -16,7 +18,10 @@ async function uploadPhotos(visitor: Visitor, files: File[], draftId?: string) {
   if (draftId) form.append("draftId", draftId);
   for (const file of files) form.append("photo", file);
   const response = await visitor.postMultipart("/patient/new-consultation/photos", form);
-  return { status: response.status, body: (await response.json()) as { draftId?: string; photoIds?: string[]; errors?: string[]; error?: string } };
+  return {
+    status: response.status,
+    body: (await response.json()) as { draftId?: string; photoIds?: string[]; errors?: string[]; error?: string },
+  };
 }
 
 async function filesOf(consultationId: string) {
@@ -33,7 +38,12 @@ describe("the new-consultation wizard", () => {
 
   it("refuses a request without a chief complaint, in the spec's words, and creates nothing", async () => {
     const { visitor, userId } = await patientVisitor();
-    const response = await visitor.post("/patient/new-consultation?step=2", { intent: "submit", chiefComplaint: "   ", knownIllnesses: "Asthma", priority: "high" });
+    const response = await visitor.post("/patient/new-consultation?step=2", {
+      intent: "submit",
+      chiefComplaint: "   ",
+      knownIllnesses: "Asthma",
+      priority: "high",
+    });
     expect(response.status).toBe(400);
     const html = await response.text();
     expect(html).toContain("Missing Information");
@@ -55,7 +65,13 @@ describe("the new-consultation wizard", () => {
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toMatch(/^\/patient\/new-consultation\?step=3&id=/);
     const [created] = await db.select().from(consultations).where(eq(consultations.patientId, userId));
-    expect(created).toMatchObject({ status: "pending", priority: "urgent", mainConcern: complaint.trim(), medicalHistory: "None", additionalComments: "Worse at night" });
+    expect(created).toMatchObject({
+      status: "pending",
+      priority: "urgent",
+      mainConcern: complaint.trim(),
+      medicalHistory: "None",
+      additionalComments: "Worse at night",
+    });
     expect(created!.title).toBe(complaint.slice(0, 100));
     const { html } = await visitor.follow(response);
     expect(html).toContain("Consultation Submitted!");
@@ -81,14 +97,26 @@ describe("the new-consultation wizard", () => {
     expect(await refused.text()).toContain("Some photos did not finish uploading.");
     await db.delete(consultationFiles).where(eq(consultationFiles.id, stored[0]!.id));
 
-    const submitted = await visitor.post("/patient/new-consultation?step=2", { intent: "submit", draftId, chiefComplaint: "Rash on my neck" });
+    const submitted = await visitor.post("/patient/new-consultation?step=2", {
+      intent: "submit",
+      draftId,
+      chiefComplaint: "Rash on my neck",
+    });
     expect(submitted.headers.get("Location")).toBe(`/patient/new-consultation?step=3&id=${draftId}`);
-    expect(await db.query.consultations.findFirst({ where: eq(consultations.id, draftId) })).toMatchObject({ status: "pending", title: "Rash on my neck", patientId: userId });
+    expect(await db.query.consultations.findFirst({ where: eq(consultations.id, draftId) })).toMatchObject({
+      status: "pending",
+      title: "Rash on my neck",
+      patientId: userId,
+    });
   });
 
   it("checks the doctor code", async () => {
     const { visitor } = await patientVisitor();
-    const refused = await visitor.post("/patient/new-consultation?step=2", { intent: "submit", chiefComplaint: "Rash", doctorCode: "NOPE99" });
+    const refused = await visitor.post("/patient/new-consultation?step=2", {
+      intent: "submit",
+      chiefComplaint: "Rash",
+      doctorCode: "NOPE99",
+    });
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain("No active doctor has this code.");
   });
@@ -138,15 +166,26 @@ describe("bad photos", () => {
     expect(status).toBe(422);
     expect(body.draftId).toBeNull();
     expect(await db.$count(consultations, eq(consultations.patientId, userId))).toBe(0);
-    const broken = await visitor.fetch("/patient/new-consultation", { method: "POST", body: "garbage", headers: { Origin: ORIGIN, "Content-Type": "multipart/form-data; boundary=x" } });
+    const broken = await visitor.fetch("/patient/new-consultation", {
+      method: "POST",
+      body: "garbage",
+      headers: { Origin: ORIGIN, "Content-Type": "multipart/form-data; boundary=x" },
+    });
     expect(broken.status).toBe(400);
-    const huge = await visitor.fetch("/patient/new-consultation", { method: "POST", body: "x", headers: { Origin: ORIGIN, "Content-Type": "multipart/form-data; boundary=x", "Content-Length": String(60 * 1024 * 1024) } });
+    const huge = await visitor.fetch("/patient/new-consultation", {
+      method: "POST",
+      body: "x",
+      headers: { Origin: ORIGIN, "Content-Type": "multipart/form-data; boundary=x", "Content-Length": String(60 * 1024 * 1024) },
+    });
     expect(huge.status).toBe(413);
   });
 
   it("allow at most 10 photos per request", async () => {
     const { visitor } = await patientVisitor();
-    const { body } = await uploadPhotos(visitor, Array.from({ length: 10 }, (_, index) => photoFile(PNG_BYTES, `p${index}.png`)));
+    const { body } = await uploadPhotos(
+      visitor,
+      Array.from({ length: 10 }, (_, index) => photoFile(PNG_BYTES, `p${index}.png`)),
+    );
     expect(body.photoIds).toHaveLength(10);
     const eleventh = await uploadPhotos(visitor, [photoFile(PNG_BYTES, "p10.png")], body.draftId);
     expect(eleventh.status).toBe(422);
@@ -186,14 +225,19 @@ describe("accepting", () => {
     const stored = await db.query.consultations.findFirst({ where: eq(consultations.id, consultation.id) });
     expect(stored).toMatchObject({ status: "accepted_awaiting_payment", doctorId: winners[0]!.doctorId });
     expect(stored!.paymentDeadlineAt!.getTime() - stored!.acceptedAt!.getTime()).toBe(15 * 60_000);
-    expect(await db.query.chats.findFirst({ where: eq(chats.consultationId, consultation.id) })).toMatchObject({ doctorId: winners[0]!.doctorId, status: "active" });
+    expect(await db.query.chats.findFirst({ where: eq(chats.consultationId, consultation.id) })).toMatchObject({
+      doctorId: winners[0]!.doctorId,
+      status: "active",
+    });
     expect(await db.$count(auditLog, and(eq(auditLog.action, "consultation.accepted"), eq(auditLog.targetId, consultation.id)))).toBe(1);
   });
 
   it("arms the consultation room's payment alarm and tells the patient's page", async () => {
     const patient = await signedIn("patient");
     const consultation = await createConsultation(patient.userId, "pending");
-    const socketResponse = await SELF.fetch(`${ORIGIN}/parties/consultation-room/${consultation.id}`, { headers: { Upgrade: "websocket", Cookie: patient.cookie } });
+    const socketResponse = await SELF.fetch(`${ORIGIN}/parties/consultation-room/${consultation.id}`, {
+      headers: { Upgrade: "websocket", Cookie: patient.cookie },
+    });
     const socket = socketResponse.webSocket!;
     const messages: string[] = [];
     const accepted = new Promise<void>((resolve) =>
@@ -241,7 +285,9 @@ describe("the accept link", () => {
     expect((await db.query.consultations.findFirst({ where: eq(consultations.id, consultation.id) }))?.status).toBe("pending");
     const accepted = await visitor.post(`/consultation/${consultation.id}/accept`, {});
     expect(accepted.headers.get("Location")).toBe(`/doctor/consultation/${consultation.id}`);
-    expect((await visitor.get(`/consultation/${consultation.id}/accept`)).headers.get("Location")).toBe(`/doctor/consultation/${consultation.id}`);
+    expect((await visitor.get(`/consultation/${consultation.id}/accept`)).headers.get("Location")).toBe(
+      `/doctor/consultation/${consultation.id}`,
+    );
     const other = await signedIn("doctor");
     const taken = await new Visitor(other.cookie).get(`/consultation/${consultation.id}/accept`);
     expect(taken.status).toBe(409);
@@ -271,7 +317,9 @@ describe("privacy between patients", () => {
     expect((await b.visitor.get(`/patient/consultation/${body.draftId}`)).status).toBe(404);
     expect((await b.visitor.get(`/files/${photoId}`)).status).toBe(404);
     expect((await b.visitor.get(`/patient/payment/${body.draftId}`)).status).toBe(404);
-    const room = await SELF.fetch(`${ORIGIN}/parties/consultation-room/${body.draftId}`, { headers: { Upgrade: "websocket", Cookie: b.cookie } });
+    const room = await SELF.fetch(`${ORIGIN}/parties/consultation-room/${body.draftId}`, {
+      headers: { Upgrade: "websocket", Cookie: b.cookie },
+    });
     expect(room.status).toBe(403);
   });
 
@@ -288,7 +336,12 @@ describe("privacy between patients", () => {
     expect(seen.headers.get("X-Content-Type-Options")).toBe("nosniff");
     expect(seen.headers.get("Content-Disposition")).toMatch(/^inline; filename="photo-[0-9a-f]{8}\.png"$/);
     expect(new Uint8Array(await seen.arrayBuffer())).toEqual(PNG_BYTES);
-    expect(await db.$count(auditLog, and(eq(auditLog.action, "file.viewed"), eq(auditLog.actorId, doctor.userId), eq(auditLog.targetId, photoId)))).toBe(1);
+    expect(
+      await db.$count(
+        auditLog,
+        and(eq(auditLog.action, "file.viewed"), eq(auditLog.actorId, doctor.userId), eq(auditLog.targetId, photoId)),
+      ),
+    ).toBe(1);
 
     await new Visitor(doctor.cookie).post(`/doctor/consultation/${body.draftId}`, { intent: "accept" });
     const other = await signedIn("doctor");
@@ -324,7 +377,11 @@ describe("the payment page", () => {
   it("closes a window that is already past on the first look, and says so", async () => {
     const patient = await signedIn("patient");
     const doctorId = await createUser("doctor");
-    const consultation = await createConsultation(patient.userId, "accepted_awaiting_payment", { doctorId, acceptedAt: new Date(Date.now() - 20 * 60_000), paymentDeadlineAt: new Date(Date.now() - 60_000) });
+    const consultation = await createConsultation(patient.userId, "accepted_awaiting_payment", {
+      doctorId,
+      acceptedAt: new Date(Date.now() - 20 * 60_000),
+      paymentDeadlineAt: new Date(Date.now() - 60_000),
+    });
     const visitor = new Visitor(patient.cookie);
     const { html, url } = await visitor.follow(await visitor.get(`/patient/payment/${consultation.id}`));
     expect(new URL(url).pathname).toBe("/patient/dashboard");
@@ -336,7 +393,11 @@ describe("the payment page", () => {
   it("shows the amount and the countdown while the window is open", async () => {
     const patient = await signedIn("patient");
     const doctorId = await createUser("doctor");
-    const consultation = await createConsultation(patient.userId, "accepted_awaiting_payment", { doctorId, acceptedAt: new Date(), paymentDeadlineAt: new Date(Date.now() + 15 * 60_000) });
+    const consultation = await createConsultation(patient.userId, "accepted_awaiting_payment", {
+      doctorId,
+      acceptedAt: new Date(),
+      paymentDeadlineAt: new Date(Date.now() + 15 * 60_000),
+    });
     const html = await (await new Visitor(patient.cookie).get(`/patient/payment/${consultation.id}`)).text();
     expect(html).toContain("Amount: 150 ETB");
     expect(html).toMatch(/data-testid="payment-countdown"[^>]*>1[45]:\d\d</);

@@ -1,11 +1,13 @@
-import { SELF, env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { getServerByName } from "partyserver";
 import { describe, expect, it } from "vitest";
+
 import { consultations } from "~/db/schema";
 import { PAYMENT_WINDOW_MS } from "~/domain/constants";
+
 import type { ConsultationRoom } from "../../party/consultation";
-import { ORIGIN, createConsultation, createUser, db, sessionCookieFor, signedIn } from "./fixtures";
+import { createConsultation, createUser, db, ORIGIN, sessionCookieFor, signedIn } from "./fixtures";
 
 function connect(path: string, headers: Record<string, string> = {}) {
   return SELF.fetch(`${ORIGIN}${path}`, { headers: { Upgrade: "websocket", ...headers } });
@@ -124,7 +126,10 @@ describe("the payment deadline alarm", () => {
 
   it("leaves a paid consultation alone", async () => {
     const consultation = await acceptedConsultation(new Date(Date.now() - 1_000));
-    await db.update(consultations).set({ status: "in_progress", paymentDeadlineAt: null, startedAt: new Date() }).where(eq(consultations.id, consultation.id));
+    await db
+      .update(consultations)
+      .set({ status: "in_progress", paymentDeadlineAt: null, startedAt: new Date() })
+      .where(eq(consultations.id, consultation.id));
     const room = await roomFor(consultation.id);
     await room.armPaymentDeadline(new Date(Date.now() + 60_000));
     await runDurableObjectAlarm(room);

@@ -1,5 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+
 import { ORIGIN } from "./fixtures";
 
 function nonceOf(csp: string) {
@@ -22,7 +23,12 @@ describe("security headers", () => {
     expect(response.headers.get("Permissions-Policy")).toContain("geolocation=()");
     expect(response.headers.get("Strict-Transport-Security")).toMatch(/^max-age=\d{8,}/);
     // Sockets and fetches go to this site only: no ws:/wss: to any host.
-    expect(csp.split(";").find((part) => part.trim().startsWith("connect-src"))?.trim()).toBe("connect-src 'self'");
+    expect(
+      csp
+        .split(";")
+        .find((part) => part.trim().startsWith("connect-src"))
+        ?.trim(),
+    ).toBe("connect-src 'self'");
   });
 
   it("give each response its own nonce, and every script on the page carries it", async () => {

@@ -5,19 +5,21 @@ import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test"
 import { eq } from "drizzle-orm";
 import { getServerByName } from "partyserver";
 import { describe, expect, it } from "vitest";
+
 import { doctors, roomConnections, sessions } from "~/db/schema";
+import { PASSWORD_RESET_LINK_LIFETIME_MS } from "~/domain/constants";
 import { ROOM_CLOSE_CODES } from "~/domain/room-events";
 import { sessionEndsAt } from "~/domain/session-lifetime";
+import { setPassword } from "~/server/auth/accounts.server";
 import { createOneTimeLink } from "~/server/auth/one-time-links.server";
 import { setDoctorStatus } from "~/server/db/doctors.server";
-import { PASSWORD_RESET_LINK_LIFETIME_MS } from "~/domain/constants";
+
 import type { ConsultationRoom } from "../../party/consultation";
 import type { DoctorsLobby } from "../../party/lobby";
 import { GOOD_PASSWORD } from "./auth-helpers";
 import { Visitor } from "./browser-like";
 import { createConsultation, createUser, db, serverContext, sessionCookieFor, signedIn } from "./fixtures";
-import { openConsultationSocket, openLobbySocket, type CollectingSocket } from "./sockets";
-import { setPassword } from "~/server/auth/accounts.server";
+import { type CollectingSocket, openConsultationSocket, openLobbySocket } from "./sockets";
 
 const SESSION_ENDED = ROOM_CLOSE_CODES.sessionEnded;
 
@@ -28,7 +30,11 @@ function closeCodeWithin(socket: CollectingSocket<unknown>, withinMs = 2_000) {
 
 async function submitRequest(title: string) {
   const patient = await signedIn("patient");
-  await new Visitor(patient.cookie).post("/patient/new-consultation?step=2", { intent: "submit", chiefComplaint: title, priority: "normal" });
+  await new Visitor(patient.cookie).post("/patient/new-consultation?step=2", {
+    intent: "submit",
+    chiefComplaint: title,
+    priority: "normal",
+  });
 }
 
 const received = (lobby: CollectingSocket<{ type: string; request?: { title: string } }>, title: string) =>
@@ -52,7 +58,7 @@ describe("a doctor's lobby socket", () => {
     expect(await closeCodeWithin(lobby)).toBe(SESSION_ENDED);
 
     await submitRequest("After sign-out");
-    await staying.until((events) => received(staying, "After sign-out"));
+    await staying.until(() => received(staying, "After sign-out"));
     expect(received(lobby, "After sign-out")).toBe(false);
     // The registry forgets the closed socket, and the old cookie cannot open a new one.
     expect(await db.$count(roomConnections, eq(roomConnections.sessionId, leavingSession!.id))).toBe(0);
@@ -78,12 +84,17 @@ describe("a doctor's lobby socket", () => {
     const [here, elsewhere] = [await sessionCookieFor(doctorId), await sessionCookieFor(doctorId)];
     const [hereSocket, elsewhereSocket] = [await openLobbySocket(here), await openLobbySocket(elsewhere)];
 
-    const changed = await new Visitor(here).post("/doctor/profile", { intent: "change-password", currentPassword: GOOD_PASSWORD, newPassword: "Fresh-Skin-77", confirmPassword: "Fresh-Skin-77" });
+    const changed = await new Visitor(here).post("/doctor/profile", {
+      intent: "change-password",
+      currentPassword: GOOD_PASSWORD,
+      newPassword: "Fresh-Skin-77",
+      confirmPassword: "Fresh-Skin-77",
+    });
     expect(changed.status).toBe(302);
     expect(await closeCodeWithin(elsewhereSocket)).toBe(SESSION_ENDED);
     expect(await closeCodeWithin(hereSocket, 300)).toBe("still open");
     await submitRequest("After the password change");
-    await hereSocket.until((events) => received(hereSocket, "After the password change"));
+    await hereSocket.until(() => received(hereSocket, "After the password change"));
     hereSocket.close();
   });
 
@@ -123,7 +134,10 @@ describe("a doctor's lobby socket", () => {
     expect(await runInDurableObject(room, (_instance, state) => state.storage.getAlarm())).toBe(earliestEnd);
 
     // Time passes: the session is past its end when the alarm rings.
-    await db.update(sessions).set({ expiresAt: new Date(Date.now() - 1_000) }).where(eq(sessions.userId, doctor.userId));
+    await db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1_000) })
+      .where(eq(sessions.userId, doctor.userId));
     await runDurableObjectAlarm(room);
     expect(await closeCodeWithin(lobby)).toBe(SESSION_ENDED);
   });
@@ -133,7 +147,11 @@ describe("a consultation room socket", () => {
   it("closes for a doctor whose accepted request goes back to the queue, while the patient hears why", async () => {
     const patientId = await createUser("patient");
     const doctorId = await createUser("doctor");
-    const consultation = await createConsultation(patientId, "accepted_awaiting_payment", { doctorId, acceptedAt: new Date(Date.now() - 16 * 60_000), paymentDeadlineAt: new Date(Date.now() - 60_000) });
+    const consultation = await createConsultation(patientId, "accepted_awaiting_payment", {
+      doctorId,
+      acceptedAt: new Date(Date.now() - 16 * 60_000),
+      paymentDeadlineAt: new Date(Date.now() - 60_000),
+    });
     const doctorSocket = await openConsultationSocket(consultation.id, await sessionCookieFor(doctorId));
     const patientSocket = await openConsultationSocket(consultation.id, await sessionCookieFor(patientId));
     const room = (await getServerByName(env.ConsultationRoom, consultation.id)) as DurableObjectStub<ConsultationRoom>;
@@ -144,7 +162,6 @@ describe("a consultation room socket", () => {
     expect(doctorSocket.events.some((event) => event.reason === "payment_expired")).toBe(false);
     patientSocket.close();
   });
-
 
   it("closes when the patient signs out, and when a password reset ends every session", async () => {
     const patientId = await createUser("patient");
@@ -159,7 +176,11 @@ describe("a consultation room socket", () => {
     const [phone, laptop] = [await sessionCookieFor(patientId), await sessionCookieFor(patientId)];
     const sockets = [await openConsultationSocket(consultation.id, phone), await openConsultationSocket(consultation.id, laptop)];
     const token = await createOneTimeLink(db, patientId, "password_reset", PASSWORD_RESET_LINK_LIFETIME_MS, new Date());
-    const reset = await new Visitor().post(`/reset-password?token=${token}`, { token, password: "Brand-New-Skin-5", confirmPassword: "Brand-New-Skin-5" });
+    const reset = await new Visitor().post(`/reset-password?token=${token}`, {
+      token,
+      password: "Brand-New-Skin-5",
+      confirmPassword: "Brand-New-Skin-5",
+    });
     expect(reset.headers.get("Location")).toBe("/login");
     for (const each of sockets) expect(await closeCodeWithin(each)).toBe(SESSION_ENDED);
   });
@@ -175,7 +196,7 @@ describe("a reconnecting page", () => {
     first.close();
     await first.closed;
     await submitRequest("After a reconnect");
-    await second.until((events) => received(second, "After a reconnect"));
+    await second.until(() => received(second, "After a reconnect"));
     await new Visitor(doctor.cookie).post("/logout", {});
     expect(await closeCodeWithin(second)).toBe(SESSION_ENDED);
   });

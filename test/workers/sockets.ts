@@ -1,7 +1,9 @@
 // Room sockets for tests: opened through the Worker exactly as a browser opens them, collecting every
 // event they receive, with a way to wait for one and to see when the room closes them.
 import { SELF } from "cloudflare:test";
+
 import { LobbyEvent } from "~/domain/room-events";
+
 import { ORIGIN, signedIn } from "./fixtures";
 
 export interface CollectingSocket<Event> {

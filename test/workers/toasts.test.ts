@@ -1,11 +1,17 @@
-import { SELF, env } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+
 import { loadConfig } from "~/server/env.server";
 import { toastHeaders } from "~/server/toast.server";
+
 import { ORIGIN } from "./fixtures";
 
 async function toastCookie() {
-  const headers = await toastHeaders(loadConfig(env), { kind: "info", title: "pages.accountIssue.title", description: "pages.notFound.body" });
+  const headers = await toastHeaders(loadConfig(env), {
+    kind: "info",
+    title: "pages.accountIssue.title",
+    description: "pages.notFound.body",
+  });
   return headers.get("Set-Cookie")!.split(";")[0]!;
 }
 

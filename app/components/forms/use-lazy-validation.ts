@@ -21,6 +21,9 @@ export function useLazyValidation<FormShape>(load: () => Promise<FormValidator>)
     );
   }, [load]);
   // The validator's value is the schema's output; conform only reads its errors and intent here.
-  const onValidate = useCallback(({ formData }: { formData: FormData }) => validator.current(formData) as Submission<FormShape, string[]>, []);
+  const onValidate = useCallback(
+    ({ formData }: { formData: FormData }) => validator.current(formData) as Submission<FormShape, string[]>,
+    [],
+  );
   return { onValidate, onFocusCapture };
 }

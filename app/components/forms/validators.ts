@@ -3,6 +3,7 @@
 import { ChangePasswordSchema, ConsentSchema, EmailOnlySchema, ProfileSchema, SetPasswordSchema } from "~/domain/auth-schemas";
 import { RequestDetailsSchema } from "~/domain/consultation-request";
 import { parseForm } from "~/forms";
+
 import type { FormValidator } from "./use-lazy-validation";
 
 const validatorFor =

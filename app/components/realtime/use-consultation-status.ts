@@ -1,7 +1,9 @@
 import { useRevalidator } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useState } from "react";
+
 import type { ConsultationStatus } from "~/domain/consultation-status";
 import { ConsultationRoomEvent } from "~/domain/room-events";
+
 import { useRoomSocket } from "./use-room-socket";
 
 /**
@@ -9,14 +11,17 @@ import { useRoomSocket } from "./use-room-socket";
  * (re)connection, so a page that lost its connection catches up by itself.
  */
 export function useConsultationStatus(consultationId: string, initial: ConsultationStatus, { enabled = true } = {}) {
-  const [status, setStatus] = useState(initial);
-  const [reason, setReason] = useState<string | undefined>();
+  // What the room last said, about which consultation and on top of which server status: another
+  // consultation, or fresh data from the server, starts again from what the server said.
+  const [heard, setHeard] = useState<{
+    consultationId: string;
+    initial: ConsultationStatus;
+    status: ConsultationStatus;
+    reason?: string;
+  } | null>(null);
+  const current =
+    heard && heard.consultationId === consultationId && heard.initial === initial ? heard : { status: initial, reason: undefined };
   const revalidator = useRevalidator();
-  // Another consultation (or fresh data from the server) starts from what the server said.
-  useEffect(() => {
-    setStatus(initial);
-    setReason(undefined);
-  }, [consultationId, initial]);
   useRoomSocket({
     party: "consultation-room",
     room: consultationId,
@@ -24,11 +29,10 @@ export function useConsultationStatus(consultationId: string, initial: Consultat
     onMessage(data) {
       const parsed = ConsultationRoomEvent.safeParse(data);
       if (!parsed.success || parsed.data.type !== "status") return;
-      setStatus(parsed.data.status);
-      setReason(parsed.data.reason);
+      setHeard({ consultationId, initial, status: parsed.data.status, reason: parsed.data.reason });
     },
     // A doctor whose accepted request went back to the queue: the page reloads what it shows.
     onNoLongerParticipant: () => revalidator.revalidate(),
   });
-  return { status, reason };
+  return { status: current.status, reason: current.reason };
 }

@@ -1,5 +1,7 @@
 import { useCallback, useState } from "react";
-import { LobbyEvent, byQueueOrder, type RequestSummary } from "~/domain/room-events";
+
+import { byQueueOrder, LobbyEvent, type RequestSummary } from "~/domain/room-events";
+
 import { useRoomSocket } from "./use-room-socket";
 
 /**

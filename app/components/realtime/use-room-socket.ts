@@ -1,5 +1,7 @@
 import usePartySocket from "partysocket/react";
+
 import { ROOM_CLOSE_CODES } from "~/domain/room-events";
+
 import { markSessionEnded } from "./session-ended";
 
 interface RoomSocketOptions {
@@ -17,7 +19,7 @@ interface RoomSocketOptions {
 /** Close codes after which reconnecting would only be refused again. */
 const FINAL_CLOSE_CODES: number[] = [ROOM_CLOSE_CODES.sessionEnded, ROOM_CLOSE_CODES.noLongerParticipant];
 
-export function safeJson(data: unknown): unknown {
+function safeJson(data: unknown): unknown {
   if (typeof data !== "string") return null;
   try {
     return JSON.parse(data);

@@ -1,5 +1,7 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
+
 import { LobbyEvent } from "~/domain/room-events";
+
 import { useRoomSocket } from "./use-room-socket";
 
 /**
@@ -7,8 +9,10 @@ import { useRoomSocket } from "./use-room-socket";
  * doctor took it, or the patient withdrew), so the page stops offering Accept.
  */
 export function useStillWaiting(consultationId: string, waiting: boolean) {
-  const [stillWaiting, setStillWaiting] = useState(waiting);
-  useEffect(() => setStillWaiting(waiting), [consultationId, waiting]);
+  // What the lobby last said about this request, on top of the server's `waiting`.
+  const [heard, setHeard] = useState<{ consultationId: string; waiting: boolean; stillWaiting: boolean } | null>(null);
+  const stillWaiting = heard && heard.consultationId === consultationId && heard.waiting === waiting ? heard.stillWaiting : waiting;
+  const setStillWaiting = (value: boolean) => setHeard({ consultationId, waiting, stillWaiting: value });
   useRoomSocket({
     party: "doctors-lobby",
     room: "main",

@@ -1,12 +1,12 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseForm } from "~/forms";
+import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FieldErrors, FormAlert, SubmitButton } from "~/components/form-fields";
-import { PRIORITIES } from "~/domain/consultation-status";
-import type { RequestDetailsSchema } from "~/domain/consultation-request";
-import { useLazyValidation } from "~/components/forms/use-lazy-validation";
 import type { z } from "zod/mini";
+
+import { FieldErrors, FormAlert, SubmitButton } from "~/components/form-fields";
+import { useLazyValidation } from "~/components/forms/use-lazy-validation";
+import type { RequestDetailsSchema } from "~/domain/consultation-request";
+import { PRIORITIES } from "~/domain/consultation-status";
 
 const loadValidateRequestDetails = () => import("~/components/forms/validators").then((module) => module.validateRequestDetails);
 
@@ -16,7 +16,13 @@ export interface DetailsProgress {
 }
 
 /** Step 2: what is going on with the skin. Leaving it (submitting) needs the chief complaint. */
-export function DetailsStep({ draftId, submissionKey, lastResult, formError, onProgress }: {
+export function DetailsStep({
+  draftId,
+  submissionKey,
+  lastResult,
+  formError,
+  onProgress,
+}: {
   draftId: string | null;
   submissionKey: string | null;
   lastResult?: SubmissionResult<string[]>;
@@ -41,28 +47,50 @@ export function DetailsStep({ draftId, submissionKey, lastResult, formError, onP
   };
   const textArea = (name: "chiefComplaint" | "knownIllnesses" | "additionalComments", label: string, hint?: string) => (
     <div className="flex flex-col gap-1">
-      <label htmlFor={fields[name].id} className="font-medium">{label}</label>
-      <textarea {...getTextareaProps(fields[name], { ariaAttributes: true })} key={fields[name].key} rows={name === "chiefComplaint" ? 4 : 3} className={`textarea w-full ${fields[name].errors ? "textarea-error" : ""}`} />
+      <label htmlFor={fields[name].id} className="font-medium">
+        {label}
+      </label>
+      <textarea
+        {...getTextareaProps(fields[name], { ariaAttributes: true })}
+        key={fields[name].key}
+        rows={name === "chiefComplaint" ? 4 : 3}
+        className={`textarea w-full ${fields[name].errors ? "textarea-error" : ""}`}
+      />
       {hint ? <p className="text-sm text-base-content/70">{hint}</p> : null}
       <FieldErrors id={fields[name].errorId} errors={fields[name].errors} />
     </div>
   );
   return (
     <section className="flex flex-col gap-4" aria-labelledby="details-heading">
-      <h2 id="details-heading" className="text-xl font-bold">{t("request.details.title")}</h2>
+      <h2 id="details-heading" className="text-xl font-bold">
+        {t("request.details.title")}
+      </h2>
       {fields.chiefComplaint.errors?.includes("request.errors.missingComplaint") ? (
         <FormAlert title={t("request.errors.missingTitle")} message={t("request.errors.missingComplaint")} />
       ) : null}
       {formError ? <FormAlert title={t("request.errors.submitTitle")} message={t(formError as never)} /> : null}
-      <Form method="post" {...getFormProps(form)} onFocusCapture={validation.onFocusCapture} onInput={(event) => report(event.currentTarget)} className="flex flex-col gap-4">
+      <Form
+        method="post"
+        {...getFormProps(form)}
+        onFocusCapture={validation.onFocusCapture}
+        onInput={(event) => report(event.currentTarget)}
+        className="flex flex-col gap-4"
+      >
         {draftId ? <input type="hidden" name="draftId" value={draftId} /> : null}
         {submissionKey ? <input type="hidden" name="submissionKey" value={submissionKey} /> : null}
         {textArea("chiefComplaint", t("request.details.chiefComplaint"), t("request.details.chiefComplaintHint"))}
         {textArea("knownIllnesses", t("request.details.knownIllnesses"))}
         {textArea("additionalComments", t("request.details.additionalComments"))}
         <div className="flex flex-col gap-1">
-          <label htmlFor={fields.doctorCode.id} className="font-medium">{t("request.details.doctorCode")}</label>
-          <input {...getInputProps(fields.doctorCode, { type: "text", ariaAttributes: true })} key={fields.doctorCode.key} className="input w-full uppercase" autoComplete="off" />
+          <label htmlFor={fields.doctorCode.id} className="font-medium">
+            {t("request.details.doctorCode")}
+          </label>
+          <input
+            {...getInputProps(fields.doctorCode, { type: "text", ariaAttributes: true })}
+            key={fields.doctorCode.key}
+            className="input w-full uppercase"
+            autoComplete="off"
+          />
           <p className="text-sm text-base-content/70">{t("request.details.doctorCodeHint")}</p>
           <FieldErrors id={fields.doctorCode.errorId} errors={fields.doctorCode.errors} />
         </div>
@@ -71,15 +99,25 @@ export function DetailsStep({ draftId, submissionKey, lastResult, formError, onP
           <div className="flex flex-wrap gap-3">
             {PRIORITIES.map((priority) => (
               <label key={priority} className="flex items-center gap-2">
-                <input type="radio" name={fields.priority.name} value={priority} defaultChecked={(fields.priority.initialValue ?? "normal") === priority} className="radio radio-primary radio-sm" />
+                <input
+                  type="radio"
+                  name={fields.priority.name}
+                  value={priority}
+                  defaultChecked={(fields.priority.initialValue ?? "normal") === priority}
+                  className="radio radio-primary radio-sm"
+                />
                 {t(`priority.${priority}`)}
               </label>
             ))}
           </div>
-          <p role="note" className="text-sm text-warning">{t("request.details.emergencyReminder")}</p>
+          <p role="note" className="text-sm text-warning">
+            {t("request.details.emergencyReminder")}
+          </p>
         </fieldset>
         <div className="flex justify-between gap-2">
-          <Link to={draftId ? `?step=1&draft=${draftId}` : "?step=1"} className="btn btn-ghost">{t("request.previous")}</Link>
+          <Link to={draftId ? `?step=1&draft=${draftId}` : "?step=1"} className="btn btn-ghost">
+            {t("request.previous")}
+          </Link>
           <SubmitButton name="intent" value="submit" className="btn btn-primary" busyLabel={t("forms.busy")}>
             {t("request.submit")}
           </SubmitButton>

@@ -29,7 +29,12 @@ export interface UploadAnswer {
 }
 
 /** Posts one photo with progress (fetch cannot report upload progress; XMLHttpRequest can). */
-export function uploadPhoto(photo: Blob, fileName: string, draftId: string | null, onProgress: (fraction: number) => void): Promise<UploadAnswer> {
+export function uploadPhoto(
+  photo: Blob,
+  fileName: string,
+  draftId: string | null,
+  onProgress: (fraction: number) => void,
+): Promise<UploadAnswer> {
   return new Promise((resolve) => {
     const form = new FormData();
     if (draftId) form.append("draftId", draftId);

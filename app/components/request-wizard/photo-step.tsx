@@ -1,8 +1,10 @@
 import { Form, Link, useNavigate } from "@remix-run/react";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+
 import { useHydrated } from "~/components/use-hydrated";
 import { MAX_PHOTOS_PER_REQUEST } from "~/domain/constants";
+
 import { preparePhoto, uploadPhoto } from "./downscale";
 
 type UploadStatus = "pending" | "uploading" | "done" | "error";
@@ -19,7 +21,15 @@ interface Upload {
 const ACCEPTED = "image/jpeg,image/png,image/webp";
 
 /** Step 1: optional photos. Without JavaScript, a multipart form; with it, each photo is resized and uploaded at once, with its progress. */
-export function PhotoStep({ draftId: initialDraftId, storedPhotoIds, refusals }: { draftId: string | null; storedPhotoIds: string[]; refusals: string[] }) {
+export function PhotoStep({
+  draftId: initialDraftId,
+  storedPhotoIds,
+  refusals,
+}: {
+  draftId: string | null;
+  storedPhotoIds: string[];
+  refusals: string[];
+}) {
   const { t } = useTranslation();
   const hydrated = useHydrated();
   const navigate = useNavigate();
@@ -31,7 +41,8 @@ export function PhotoStep({ draftId: initialDraftId, storedPhotoIds, refusals }:
   const cancelled = useRef(new Set<string>());
   const [removedIds, setRemovedIds] = useState<string[]>([]);
 
-  const update = (key: string, change: Partial<Upload>) => setUploads((all) => all.map((upload) => (upload.key === key ? { ...upload, ...change } : upload)));
+  const update = (key: string, change: Partial<Upload>) =>
+    setUploads((all) => all.map((upload) => (upload.key === key ? { ...upload, ...change } : upload)));
   const uploadedHere = new Set(uploads.map((upload) => upload.photoId).filter(Boolean));
   const fromServer = storedPhotoIds.filter((id) => !uploadedHere.has(id) && !removedIds.includes(id));
   const activeCount = fromServer.length + uploads.filter((upload) => upload.status !== "error").length;
@@ -73,12 +84,16 @@ export function PhotoStep({ draftId: initialDraftId, storedPhotoIds, refusals }:
   const nextHref = draftId ? `?step=2&draft=${draftId}` : "?step=2";
   return (
     <section className="flex flex-col gap-4" aria-labelledby="photos-heading">
-      <h2 id="photos-heading" className="text-xl font-bold">{t("request.photos.title")}</h2>
+      <h2 id="photos-heading" className="text-xl font-bold">
+        {t("request.photos.title")}
+      </h2>
       <p className="text-sm text-base-content/80">{t("request.photos.intro")}</p>
       {refusals.length ? (
         <div role="alert" className="alert alert-error flex flex-col items-start">
           <p className="font-bold">{t("request.errors.uploadFailed")}</p>
-          {refusals.map((message) => <p key={message}>{message}</p>)}
+          {refusals.map((message) => (
+            <p key={message}>{message}</p>
+          ))}
         </div>
       ) : null}
 
@@ -89,7 +104,9 @@ export function PhotoStep({ draftId: initialDraftId, storedPhotoIds, refusals }:
             <Form method="post" className="p-2" preventScrollReset>
               <input type="hidden" name="draftId" value={draftId ?? ""} />
               <input type="hidden" name="photoId" value={photoId} />
-              <button type="submit" name="intent" value="remove-photo" className="btn btn-ghost btn-xs w-full">{t("request.photos.remove")}</button>
+              <button type="submit" name="intent" value="remove-photo" className="btn btn-ghost btn-xs w-full">
+                {t("request.photos.remove")}
+              </button>
             </Form>
           </li>
         ))}
@@ -97,10 +114,17 @@ export function PhotoStep({ draftId: initialDraftId, storedPhotoIds, refusals }:
           <li key={upload.key} className="card bg-base-200" data-status={upload.status} data-testid="photo-upload">
             <img src={upload.preview} alt={upload.name} className="h-28 w-full rounded-t-box object-cover" />
             <div className="flex flex-col gap-1 p-2 text-xs">
-              <span className={`badge badge-sm ${upload.status === "error" ? "badge-error" : upload.status === "done" ? "badge-success" : ""}`}>
+              <span
+                className={`badge badge-sm ${upload.status === "error" ? "badge-error" : upload.status === "done" ? "badge-success" : ""}`}
+              >
                 {t(`request.photos.status.${upload.status}`)}
               </span>
-              <progress className="progress progress-primary h-1 w-full" value={Math.round(upload.progress * 100)} max={100} aria-label={upload.name} />
+              <progress
+                className="progress progress-primary h-1 w-full"
+                value={Math.round(upload.progress * 100)}
+                max={100}
+                aria-label={upload.name}
+              />
               {upload.error ? <span className="text-error">{upload.error}</span> : null}
               <button
                 type="button"
@@ -130,11 +154,30 @@ export function PhotoStep({ draftId: initialDraftId, storedPhotoIds, refusals }:
         <div className="flex flex-col gap-2 sm:flex-row">
           <label className="btn btn-outline">
             {t("request.photos.choose")}
-            <input type="file" accept={ACCEPTED} multiple className="hidden" data-testid="photo-input" onChange={(event) => { addFiles(event.target.files); event.target.value = ""; }} />
+            <input
+              type="file"
+              accept={ACCEPTED}
+              multiple
+              className="hidden"
+              data-testid="photo-input"
+              onChange={(event) => {
+                addFiles(event.target.files);
+                event.target.value = "";
+              }}
+            />
           </label>
           <label className="btn btn-outline">
             {t("request.photos.camera")}
-            <input type="file" accept={ACCEPTED} capture="environment" className="hidden" onChange={(event) => { addFiles(event.target.files); event.target.value = ""; }} />
+            <input
+              type="file"
+              accept={ACCEPTED}
+              capture="environment"
+              className="hidden"
+              onChange={(event) => {
+                addFiles(event.target.files);
+                event.target.value = "";
+              }}
+            />
           </label>
         </div>
       ) : (
@@ -144,7 +187,9 @@ export function PhotoStep({ draftId: initialDraftId, storedPhotoIds, refusals }:
             <span className="font-medium">{t("request.photos.choose")}</span>
             <input type="file" name="photo" accept={ACCEPTED} multiple className="file-input w-full" />
           </label>
-          <button type="submit" name="intent" value="upload-photos" className="btn btn-outline self-start">{t("request.photos.upload")}</button>
+          <button type="submit" name="intent" value="upload-photos" className="btn btn-outline self-start">
+            {t("request.photos.upload")}
+          </button>
         </Form>
       )}
       <p className="text-xs text-base-content/70">{t("request.photos.limits")}</p>

@@ -1,8 +1,17 @@
 import { useTranslation } from "react-i18next";
-import { DOCTOR_RESPONSE_PROMISE_MINUTES, CONSULTATION_FEE_ETB, PAYMENT_WINDOW_MINUTES } from "~/domain/constants";
+
+import { CONSULTATION_FEE_ETB, DOCTOR_RESPONSE_PROMISE_MINUTES, PAYMENT_WINDOW_MINUTES } from "~/domain/constants";
 
 /** What the request holds so far, and what happens next. */
-export function RequestSidebar({ photoCount, complaintFilled, historyFilled }: { photoCount: number; complaintFilled: boolean; historyFilled: boolean }) {
+export function RequestSidebar({
+  photoCount,
+  complaintFilled,
+  historyFilled,
+}: {
+  photoCount: number;
+  complaintFilled: boolean;
+  historyFilled: boolean;
+}) {
   const { t } = useTranslation();
   const mark = (done: boolean) => (done ? "✓" : "—");
   return (
@@ -12,10 +21,12 @@ export function RequestSidebar({ photoCount, complaintFilled, historyFilled }: {
           <h2 className="font-bold">{t("request.sidebar.summary")}</h2>
           <p data-testid="sidebar-photos">{t("request.sidebar.photos", { count: photoCount })}</p>
           <p>
-            <span aria-hidden="true">{mark(complaintFilled)}</span> {complaintFilled ? t("request.sidebar.complaintFilled") : t("request.sidebar.complaintMissing")}
+            <span aria-hidden="true">{mark(complaintFilled)}</span>{" "}
+            {complaintFilled ? t("request.sidebar.complaintFilled") : t("request.sidebar.complaintMissing")}
           </p>
           <p>
-            <span aria-hidden="true">{mark(historyFilled)}</span> {historyFilled ? t("request.sidebar.historyFilled") : t("request.sidebar.historyMissing")}
+            <span aria-hidden="true">{mark(historyFilled)}</span>{" "}
+            {historyFilled ? t("request.sidebar.historyFilled") : t("request.sidebar.historyMissing")}
           </p>
         </div>
       </div>

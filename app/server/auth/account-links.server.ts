@@ -2,14 +2,15 @@
 // notices that carry no secret (someone signed up with your address; your password is being guessed).
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { eq } from "drizzle-orm";
+
 import { profiles } from "~/db/schema";
 import { EMAIL_CONFIRMATION_LINK_LIFETIME_MS, INVITE_LINK_LIFETIME_MS, PASSWORD_RESET_LINK_LIFETIME_MS } from "~/domain/constants";
 import type { Language } from "~/domain/languages";
 import { getTranslatorFor } from "~/i18n.server";
-import { createOneTimeLink, type LinkPurpose } from "~/server/auth/one-time-links.server";
-import { accountEmail, noticeEmail, type AccountEmailKind, type AccountNoticeKind } from "~/server/mail/account-emails.server";
-import { sendMail } from "~/server/mail/mailer.server";
 import { resendLimits } from "~/server/auth/client-limits.server";
+import { createOneTimeLink, type LinkPurpose } from "~/server/auth/one-time-links.server";
+import { accountEmail, type AccountEmailKind, type AccountNoticeKind, noticeEmail } from "~/server/mail/account-emails.server";
+import { sendMail } from "~/server/mail/mailer.server";
 import { takeAttempt } from "~/server/rate-limit.server";
 
 interface Recipient {
@@ -38,7 +39,11 @@ export async function sendAccountLink(kind: AccountEmailKind, context: AppLoadCo
 export async function sendAccountNotice(kind: AccountNoticeKind, context: AppLoadContext, request: Request, to: Omit<Recipient, "userId">) {
   const origin = new URL(request.url).origin;
   const t = await getTranslatorFor(to.language);
-  await sendMail(context.db, context.config, noticeEmail(kind, t, to.email, to.firstName, { signIn: `${origin}/login`, reset: `${origin}/forgot-password` }));
+  await sendMail(
+    context.db,
+    context.config,
+    noticeEmail(kind, t, to.email, to.firstName, { signIn: `${origin}/login`, reset: `${origin}/forgot-password` }),
+  );
 }
 
 /** A new confirmation link for an account not confirmed yet, within the resend limits. */
@@ -46,5 +51,11 @@ export async function resendConfirmation(context: AppLoadContext, request: Reque
   const now = new Date();
   if (!(await takeAttempt(context.db, resendLimits(request, email), now)).allowed) return;
   const profile = await context.db.query.profiles.findFirst({ where: eq(profiles.userId, userId) });
-  await sendAccountLink("confirm", context, request, { userId, email, firstName: profile?.firstName ?? "", language: profile?.preferredLanguage ?? "en" }, now);
+  await sendAccountLink(
+    "confirm",
+    context,
+    request,
+    { userId, email, firstName: profile?.firstName ?? "", language: profile?.preferredLanguage ?? "en" },
+    now,
+  );
 }

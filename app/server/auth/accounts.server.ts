@@ -1,5 +1,6 @@
 // Accounts: creating patients, checking passwords, confirming emails, consent and roles.
 import { and, eq, isNull } from "drizzle-orm";
+
 import { oauthAccounts, passwordCredentials, profiles, userRoles, users } from "~/db/schema";
 import type { Language } from "~/domain/languages";
 import { hashPassword, verifyPassword } from "~/server/auth/password.server";
@@ -28,7 +29,13 @@ export async function createPatient(db: Database, patient: NewPatient, now: Date
   const passwordHash = patient.password ? await hashPassword(patient.password) : null;
   try {
     await db.batch([
-      db.insert(users).values({ id: userId, email: patient.email.toLowerCase(), emailConfirmedAt: patient.emailConfirmed ? now : null, createdAt: now, updatedAt: now }),
+      db.insert(users).values({
+        id: userId,
+        email: patient.email.toLowerCase(),
+        emailConfirmedAt: patient.emailConfirmed ? now : null,
+        createdAt: now,
+        updatedAt: now,
+      }),
       db.insert(userRoles).values({ userId, role: "patient", createdAt: now }),
       db.insert(profiles).values({
         userId,
@@ -51,9 +58,7 @@ export async function createPatient(db: Database, patient: NewPatient, now: Date
   return userId;
 }
 
-export type CredentialCheck =
-  | { ok: true; userId: string; emailConfirmed: boolean }
-  | { ok: false };
+export type CredentialCheck = { ok: true; userId: string; emailConfirmed: boolean } | { ok: false };
 
 /** Checks an email and password; the same answer for an unknown email and a wrong password. */
 export async function checkCredentials(db: Database, email: string, password: string): Promise<CredentialCheck> {
@@ -87,7 +92,10 @@ export async function setPassword(db: Database, userId: string, password: string
 }
 
 export async function markEmailConfirmed(db: Database, userId: string, now: Date) {
-  await db.update(users).set({ emailConfirmedAt: now, updatedAt: now }).where(and(eq(users.id, userId), isNull(users.emailConfirmedAt)));
+  await db
+    .update(users)
+    .set({ emailConfirmedAt: now, updatedAt: now })
+    .where(and(eq(users.id, userId), isNull(users.emailConfirmedAt)));
 }
 
 /** Removes the password and sessions (sockets included) of an account whose email was never confirmed. */

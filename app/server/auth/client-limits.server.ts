@@ -6,7 +6,9 @@ import { clientAddress } from "~/server/client-address.server";
 /** One client for rate limits: its address, or its IPv6 /64 (see client-identity). */
 export const clientKey = (request: Request) => clientIdentity(clientAddress(request));
 
-export const signUpLimits = (request: Request): Array<[string, RateLimit]> => [[`sign-up:client:${clientKey(request)}`, RATE_LIMITS.signUpsPerClient]];
+export const signUpLimits = (request: Request): Array<[string, RateLimit]> => [
+  [`sign-up:client:${clientKey(request)}`, RATE_LIMITS.signUpsPerClient],
+];
 
 export const resetLimits = (request: Request, email: string): Array<[string, RateLimit]> => [
   [`reset:account:${email}`, RATE_LIMITS.resetRequestsPerAccount],

@@ -1,12 +1,13 @@
 // The shared action of "send me a link" forms: validate, rate-limit per account and client, and answer
 // the same whether or not an account matched, so the form cannot be used to find out who has one. The
 // lookup and the mail happen after the answer, so its timing says nothing either.
-import { parseForm } from "~/forms";
-import { readFormData } from "~/server/form-body.server";
-import { data, type AppLoadContext } from "@remix-run/cloudflare";
+import { type AppLoadContext, data } from "@remix-run/cloudflare";
+
 import { EmailOnlySchema } from "~/domain/auth-schemas";
-import { waitMessage, type RateLimit } from "~/domain/rate-limits";
+import { type RateLimit, waitMessage } from "~/domain/rate-limits";
+import { parseForm } from "~/forms";
 import { afterResponse } from "~/server/after-response.server";
+import { readFormData } from "~/server/form-body.server";
 import { takeAttempt } from "~/server/rate-limit.server";
 
 export async function handleEmailRequest(

@@ -12,11 +12,21 @@ export type StandInIdentity = (typeof STAND_IN_IDENTITIES)[number];
 const CODE_LIFETIME_MS = 5 * 60_000;
 const TOKEN_LIFETIME_MS = 60 * 60_000;
 
-const base64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+const base64url = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 const fromBase64url = (text: string) => Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (char) => char.charCodeAt(0));
 
 async function hmacKey(config: AppConfig) {
-  return crypto.subtle.importKey("raw", new TextEncoder().encode(`google-stand-in:${config.SESSION_SECRET}`), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+  return crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(`google-stand-in:${config.SESSION_SECRET}`),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign", "verify"],
+  );
 }
 
 async function sign(config: AppConfig, payload: object) {
@@ -44,7 +54,11 @@ interface CodePayload {
   expiresAt: number;
 }
 
-export async function issueCode(config: AppConfig, identity: StandInIdentity, params: { challenge: string; redirectUri: string; clientId: string }) {
+export async function issueCode(
+  config: AppConfig,
+  identity: StandInIdentity,
+  params: { challenge: string; redirectUri: string; clientId: string },
+) {
   return sign(config, { sub: identity.sub, ...params, expiresAt: Date.now() + CODE_LIFETIME_MS } satisfies CodePayload);
 }
 

@@ -1,13 +1,20 @@
 // Google sign-in through remix-auth with remix-auth-oauth2 (authorization code with PKCE and state).
 // Endpoints come from configuration; outside production they default to the built-in stand-in on this
 // same site (/dev/google/*), which speaks Google's wire format, so this code is what runs everywhere.
-import { createCookie, type AppLoadContext } from "@remix-run/cloudflare";
+import { type AppLoadContext, createCookie } from "@remix-run/cloudflare";
 import { Authenticator } from "remix-auth";
 import { CodeChallengeMethod, OAuth2Strategy } from "remix-auth-oauth2";
+
 import { cleanLine } from "~/domain/text-hygiene";
 
 /** Where to go after Google brings the person back; only a path on this site. */
-export const afterGoogleCookie = createCookie("__Host-qoda_after_google", { path: "/", httpOnly: true, secure: true, sameSite: "lax", maxAge: 10 * 60 });
+export const afterGoogleCookie = createCookie("__Host-qoda_after_google", {
+  path: "/",
+  httpOnly: true,
+  secure: true,
+  sameSite: "lax",
+  maxAge: 10 * 60,
+});
 
 export interface GoogleProfile {
   sub: string;

@@ -1,7 +1,8 @@
 // Guards that throw: the first line of every loader and action says who may run it. Anonymous visitors
 // go to /login (and come back after), a wrong role goes to /access-denied, an inactive doctor is signed
 // out and sent to /account-issue, a patient without consent goes to /consent.
-import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
+import { type AppLoadContext, redirect } from "@remix-run/cloudflare";
+
 import type { Role } from "~/domain/roles";
 import { clearSessionCookie, endAllSessions, findSessionUser, type SessionUser } from "~/server/auth/session.server";
 
@@ -20,7 +21,7 @@ function currentPath(request: Request) {
   return `${url.pathname}${url.search}`;
 }
 
-export function loginRedirect(request: Request) {
+function loginRedirect(request: Request) {
   return redirect(`/login?redirect=${encodeURIComponent(currentPath(request))}`);
 }
 

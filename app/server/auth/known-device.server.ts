@@ -5,8 +5,9 @@
 // never slows the owner's own devices. Signing out forgets the account on that browser.
 import { createCookie } from "@remix-run/cloudflare";
 import { z } from "zod";
-import type { AppConfig } from "~/server/env.server";
+
 import { randomToken } from "~/server/auth/tokens.server";
+import type { AppConfig } from "~/server/env.server";
 
 const REMEMBERED_ACCOUNTS_MAX = 5;
 const KNOWN_DEVICE_LIFETIME_S = 90 * 24 * 60 * 60;
@@ -26,9 +27,18 @@ function knownDeviceCookie(config: AppConfig) {
 }
 
 async function accountMark(email: string, config: AppConfig) {
-  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(`known-device:${config.SESSION_SECRET}`), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(`known-device:${config.SESSION_SECRET}`),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
   const mark = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(email.toLowerCase()));
-  return [...new Uint8Array(mark)].slice(0, 12).map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  return [...new Uint8Array(mark)]
+    .slice(0, 12)
+    .map((byte) => byte.toString(16).padStart(2, "0"))
+    .join("");
 }
 
 async function knownDevice(request: Request, config: AppConfig): Promise<KnownDevice | null> {
@@ -55,5 +65,8 @@ export async function forgetDevice(request: Request, email: string, config: AppC
   const device = await knownDevice(request, config);
   if (!device) return null;
   const mark = await accountMark(email, config);
-  return knownDeviceCookie(config).serialize({ id: device.id, accounts: device.accounts.filter((item) => item !== mark) } satisfies KnownDevice);
+  return knownDeviceCookie(config).serialize({
+    id: device.id,
+    accounts: device.accounts.filter((item) => item !== mark),
+  } satisfies KnownDevice);
 }

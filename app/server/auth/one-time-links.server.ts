@@ -1,9 +1,10 @@
 // One-time links: a random token in the URL, its SHA-256 in D1 with a purpose and an expiry. A link
 // works once: using it marks it used in the same conditional update that checks it.
 import { and, eq, gt, isNull } from "drizzle-orm";
-import { authTokens, AUTH_TOKEN_PURPOSES } from "~/db/schema";
-import type { Database } from "~/server/db/client.server";
+
+import { type AUTH_TOKEN_PURPOSES, authTokens } from "~/db/schema";
 import { randomToken, sha256Hex } from "~/server/auth/tokens.server";
+import type { Database } from "~/server/db/client.server";
 
 export type LinkPurpose = (typeof AUTH_TOKEN_PURPOSES)[number];
 
@@ -23,7 +24,12 @@ export async function createOneTimeLink(db: Database, userId: string, purpose: L
 export async function peekOneTimeLink(db: Database, token: string, purpose: LinkPurpose, now: Date) {
   const row = await db.query.authTokens.findFirst({
     columns: { userId: true },
-    where: and(eq(authTokens.id, await sha256Hex(token)), eq(authTokens.purpose, purpose), isNull(authTokens.usedAt), gt(authTokens.expiresAt, now)),
+    where: and(
+      eq(authTokens.id, await sha256Hex(token)),
+      eq(authTokens.purpose, purpose),
+      isNull(authTokens.usedAt),
+      gt(authTokens.expiresAt, now),
+    ),
   });
   return row?.userId ?? null;
 }
@@ -33,7 +39,14 @@ export async function redeemOneTimeLink(db: Database, token: string, purpose: Li
   const [row] = await db
     .update(authTokens)
     .set({ usedAt: now })
-    .where(and(eq(authTokens.id, await sha256Hex(token)), eq(authTokens.purpose, purpose), isNull(authTokens.usedAt), gt(authTokens.expiresAt, now)))
+    .where(
+      and(
+        eq(authTokens.id, await sha256Hex(token)),
+        eq(authTokens.purpose, purpose),
+        isNull(authTokens.usedAt),
+        gt(authTokens.expiresAt, now),
+      ),
+    )
     .returning({ userId: authTokens.userId });
   return row?.userId ?? null;
 }

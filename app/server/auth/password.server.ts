@@ -3,7 +3,7 @@
 // No imports: the seed script runs this same code under Node.
 
 /** Production Workers refuse more than 100,000 PBKDF2 iterations. */
-export const PBKDF2_ITERATIONS = 100_000;
+const PBKDF2_ITERATIONS = 100_000;
 const SALT_BYTES = 16;
 const HASH_BITS = 256;
 const ALGORITHM = "pbkdf2-sha256";
@@ -13,11 +13,7 @@ const fromBase64 = (text: string) => Uint8Array.from(atob(text), (char) => char.
 
 async function derive(password: string, salt: Uint8Array, iterations: number): Promise<Uint8Array> {
   const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(password), "PBKDF2", false, ["deriveBits"]);
-  const bits = await crypto.subtle.deriveBits(
-    { name: "PBKDF2", hash: "SHA-256", salt: salt as BufferSource, iterations },
-    key,
-    HASH_BITS,
-  );
+  const bits = await crypto.subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt: salt as BufferSource, iterations }, key, HASH_BITS);
   return new Uint8Array(bits);
 }
 

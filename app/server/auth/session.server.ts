@@ -4,6 +4,7 @@
 // live room sockets too (a socket lives no longer than its session: docs/decisions/0012).
 import { createCookie } from "@remix-run/cloudflare";
 import { and, eq, lt, ne, or, type SQL } from "drizzle-orm";
+
 import { doctors, profiles, sessions, userRoles, users } from "~/db/schema";
 import { SESSION_ABSOLUTE_LIFETIME_MS, SESSION_IDLE_TIMEOUT_MS, SESSION_TOUCH_INTERVAL_MS } from "~/domain/constants";
 import type { Language } from "~/domain/languages";
@@ -13,7 +14,7 @@ import { randomToken, sha256Hex } from "~/server/auth/tokens.server";
 import type { Database } from "~/server/db/client.server";
 import { disconnectSessions } from "~/server/rooms.server";
 
-export const sessionCookie = createCookie("__Host-qoda_session", {
+const sessionCookie = createCookie("__Host-qoda_session", {
   path: "/",
   sameSite: "lax",
   secure: true,
@@ -128,7 +129,11 @@ async function lookUpSession(db: Database, request: Request, now: Date): Promise
 /** Ends the sessions `where` selects: their rows go, and so do their live room sockets. */
 async function endSessionsWhere(context: SessionContext, where: SQL | undefined) {
   const ended = await context.db.delete(sessions).where(where).returning({ id: sessions.id });
-  await disconnectSessions(context.cloudflare.env, context.db, ended.map((session) => session.id));
+  await disconnectSessions(
+    context.cloudflare.env,
+    context.db,
+    ended.map((session) => session.id),
+  );
   return ended.length;
 }
 
@@ -148,5 +153,8 @@ export function endAllSessions(context: SessionContext, userId: string) {
 
 /** Housekeeping: ends the sessions that have run out (idle too long or past their end). */
 export function endLapsedSessions(context: SessionContext, now: Date) {
-  return endSessionsWhere(context, or(lt(sessions.expiresAt, now), lt(sessions.lastSeenAt, new Date(now.getTime() - SESSION_IDLE_TIMEOUT_MS))));
+  return endSessionsWhere(
+    context,
+    or(lt(sessions.expiresAt, now), lt(sessions.lastSeenAt, new Date(now.getTime() - SESSION_IDLE_TIMEOUT_MS))),
+  );
 }

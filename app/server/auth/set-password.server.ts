@@ -1,13 +1,14 @@
 // Setting a password from a one-time link: a reset (ends every session) or an invite. Either confirms
 // the email, which the link proved (the owner of an address someone else signed up with takes it back).
-import { parseForm } from "~/forms";
-import { readFormData } from "~/server/form-body.server";
-import { data, type AppLoadContext } from "@remix-run/cloudflare";
+import { type AppLoadContext, data } from "@remix-run/cloudflare";
+
 import { SetPasswordSchema } from "~/domain/auth-schemas";
+import { parseForm } from "~/forms";
+import { recordAudit } from "~/server/audit.server";
 import { markEmailConfirmed, setPassword } from "~/server/auth/accounts.server";
 import { peekOneTimeLink, redeemOneTimeLink } from "~/server/auth/one-time-links.server";
 import { endAllSessions } from "~/server/auth/session.server";
-import { recordAudit } from "~/server/audit.server";
+import { readFormData } from "~/server/form-body.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 type Purpose = "password_reset" | "invite";
@@ -24,7 +25,8 @@ export async function handleSetPassword(context: AppLoadContext, request: Reques
     return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), linkInvalid: false }, { status: 400 });
   }
   const userId = await redeemOneTimeLink(context.db, submission.value.token, purpose, now);
-  if (!userId) return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), linkInvalid: true }, { status: 400 });
+  if (!userId)
+    return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), linkInvalid: true }, { status: 400 });
   await setPassword(context.db, userId, submission.value.password, now);
   await endAllSessions(context, userId);
   // Either link arrived by email: whoever used it owns the address.
@@ -35,5 +37,9 @@ export async function handleSetPassword(context: AppLoadContext, request: Reques
     targetType: "user",
     targetId: userId,
   });
-  return redirectWithToast("/login", { kind: "success", title: "profile.passwordChangedTitle", description: "auth.reset.doneBody" }, context.config);
+  return redirectWithToast(
+    "/login",
+    { kind: "success", title: "profile.passwordChangedTitle", description: "auth.reset.doneBody" },
+    context.config,
+  );
 }

@@ -9,13 +9,14 @@
 // attempt refused for waiting tested no password and is not counted as a failure.
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { eq } from "drizzle-orm";
+
 import { profiles } from "~/db/schema";
-import { ACCOUNT_BACKOFF, RATE_LIMITS, accountBackoffDecision } from "~/domain/rate-limits";
+import { ACCOUNT_BACKOFF, accountBackoffDecision, RATE_LIMITS } from "~/domain/rate-limits";
+import { afterResponse } from "~/server/after-response.server";
+import { sendAccountNotice } from "~/server/auth/account-links.server";
 import { checkCredentials, findUserByEmail } from "~/server/auth/accounts.server";
 import { clientKey } from "~/server/auth/client-limits.server";
 import { knownDeviceIdFor } from "~/server/auth/known-device.server";
-import { sendAccountNotice } from "~/server/auth/account-links.server";
-import { afterResponse } from "~/server/after-response.server";
 import { attemptTimesUpTo, clearRateLimitHits, forgetRateLimitHits, takeAttempt } from "~/server/rate-limit.server";
 
 export type SignInAttempt =
@@ -23,11 +24,18 @@ export type SignInAttempt =
   | { ok: false; reason: "wait"; retryAfterMs: number }
   | { ok: false; reason: "invalid" };
 
-export async function attemptPasswordSignIn(context: AppLoadContext, request: Request, email: string, password: string): Promise<SignInAttempt> {
+export async function attemptPasswordSignIn(
+  context: AppLoadContext,
+  request: Request,
+  email: string,
+  password: string,
+): Promise<SignInAttempt> {
   const { db } = context;
   const now = new Date();
   const knownDeviceId = await knownDeviceIdFor(request, email, context.config);
-  const accountAndClient = knownDeviceId ? `sign-in:account-device:${email}:${knownDeviceId}` : `sign-in:account-client:${email}:${clientKey(request)}`;
+  const accountAndClient = knownDeviceId
+    ? `sign-in:account-device:${email}:${knownDeviceId}`
+    : `sign-in:account-client:${email}:${clientKey(request)}`;
   const client = knownDeviceId ? `sign-in:device:${knownDeviceId}` : `sign-in:client:${clientKey(request)}`;
   const account = `sign-in:account:${email}`;
   const limits = await takeAttempt(
@@ -51,7 +59,8 @@ export async function attemptPasswordSignIn(context: AppLoadContext, request: Re
 
   const check = await checkCredentials(db, email, password);
   if (!check.ok) {
-    if (earlierFailures.length + 1 === ACCOUNT_BACKOFF.afterFailures) afterResponse(context, "sign-in-guessing-notice", () => tellOwnerOfGuessing(context, request, email));
+    if (earlierFailures.length + 1 === ACCOUNT_BACKOFF.afterFailures)
+      afterResponse(context, "sign-in-guessing-notice", () => tellOwnerOfGuessing(context, request, email));
     return { ok: false, reason: "invalid" };
   }
   await forgetRateLimitHits(db, limits.hitIds);
@@ -64,5 +73,9 @@ async function tellOwnerOfGuessing(context: AppLoadContext, request: Request, em
   const user = await findUserByEmail(context.db, email);
   if (!user) return;
   const profile = await context.db.query.profiles.findFirst({ where: eq(profiles.userId, user.id) });
-  await sendAccountNotice("signInGuessing", context, request, { email, firstName: profile?.firstName ?? "", language: profile?.preferredLanguage ?? "en" });
+  await sendAccountNotice("signInGuessing", context, request, {
+    email,
+    firstName: profile?.firstName ?? "",
+    language: profile?.preferredLanguage ?? "en",
+  });
 }

@@ -3,12 +3,13 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { redirect } from "@remix-run/cloudflare";
 import { eq } from "drizzle-orm";
+
 import { profiles, userRoles } from "~/db/schema";
 import { safeRedirectPath } from "~/domain/safe-redirect";
 import { languageCookie } from "~/i18n.server";
+import { recordAudit } from "~/server/audit.server";
 import { rememberDevice } from "~/server/auth/known-device.server";
 import { createSession, endSession, findSessionUser } from "~/server/auth/session.server";
-import { recordAudit } from "~/server/audit.server";
 import { toastHeaders } from "~/server/toast.server";
 
 export const AFTER_SIGN_IN_DEFAULT = "/auth-callback";
@@ -23,9 +24,18 @@ export async function completeSignIn(
   const previous = await findSessionUser(context.db, request, now);
   if (previous) await endSession(context, previous.sessionId);
   const { setCookie } = await createSession(context.db, userId, now, request.headers.get("User-Agent"));
-  await recordAudit(context.db, request, { action: "auth.sign_in.success", actorId: userId, targetType: "user", targetId: userId, details: { method: options.method } });
+  await recordAudit(context.db, request, {
+    action: "auth.sign_in.success",
+    actorId: userId,
+    targetType: "user",
+    targetId: userId,
+    details: { method: options.method },
+  });
 
-  const profile = await context.db.query.profiles.findFirst({ columns: { firstName: true, preferredLanguage: true }, where: eq(profiles.userId, userId) });
+  const profile = await context.db.query.profiles.findFirst({
+    columns: { firstName: true, preferredLanguage: true },
+    where: eq(profiles.userId, userId),
+  });
   const role = await context.db.query.userRoles.findFirst({ columns: { role: true }, where: eq(userRoles.userId, userId) });
   const headers = new Headers({ "Set-Cookie": setCookie });
   // This browser has proved the account: guessing elsewhere never slows it down.

@@ -3,13 +3,14 @@
 // gets its confirmation link, a taken one's owner is told someone tried.
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { eq } from "drizzle-orm";
+
 import { profiles } from "~/db/schema";
 import type { Language } from "~/domain/languages";
-import { createPatient, findUserByEmail } from "~/server/auth/accounts.server";
-import { sendAccountLink, sendAccountNotice } from "~/server/auth/account-links.server";
-import { recordAudit } from "~/server/audit.server";
-import { takeAttempt } from "~/server/rate-limit.server";
 import { RATE_LIMITS } from "~/domain/rate-limits";
+import { recordAudit } from "~/server/audit.server";
+import { sendAccountLink, sendAccountNotice } from "~/server/auth/account-links.server";
+import { createPatient, findUserByEmail } from "~/server/auth/accounts.server";
+import { takeAttempt } from "~/server/rate-limit.server";
 
 export interface SignUpForm {
   firstName: string;
@@ -31,5 +32,9 @@ export async function signUpOrTellOwner(context: AppLoadContext, request: Reques
   // Sign-ups with someone's address cannot flood their inbox: one notice an hour.
   if (!owner || !(await takeAttempt(db, [[`notice:sign-up-taken:${owner.email}`, RATE_LIMITS.noticesPerAddress]], now)).allowed) return;
   const profile = await db.query.profiles.findFirst({ where: eq(profiles.userId, owner.id) });
-  await sendAccountNotice("signUpTaken", context, request, { email: owner.email, firstName: profile?.firstName ?? "", language: profile?.preferredLanguage ?? language });
+  await sendAccountNotice("signUpTaken", context, request, {
+    email: owner.email,
+    firstName: profile?.firstName ?? "",
+    language: profile?.preferredLanguage ?? language,
+  });
 }

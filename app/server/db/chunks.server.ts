@@ -1,5 +1,5 @@
 /** D1 binds at most 100 parameters per statement, so long id lists are queried in slices. */
-export const D1_MAX_BOUND_PARAMETERS = 100;
+const D1_MAX_BOUND_PARAMETERS = 100;
 
 export function inSlices<T>(items: readonly T[], size = D1_MAX_BOUND_PARAMETERS - 10): T[][] {
   const slices: T[][] = [];

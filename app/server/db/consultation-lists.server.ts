@@ -1,8 +1,9 @@
 // The lists and figures of the dashboards. Every query is scoped to its reader in the WHERE clause.
 import { and, count, desc, eq, gte, inArray, like, lt, or, type SQL } from "drizzle-orm";
+
 import { consultations, profiles, users } from "~/db/schema";
-import type { ConsultationStatus, Priority } from "~/domain/consultation-status";
 import { RECENT_CHAT_WINDOW_MS } from "~/domain/constants";
+import type { ConsultationStatus, Priority } from "~/domain/consultation-status";
 import type { Database } from "~/server/db/client.server";
 
 const listColumns = {
@@ -24,7 +25,12 @@ export async function patientConsultations(db: Database, patientId: string) {
     .select({ ...listColumns, doctorFirstName: profiles.firstName })
     .from(consultations)
     .leftJoin(profiles, eq(profiles.userId, consultations.doctorId))
-    .where(and(eq(consultations.patientId, patientId), inArray(consultations.status, ["pending", "accepted_awaiting_payment", "in_progress", "completed", "cancelled"])))
+    .where(
+      and(
+        eq(consultations.patientId, patientId),
+        inArray(consultations.status, ["pending", "accepted_awaiting_payment", "in_progress", "completed", "cancelled"]),
+      ),
+    )
     .orderBy(desc(consultations.createdAt));
 }
 
@@ -34,7 +40,13 @@ export async function mostRecentChat(db: Database, patientId: string, now: Date)
     .select({ ...listColumns, doctorFirstName: profiles.firstName })
     .from(consultations)
     .leftJoin(profiles, eq(profiles.userId, consultations.doctorId))
-    .where(and(eq(consultations.patientId, patientId), eq(consultations.status, "in_progress"), gte(consultations.updatedAt, new Date(now.getTime() - RECENT_CHAT_WINDOW_MS))))
+    .where(
+      and(
+        eq(consultations.patientId, patientId),
+        eq(consultations.status, "in_progress"),
+        gte(consultations.updatedAt, new Date(now.getTime() - RECENT_CHAT_WINDOW_MS)),
+      ),
+    )
     .orderBy(desc(consultations.updatedAt))
     .limit(1);
   return recent ?? null;
@@ -58,7 +70,14 @@ export async function doctorConsultations(db: Database, doctorId: string, filter
   if (filter.to) conditions.push(lt(consultations.createdAt, new Date(filter.to.getTime() + 24 * 60 * 60_000)));
   if (filter.search) {
     const pattern = `%${filter.search}%`;
-    conditions.push(or(like(consultations.title, pattern), like(profiles.firstName, pattern), like(profiles.lastName, pattern), like(users.email, pattern))!);
+    conditions.push(
+      or(
+        like(consultations.title, pattern),
+        like(profiles.firstName, pattern),
+        like(profiles.lastName, pattern),
+        like(users.email, pattern),
+      )!,
+    );
   }
   return db
     .select({ ...listColumns, patientFirstName: profiles.firstName, patientLastName: profiles.lastName, patientEmail: users.email })
@@ -80,7 +99,8 @@ export async function doctorFigures(db: Database, doctorId: string, startOfToday
     .select({ total: count() })
     .from(consultations)
     .where(and(eq(consultations.doctorId, doctorId), eq(consultations.status, "completed"), gte(consultations.completedAt, startOfToday)));
-  const of = (...statuses: ConsultationStatus[]) => byStatus.filter((row) => statuses.includes(row.status)).reduce((sum, row) => sum + row.total, 0);
+  const of = (...statuses: ConsultationStatus[]) =>
+    byStatus.filter((row) => statuses.includes(row.status)).reduce((sum, row) => sum + row.total, 0);
   return {
     total: byStatus.reduce((sum, row) => sum + row.total, 0),
     active: of("accepted_awaiting_payment", "in_progress"),

@@ -2,19 +2,14 @@
 // domain's state machine and applies the plan with one conditional UPDATE: of any number of racing
 // callers, only the one whose update still finds the expected status wins.
 import { and, eq, inArray, lt } from "drizzle-orm";
+
 import { consultationFiles, consultations } from "~/db/schema";
-import {
-  planTransition,
-  type Actor,
-  type ConsultationMove,
-  type TransitionRefusal,
-} from "~/domain/consultation-status";
+import { type Actor, type ConsultationMove, planTransition, type TransitionRefusal } from "~/domain/consultation-status";
 import { inSlices } from "~/server/db/chunks.server";
 import type { Database } from "~/server/db/client.server";
 
 export type MoveOutcome =
-  | { ok: true; consultation: typeof consultations.$inferSelect }
-  | { ok: false; reason: TransitionRefusal | "not_found" | "lost_race" };
+  { ok: true; consultation: typeof consultations.$inferSelect } | { ok: false; reason: TransitionRefusal | "not_found" | "lost_race" };
 
 export async function applyConsultationMove(
   db: Database,

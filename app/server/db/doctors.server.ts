@@ -1,5 +1,6 @@
 // Doctor accounts. Deactivating one ends every session of theirs, and with them their live sockets.
 import { eq } from "drizzle-orm";
+
 import { doctors } from "~/db/schema";
 import type { DoctorStatus } from "~/domain/roles";
 import { endAllSessions, type SessionContext } from "~/server/auth/session.server";

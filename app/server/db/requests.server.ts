@@ -1,9 +1,10 @@
 // Patients' requests: drafts that gather photos, the submit that puts a request in front of doctors,
 // and the summaries doctors see.
 import { and, asc, count, eq, inArray, isNull, sql } from "drizzle-orm";
+
 import { consultationFiles, consultations, doctors, profiles } from "~/db/schema";
-import { planTransition, type Actor } from "~/domain/consultation-status";
-import { titleFromComplaint, type RequestDetails } from "~/domain/consultation-request";
+import { type RequestDetails, titleFromComplaint } from "~/domain/consultation-request";
+import { type Actor, planTransition } from "~/domain/consultation-status";
 import { byQueueOrder, type RequestSummary } from "~/domain/room-events";
 import { cleanLine } from "~/domain/text-hygiene";
 import type { Database } from "~/server/db/client.server";
@@ -25,7 +26,10 @@ export async function findOwnDraft(db: Database, draftId: string, patientId: str
 }
 
 export async function isActiveDoctorCode(db: Database, code: string) {
-  const doctor = await db.query.doctors.findFirst({ columns: { userId: true }, where: and(eq(doctors.doctorCode, code), eq(doctors.status, "active")) });
+  const doctor = await db.query.doctors.findFirst({
+    columns: { userId: true },
+    where: and(eq(doctors.doctorCode, code), eq(doctors.status, "active")),
+  });
   return doctor !== undefined;
 }
 
@@ -70,11 +74,16 @@ export async function submitRequest(
     });
     return { ok: true, consultationId: earlier!.id, repeated: true };
   }
-  const draft = await db.query.consultations.findFirst({ where: and(eq(consultations.id, details.draftId), eq(consultations.patientId, patientId)) });
+  const draft = await db.query.consultations.findFirst({
+    where: and(eq(consultations.id, details.draftId), eq(consultations.patientId, patientId)),
+  });
   if (!draft) return { ok: false, reason: "draft_not_found" };
   const actor: Actor = { kind: "user", userId: patientId, role: "patient" };
   const plan = planTransition(draft, "submit", actor, now);
-  if (!plan.ok) return plan.refusal === "wrong_status" ? { ok: true, consultationId: draft.id, repeated: true } : { ok: false, reason: "draft_not_found" };
+  if (!plan.ok)
+    return plan.refusal === "wrong_status"
+      ? { ok: true, consultationId: draft.id, repeated: true }
+      : { ok: false, reason: "draft_not_found" };
   const photos = await everyPhotoStored(db, bucket, draft.id);
   if (!photos.allStored) return { ok: false, reason: "photos_missing" };
   // The request waits for a doctor from now on, not from when its first photo arrived.
@@ -88,8 +97,20 @@ export async function submitRequest(
 }
 
 /** The lobby's summary of a request just submitted, from what the submit already knows (no extra reads). */
-function summaryOf(id: string, words: { title: string; priority: RequestSummary["priority"]; requestedDoctorCode: string | null }, now: Date, photoCount: number) {
-  return { id, title: words.title, priority: words.priority, waitingSince: now.getTime(), photoCount, requestedDoctorCode: words.requestedDoctorCode };
+function summaryOf(
+  id: string,
+  words: { title: string; priority: RequestSummary["priority"]; requestedDoctorCode: string | null },
+  now: Date,
+  photoCount: number,
+) {
+  return {
+    id,
+    title: words.title,
+    priority: words.priority,
+    waitingSince: now.getTime(),
+    photoCount,
+    requestedDoctorCode: words.requestedDoctorCode,
+  };
 }
 
 const summaryColumns = {
@@ -102,7 +123,17 @@ const summaryColumns = {
   patientFirstName: profiles.firstName,
 };
 
-async function withPhotoCounts(db: Database, rows: Array<{ id: string; title: string; priority: RequestSummary["priority"]; createdAt: Date; requestedDoctorCode: string | null; patientFirstName: string | null }>): Promise<RequestSummary[]> {
+async function withPhotoCounts(
+  db: Database,
+  rows: Array<{
+    id: string;
+    title: string;
+    priority: RequestSummary["priority"];
+    createdAt: Date;
+    requestedDoctorCode: string | null;
+    patientFirstName: string | null;
+  }>,
+): Promise<RequestSummary[]> {
   if (rows.length === 0) return [];
   const photoCounts = new Map<string, number>();
   for (let start = 0; start < rows.length; start += 90) {

@@ -1,6 +1,7 @@
 // The registry of live room sockets by session (schema: roomConnections), and the check rooms make
 // before they send: which of their connections' sessions are still alive.
 import { and, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
+
 import { doctors, roomConnections, sessions } from "~/db/schema";
 import { SESSION_IDLE_TIMEOUT_MS } from "~/domain/constants";
 import { sessionEndsAt } from "~/domain/session-lifetime";
@@ -17,14 +18,19 @@ export interface RoomConnection {
 }
 
 export async function registerConnection(db: Database, connection: RoomConnection, now: Date) {
-  await db.insert(roomConnections).values({ ...connection, connectedAt: now }).onConflictDoNothing();
+  await db
+    .insert(roomConnections)
+    .values({ ...connection, connectedAt: now })
+    .onConflictDoNothing();
 }
 
 export async function unregisterConnections(db: Database, roomClass: RoomClass, roomName: string, connectionIds: string[]) {
   for (const slice of inSlices(connectionIds)) {
     await db
       .delete(roomConnections)
-      .where(and(eq(roomConnections.roomClass, roomClass), eq(roomConnections.roomName, roomName), inArray(roomConnections.connectionId, slice)));
+      .where(
+        and(eq(roomConnections.roomClass, roomClass), eq(roomConnections.roomName, roomName), inArray(roomConnections.connectionId, slice)),
+      );
   }
 }
 
@@ -36,7 +42,8 @@ export async function roomsWithSessions(db: Database, sessionIds: string[]) {
       .selectDistinct({ roomClass: roomConnections.roomClass, roomName: roomConnections.roomName })
       .from(roomConnections)
       .where(inArray(roomConnections.sessionId, slice));
-    for (const row of rows) rooms.set(`${row.roomClass}/${row.roomName}`, { roomClass: row.roomClass as RoomClass, roomName: row.roomName });
+    for (const row of rows)
+      rooms.set(`${row.roomClass}/${row.roomName}`, { roomClass: row.roomClass as RoomClass, roomName: row.roomName });
   }
   return [...rooms.values()];
 }
@@ -47,7 +54,10 @@ export async function forgetSessionsConnections(db: Database, sessionIds: string
 
 /** Housekeeping: rows older than any session can live are left from sockets that closed unnoticed. */
 export async function deleteConnectionsOpenedBefore(db: Database, cutoff: Date) {
-  const deleted = await db.delete(roomConnections).where(lt(roomConnections.connectedAt, cutoff)).returning({ sessionId: roomConnections.sessionId });
+  const deleted = await db
+    .delete(roomConnections)
+    .where(lt(roomConnections.connectedAt, cutoff))
+    .returning({ sessionId: roomConnections.sessionId });
   return deleted.length;
 }
 

@@ -1,5 +1,6 @@
 // The account emails, written in the reader's language with the link they need.
 import type { TFunction } from "i18next";
+
 import { EMAIL_CONFIRMATION_LINK_LIFETIME_MS, INVITE_LINK_LIFETIME_MS, PASSWORD_RESET_LINK_LIFETIME_MS } from "~/domain/constants";
 import type { MailMessage } from "~/server/mail/mailer.server";
 
@@ -31,7 +32,13 @@ export function accountEmail(kind: AccountEmailKind, t: Translate, to: string, f
 }
 
 /** A notice that carries no secret: what happened, and the ways to sign in or reset the password. */
-export function noticeEmail(kind: AccountNoticeKind, t: Translate, to: string, firstName: string, links: { signIn: string; reset: string }): MailMessage {
+export function noticeEmail(
+  kind: AccountNoticeKind,
+  t: Translate,
+  to: string,
+  firstName: string,
+  links: { signIn: string; reset: string },
+): MailMessage {
   const lines = [t("email.greeting", { name: firstName }), t(`email.${kind}.body`), t(`email.${kind}.advice`)];
   const actions = [
     { label: t("email.notice.signIn"), href: links.signIn },

@@ -2,6 +2,7 @@
 // was sent, and the dev outbox page); in production it is then delivered through the provider's HTTP
 // API (Resend's wire format); outside production the outbox is the delivery.
 import { eq } from "drizzle-orm";
+
 import { mailOutbox } from "~/db/schema";
 import type { Database } from "~/server/db/client.server";
 import type { AppConfig } from "~/server/env.server";
@@ -34,5 +35,8 @@ export async function sendMail(db: Database, config: AppConfig, message: MailMes
     return;
   }
   const { id: providerMessageId } = (await response.json()) as { id?: string };
-  await db.update(mailOutbox).set({ status: "sent", sentAt: new Date(), providerMessageId: providerMessageId ?? null }).where(eq(mailOutbox.id, id));
+  await db
+    .update(mailOutbox)
+    .set({ status: "sent", sentAt: new Date(), providerMessageId: providerMessageId ?? null })
+    .where(eq(mailOutbox.id, id));
 }
