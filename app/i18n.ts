@@ -1,5 +1,5 @@
 // i18next settings shared by the server render and the browser.
-import type { InitOptions } from "i18next";
+import type { i18n, InitOptions, ParseKeys } from "i18next";
 
 import { DEFAULT_LANGUAGE, LANGUAGES } from "~/domain/languages";
 import type enBrowser from "~/locales/en/browser.json";
@@ -38,4 +38,21 @@ declare module "i18next" {
     defaultNS: "common";
     resources: { common: typeof enBrowser & typeof enPatient & typeof enDoctor & typeof enServer };
   }
+}
+
+/** A key of the dictionary: what form errors, toasts and outcomes carry, checked by the compiler. */
+export type TextKey = ParseKeys<"common">;
+
+/** A message to show: its key and the values it speaks of. */
+export interface TextMessage {
+  key: TextKey;
+  values?: Record<string, string | number>;
+}
+
+/**
+ * Whether a string that crossed the wire untyped (a form error in conform's reply) is a key of the
+ * dictionary this page has loaded.
+ */
+export function isTextKey(i18n: Pick<i18n, "exists">, value: string): value is TextKey {
+  return i18n.exists(value);
 }

@@ -57,8 +57,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       toast: toast.toast
         ? {
             kind: toast.toast.kind,
-            title: t(toast.toast.title as never, toast.toast.values),
-            description: toast.toast.description ? t(toast.toast.description as never, toast.toast.values) : null,
+            title: t(toast.toast.title, toast.toast.values),
+            description: toast.toast.description ? t(toast.toast.description, toast.toast.values) : null,
           }
         : null,
       signedInRole: user?.role ?? null,

@@ -4,20 +4,19 @@
 // socket lives no longer than its session (session-bound-room.ts).
 // Chat messages arrive with the chat issue and live in this room's SQLite storage.
 import { eq } from "drizzle-orm";
-import type { Connection } from "partyserver";
+import type { Connection, WSMessage } from "partyserver";
 
 import { consultations } from "~/db/schema";
-import type { ConsultationRoomEvent } from "~/domain/room-events";
-import { requestSummary } from "~/server/db/requests.server";
-import { expireUnpaidConsultation } from "~/server/payment-deadline.server";
-import { announceRequest } from "~/server/rooms.server";
+import { takesPartIn } from "~/domain/consultation-access";
+import { type ConsultationRoomEvent, ConsultationRoomInbound, parseMessage, ROOMS } from "~/realtime/protocol";
+import { expirePayment } from "~/server/consultations/expire-payment.server";
 
 import { SessionBoundRoom } from "./session-bound-room";
 
 const PAYMENT_WAKE_UP = "payment";
 
 export class ConsultationRoom extends SessionBoundRoom {
-  protected readonly roomClass = "ConsultationRoom";
+  protected readonly roomClass = ROOMS.consultation.className;
 
   protected override async welcome(connection: Connection): Promise<void> {
     const consultation = await this.db.query.consultations.findFirst({ columns: { status: true }, where: eq(consultations.id, this.name) });
@@ -33,11 +32,13 @@ export class ConsultationRoom extends SessionBoundRoom {
       columns: { patientId: true, doctorId: true },
       where: eq(consultations.id, this.name),
     });
-    return (userId) => userId === consultation?.patientId || userId === consultation?.doctorId;
+    return (userId) => consultation !== undefined && takesPartIn(userId, consultation);
   }
 
-  /** Participants only listen here until the chat arrives; anything they send is ignored. */
-  override onMessage(_connection: Connection): void {}
+  /** Participants only listen here until the chat arrives: the protocol has no message for them yet. */
+  override onMessage(_connection: Connection, message: WSMessage): void {
+    parseMessage(ConsultationRoomInbound, message);
+  }
 
   /** Arms (or moves) the wake-up that ends the payment window at `deadline`. */
   async armPaymentDeadline(deadline: Date): Promise<void> {
@@ -51,14 +52,8 @@ export class ConsultationRoom extends SessionBoundRoom {
   // Expiring twice is harmless: the second run finds nothing to expire. D1 decides, not the alarm's time
   // (nor whether a wake-up was stored: an alarm armed by an older version carries none).
   protected override async onWakeUp(): Promise<void> {
-    const outcome = await expireUnpaidConsultation(this.db, this.name, new Date());
-    if (outcome.kind === "not_yet") return this.wakeUpAt(PAYMENT_WAKE_UP, outcome.deadline);
-    await this.wakeUpAt(PAYMENT_WAKE_UP, null);
-    if (outcome.kind === "expired") {
-      await this.announce({ type: "status", consultationId: this.name, status: "pending", reason: "payment_expired" });
-      const summary = await requestSummary(this.db, this.name);
-      if (summary) await announceRequest(this.env, summary);
-    }
+    const outcome = await expirePayment(this.env, this.name, new Date(), (event) => this.announce(event));
+    await this.wakeUpAt(PAYMENT_WAKE_UP, outcome.kind === "not_yet" ? outcome.deadline : null);
   }
 
   async announce(event: ConsultationRoomEvent): Promise<void> {

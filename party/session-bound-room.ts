@@ -9,7 +9,7 @@
 // consultation room), each kept in storage.
 import { type Connection, type ConnectionContext, Server } from "partyserver";
 
-import { ROOM_CLOSE_CODES } from "~/domain/room-events";
+import { ROOM_CLOSE_CODES } from "~/realtime/protocol";
 import { createDatabase } from "~/server/db/client.server";
 import { liveSessions, registerConnection, type RoomClass, unregisterConnections } from "~/server/db/room-connections.server";
 import { type RoomIdentity, roomIdentityOf } from "~/server/room-access.server";

@@ -7,13 +7,14 @@ import type { z } from "zod/mini";
 import { FormAlert, SubmitButton, TextField } from "~/components/form-fields";
 import { useLazyValidation } from "~/components/forms/use-lazy-validation";
 import type { EmailOnlySchema } from "~/domain/auth-schemas";
+import type { TextMessage } from "~/i18n";
 
 const loadValidateEmailOnly = () => import("~/components/forms/validators").then((module) => module.validateEmailOnly);
 
 export interface EmailRequestResult {
   result?: SubmissionResult<string[]>;
   sent?: boolean;
-  formError?: { key: string; values?: Record<string, string | number> } | null;
+  formError?: TextMessage | null;
 }
 
 /** "Send me a link" forms (resend confirmation, forgot password): one email field, the same answer whether or not the account exists. */
@@ -45,7 +46,7 @@ export function EmailRequestForm({
   }
   return (
     <>
-      {actionData?.formError ? <FormAlert message={t(actionData.formError.key as never, actionData.formError.values)} /> : null}
+      {actionData?.formError ? <FormAlert message={t(actionData.formError.key, actionData.formError.values)} /> : null}
       <Form method="post" {...getFormProps(form)} onFocusCapture={validation.onFocusCapture} className="flex flex-col gap-4">
         <TextField meta={fields.email} label={t("forms.fields.email")} type="email" autoComplete="email" />
         <SubmitButton busyLabel={t("forms.busy")}>{submitLabel}</SubmitButton>

@@ -5,13 +5,21 @@ import { useNavigation } from "@remix-run/react";
 import type { InputHTMLAttributes, ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 
+import { isTextKey } from "~/i18n";
+
+/** Translates a form error that crossed the wire as a plain string (a key, as the schemas write them). */
+export function useErrorText() {
+  const { t, i18n } = useTranslation();
+  return (error: string) => (isTextKey(i18n, error) ? t(error) : t("forms.errors.invalid"));
+}
+
 export function FieldErrors({ id, errors }: { id: string; errors: string[] | undefined }) {
-  const { t } = useTranslation();
+  const errorText = useErrorText();
   if (!errors?.length) return null;
   return (
     <ul id={id} className="text-sm text-error" aria-live="polite">
       {errors.map((error) => (
-        <li key={error}>{t(error as never)}</li>
+        <li key={error}>{errorText(error)}</li>
       ))}
     </ul>
   );

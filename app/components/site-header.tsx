@@ -19,7 +19,7 @@ export function SiteHeader({
   return (
     <header className="border-b border-base-300 bg-base-100">
       <div className="mx-auto flex max-w-5xl flex-wrap items-center justify-between gap-2 px-3 py-2">
-        <Link to="/" className="flex items-baseline gap-2 text-xl font-bold text-primary" aria-label={t("shell.home")}>
+        <Link to="/" className="flex items-baseline gap-2 text-xl font-bold text-primary">
           <span>Qoda</span>
           <span lang="am" className="font-wordmark">
             ቆዳ

@@ -9,7 +9,13 @@ import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 import { MAX_LICENCE_BYTES, MAX_PHOTO_BYTES, MAX_TITLE_CHARS, MIN_EXPERIENCE_YEARS, RATING_MAX, RATING_MIN } from "../domain/constants";
-import { CONSULTATION_STATUSES, DEFAULT_PRIORITY, PRIORITIES } from "../domain/consultation-status";
+import {
+  CONSULTATION_STATUSES,
+  DECLINE_REASONS,
+  DEFAULT_PRIORITY,
+  MAX_DECLINE_NOTE_CHARS,
+  PRIORITIES,
+} from "../domain/consultation-status";
 import { LANGUAGES } from "../domain/languages";
 import { DEFAULT_DOCTOR_SPECIALTY, DOCTOR_STATUSES, ROLES } from "../domain/roles";
 
@@ -171,6 +177,14 @@ export const consultations = sqliteTable(
     startedAt: integer("started_at", { mode: "timestamp_ms" }),
     completedAt: integer("completed_at", { mode: "timestamp_ms" }),
     cancelledAt: integer("cancelled_at", { mode: "timestamp_ms" }),
+    /** Why a doctor declined the request (the patient is told), and their words when the reason is `other`. */
+    declineReason: text("decline_reason", { enum: DECLINE_REASONS }),
+    declineNote: text("decline_note"),
+    /**
+     * Set by every status move (app/server/consultations/move.server.ts) to an id of its own, so the rows
+     * a move writes with it (chat row, audit entry) are written only by the call that made the move.
+     */
+    lastMoveId: text("last_move_id"),
     observations: text("observations"),
     diagnosis: text("diagnosis"),
     treatmentPlan: text("treatment_plan"),
@@ -190,6 +204,11 @@ export const consultations = sqliteTable(
     uniqueIndex("consultations_patient_submission_key_unique").on(t.patientId, t.submissionKey),
     check("consultations_status_valid", oneOf("status", CONSULTATION_STATUSES)),
     check("consultations_priority_valid", oneOf("priority", PRIORITIES)),
+    check("consultations_decline_reason_valid", sql`${t.declineReason} IS NULL OR ${oneOf("decline_reason", DECLINE_REASONS)}`),
+    check(
+      "consultations_decline_note_length",
+      sql`${t.declineNote} IS NULL OR length(${t.declineNote}) <= ${sql.raw(String(MAX_DECLINE_NOTE_CHARS))}`,
+    ),
     // A draft (photos first, words later) may still be without its title and complaint; nothing else may.
     check(
       "consultations_title_length",

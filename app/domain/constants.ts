@@ -13,6 +13,8 @@ export const APPLICANT_CONTACT_BUSINESS_DAYS = { min: 2, max: 3 } as const;
 
 export const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
 export const MAX_PHOTOS_PER_REQUEST = 10;
+/** A patient may have this many requests waiting for a doctor at once. */
+export const MAX_WAITING_REQUESTS_PER_PATIENT = 3;
 /** A photo may declare at most this many pixels (width × height); more is refused unread. */
 export const MAX_PHOTO_PIXELS = 50_000_000;
 /** Browsers downscale photos to this long side before upload (which also drops EXIF location). */

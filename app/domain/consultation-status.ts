@@ -19,6 +19,12 @@ export const PRIORITIES = ["normal", "high", "urgent"] as const;
 export type Priority = (typeof PRIORITIES)[number];
 export const DEFAULT_PRIORITY: Priority = "normal";
 
+/** Why a doctor declines a request; the patient is told which, and `other` comes with the doctor's words. */
+export const DECLINE_REASONS = ["in_person", "not_skin", "photos_unclear", "other"] as const;
+export type DeclineReason = (typeof DECLINE_REASONS)[number];
+/** A doctor's own words for `other`: enough for a sentence or two. */
+export const MAX_DECLINE_NOTE_CHARS = 500;
+
 /** Doctors' queues sort by priority (most pressing first), then by waiting time. */
 export const PRIORITY_RANK: Record<Priority, number> = { urgent: 0, high: 1, normal: 2 };
 

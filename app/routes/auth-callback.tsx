@@ -1,9 +1,7 @@
 import { type LoaderFunctionArgs, redirect } from "@remix-run/cloudflare";
-import { eq } from "drizzle-orm";
 
-import { users } from "~/db/schema";
 import { homePathForRole } from "~/domain/roles";
-import { ensureRoleRow } from "~/server/auth/accounts.server";
+import { ensureRoleRow, userExists } from "~/server/auth/accounts.server";
 import { requireUser, signOutInactiveDoctor } from "~/server/auth/guards.server";
 import { clearSessionCookie, endSession } from "~/server/auth/session.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -12,8 +10,7 @@ import { redirectWithToast } from "~/server/toast.server";
 export async function loader(args: LoaderFunctionArgs) {
   const user = await requireUser(args);
   const { db, config } = args.context;
-  const userRow = await db.query.users.findFirst({ columns: { id: true }, where: eq(users.id, user.userId) });
-  if (!userRow) {
+  if (!(await userExists(db, user.userId))) {
     await endSession(args.context, user.sessionId);
     return redirectWithToast("/login", { kind: "error", title: "auth.signIn.errorTitle", description: "auth.signIn.userMissing" }, config, {
       headers: { "Set-Cookie": await clearSessionCookie() },

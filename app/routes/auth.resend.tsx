@@ -1,14 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useSearchParams } from "@remix-run/react";
-import { eq } from "drizzle-orm";
 import { useTranslation } from "react-i18next";
 
 import { AuthCard } from "~/components/auth-card";
 import { EmailRequestForm } from "~/components/email-request-form";
-import { profiles } from "~/db/schema";
 import { getTranslator, pageTitle } from "~/i18n.server";
-import { sendAccountLink } from "~/server/auth/account-links.server";
-import { findUserByEmail } from "~/server/auth/accounts.server";
+import { sendAccountLinkTo } from "~/server/auth/account-links.server";
 import { resendLimits } from "~/server/auth/client-limits.server";
 import { handleEmailRequest } from "~/server/auth/email-request.server";
 
@@ -26,16 +23,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     request,
     (email) => resendLimits(request, email),
     async (email, now) => {
-      const user = await findUserByEmail(context.db, email);
-      if (!user || user.emailConfirmedAt) return;
-      const profile = await context.db.query.profiles.findFirst({ where: eq(profiles.userId, user.id) });
-      await sendAccountLink(
-        "confirm",
-        context,
-        request,
-        { userId: user.id, email, firstName: profile?.firstName ?? "", language: profile?.preferredLanguage ?? "en" },
-        now,
-      );
+      await sendAccountLinkTo("confirm", context, request, email, now);
     },
   );
 }

@@ -7,7 +7,7 @@ import type { z } from "zod/mini";
 
 import { AuthCard } from "~/components/auth-card";
 import { ConsentCheckboxes } from "~/components/consent-checkboxes";
-import { FormAlert, SubmitButton } from "~/components/form-fields";
+import { FormAlert, SubmitButton, useErrorText } from "~/components/form-fields";
 import { useLazyValidation } from "~/components/forms/use-lazy-validation";
 import { useHydrated } from "~/components/use-hydrated";
 import { ConsentSchema } from "~/domain/auth-schemas";
@@ -61,9 +61,10 @@ export default function Consent() {
   const consentMissing = useHydrated() && !(acceptTerms && acceptPrivacy);
   // Only the server's verdict (see register): with JavaScript the button waits for both boxes.
   const errors = actionData?.result.error?.acceptTerms;
+  const errorText = useErrorText();
   return (
     <AuthCard title={t("auth.consent.title")} intro={t("auth.consent.intro")}>
-      {errors?.length ? <FormAlert title={t("auth.consent.requiredTitle")} message={t(errors[0] as never)} /> : null}
+      {errors?.length ? <FormAlert title={t("auth.consent.requiredTitle")} message={errorText(errors[0]!)} /> : null}
       <Form method="post" {...getFormProps(form)} onFocusCapture={validation.onFocusCapture} className="flex flex-col gap-4">
         <ConsentCheckboxes
           terms={fields.acceptTerms}

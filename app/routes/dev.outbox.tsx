@@ -1,11 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { desc } from "drizzle-orm";
 import { Fragment } from "react";
 import { useTranslation } from "react-i18next";
 
-import { mailOutbox } from "~/db/schema";
 import { getTranslator, pageTitle } from "~/i18n.server";
+import { latestOutboxMessages } from "~/server/mail/mailer.server";
 import { requireStandIns } from "~/server/stand-ins.server";
 
 const SHOWN_MESSAGES = 100;
@@ -13,17 +12,7 @@ const SHOWN_MESSAGES = 100;
 // Development and tests only (404 in production): every email the app sent, newest first, with its links.
 export async function loader({ context, request }: LoaderFunctionArgs) {
   requireStandIns(context);
-  const messages = await context.db
-    .select({
-      id: mailOutbox.id,
-      toEmail: mailOutbox.toEmail,
-      subject: mailOutbox.subject,
-      textBody: mailOutbox.textBody,
-      createdAt: mailOutbox.createdAt,
-    })
-    .from(mailOutbox)
-    .orderBy(desc(mailOutbox.createdAt))
-    .limit(SHOWN_MESSAGES);
+  const messages = await latestOutboxMessages(context.db, SHOWN_MESSAGES);
   const t = await getTranslator(request);
   return { title: pageTitle(t("devTools.outbox.title")), messages };
 }

@@ -1,22 +1,31 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { eq } from "drizzle-orm";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 
 import { ConsultationHeader } from "~/components/consultation-header";
 import { ConsultationSections } from "~/components/consultation-sections";
+import { DeclineForm } from "~/components/doctor/decline-form";
 import { FormAlert, SubmitButton } from "~/components/form-fields";
 import { PhotoViewer } from "~/components/photo-viewer";
 import { useConsultationStatus } from "~/components/realtime/use-consultation-status";
 import { useStillWaiting } from "~/components/realtime/use-still-waiting";
-import { profiles } from "~/db/schema";
 import { ACCEPT_CONFIRMATION_SHOWN_MS, formatConsultationId } from "~/domain/constants";
+import {
+  DECISION_INTENTS,
+  DECISION_REFUSAL_MESSAGES,
+  type DecisionRefusal,
+  DeclineSchema,
+  refusalHttpStatus,
+} from "~/domain/consultation-decisions";
+import { parseForm } from "~/forms";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireActiveDoctor } from "~/server/auth/guards.server";
-import { requireConsultationAccess } from "~/server/consultation-access.server";
-import { acceptConsultation, declineConsultation } from "~/server/consultation-decisions.server";
+import { consultationOrWhyGone } from "~/server/consultation-access.server";
 import { consultationForPage } from "~/server/consultation-view.server";
+import { acceptConsultation } from "~/server/consultations/accept.server";
+import { declineConsultation } from "~/server/consultations/decline.server";
+import { profileName } from "~/server/db/profiles.server";
 import { listPhotos } from "~/server/files.server";
 import { readFormData } from "~/server/form-body.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -25,18 +34,18 @@ import { redirectWithToast } from "~/server/toast.server";
 export async function loader(args: LoaderFunctionArgs) {
   const doctor = await requireActiveDoctor(args);
   const { context, request, params } = args;
-  const consultation = await requireConsultationAccess(context, request, doctor, params.id ?? "");
-  const patient = await context.db.query.profiles.findFirst({
-    columns: { firstName: true, lastName: true },
-    where: eq(profiles.userId, consultation.patientId),
-  });
   const t = await getTranslator(request);
-  return {
+  const { consultation, gone } = await consultationOrWhyGone(context, request, doctor, params.id ?? "");
+  // Another doctor took it, or it was declined or withdrawn: said plainly, nothing of it shown.
+  if (gone) return data({ title: pageTitle(t("consultation.gone.title")), gone, page: null }, { status: 409 });
+  const [patient, photos] = await Promise.all([profileName(context.db, consultation.patientId), listPhotos(context.db, consultation.id)]);
+  // The patient's full name is for their own doctor; doctors deciding on a request see the first name.
+  const patientName = patient ? `${patient.firstName} ${consultation.doctorId === doctor.userId ? patient.lastName : ""}`.trim() : "";
+  return data({
     title: pageTitle(`${t("consultation.title")} ${formatConsultationId(consultation.id)}`),
-    consultation: consultationForPage(consultation),
-    patientName: patient ? `${patient.firstName} ${consultation.doctorId === doctor.userId ? patient.lastName : ""}`.trim() : "",
-    photoIds: (await listPhotos(context.db, consultation.id)).map((photo) => photo.id),
-  };
+    gone: null,
+    page: { consultation: consultationForPage(consultation), patientName, photoIds: photos.map((photo) => photo.id) },
+  });
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
@@ -45,30 +54,43 @@ export async function action(args: ActionFunctionArgs) {
   const doctor = await requireActiveDoctor(args);
   const { context, request, params } = args;
   const id = params.id ?? "";
-  const intent = (await readFormData(request)).get("intent");
-  const t = await getTranslator(request);
-  const messages = {
-    already_taken: t("consultation.errors.alreadyAccepted"),
-    not_found: t("consultation.errors.notFound"),
-    not_permitted: t("consultation.errors.acceptFailed"),
-  };
-  if (intent === "decline") {
-    const outcome = await declineConsultation(context, request, doctor, id);
+  const formData = await readFormData(request);
+  const intent = formData.get("intent");
+  if (intent === DECISION_INTENTS.decline) {
+    const submission = parseForm(formData, DeclineSchema);
+    if (submission.status !== "success") return data({ intent, refusal: null, decline: submission.reply() }, { status: 400 });
+    const outcome = await declineConsultation(context, request, doctor, id, submission.value);
     if (outcome.ok) return redirectWithToast("/doctor/consultations", { kind: "success", title: "consultation.declined" }, context.config);
-    return data(
-      { outcome: outcome.reason, message: outcome.reason === "not_found" ? messages.not_found : t("consultation.errors.declineFailed") },
-      { status: outcome.reason === "not_found" ? 404 : 409 },
-    );
+    return data({ intent, refusal: outcome.reason, decline: submission.reply() }, { status: refusalHttpStatus(outcome.reason) });
   }
-  if (intent !== "accept") return data({ outcome: "not_permitted" as const, message: messages.not_permitted }, { status: 400 });
+  if (intent !== DECISION_INTENTS.accept) return data({ intent: null, refusal: "not_permitted" as const, decline: null }, { status: 400 });
   const outcome = await acceptConsultation(context, request, doctor, id);
-  if (outcome.ok) return data({ outcome: "accepted" as const, message: t("consultation.acceptedBody") });
-  return data({ outcome: outcome.reason, message: messages[outcome.reason] }, { status: outcome.reason === "not_found" ? 404 : 409 });
+  if (outcome.ok) return data({ intent, refusal: null, decline: null });
+  return data({ intent, refusal: outcome.reason, decline: null }, { status: refusalHttpStatus(outcome.reason) });
 }
 
-export default function DoctorConsultation() {
+export default function DoctorConsultationRoute() {
+  const loaded = useLoaderData<typeof loader>();
+  return loaded.gone ? <NoLongerWaiting why={loaded.gone} /> : <DoctorConsultation {...loaded.page} />;
+}
+
+function NoLongerWaiting({ why }: { why: DecisionRefusal }) {
   const { t } = useTranslation();
-  const { consultation, patientName, photoIds } = useLoaderData<typeof loader>();
+  return (
+    <section className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 py-16 text-center">
+      <h1 className="text-2xl font-bold">{t("consultation.gone.title")}</h1>
+      <p data-testid="gone-message">{t(DECISION_REFUSAL_MESSAGES[why])}</p>
+      <Link to="/doctor/consultations" className="btn btn-primary">
+        {t("consultation.backToList")}
+      </Link>
+    </section>
+  );
+}
+
+type PageData = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["page"]>;
+
+function DoctorConsultation({ consultation, patientName, photoIds }: PageData) {
+  const { t } = useTranslation();
   const actionData = useActionData<typeof action>();
   // The room admits only the patient and the assigned doctor, so this page joins it once the request is this doctor's.
   const { status } = useConsultationStatus(consultation.id, consultation.status, { enabled: consultation.status !== "pending" });
@@ -76,13 +98,13 @@ export default function DoctorConsultation() {
   const stillWaiting = useStillWaiting(consultation.id, consultation.status === "pending");
   // The confirmation shows for a few seconds after this page's own accept.
   const [confirmationDoneFor, setConfirmationDoneFor] = useState<typeof actionData>(undefined);
-  const justAccepted = actionData?.outcome === "accepted" && confirmationDoneFor !== actionData;
+  const acceptedHere = actionData?.intent === DECISION_INTENTS.accept && actionData.refusal === null;
+  const justAccepted = acceptedHere && confirmationDoneFor !== actionData;
   useEffect(() => {
-    if (actionData?.outcome !== "accepted") return;
+    if (!acceptedHere) return;
     const timer = window.setTimeout(() => setConfirmationDoneFor(actionData), ACCEPT_CONFIRMATION_SHOWN_MS);
     return () => window.clearTimeout(timer);
-  }, [actionData]);
-  const acceptedHere = actionData?.outcome === "accepted";
+  }, [actionData, acceptedHere]);
   const currentStatus = acceptedHere && status === "pending" ? "accepted_awaiting_payment" : status;
   const takenElsewhere = currentStatus === "pending" && !stillWaiting && !acceptedHere;
   return (
@@ -93,8 +115,8 @@ export default function DoctorConsultation() {
       <ConsultationHeader id={consultation.id} title={consultation.title} status={currentStatus} priority={consultation.priority}>
         <p className="text-sm text-base-content/80">{t("consultation.patient", { name: patientName })}</p>
       </ConsultationHeader>
-      {actionData && actionData.outcome !== "accepted" ? (
-        <FormAlert title={t("consultation.errors.title")} message={actionData.message ?? ""} />
+      {actionData?.refusal ? (
+        <FormAlert title={t("consultation.errors.title")} message={t(DECISION_REFUSAL_MESSAGES[actionData.refusal])} />
       ) : null}
       {takenElsewhere && !actionData ? (
         <FormAlert title={t("consultation.errors.title")} message={t("consultation.errors.alreadyAccepted")} />
@@ -121,14 +143,14 @@ export default function DoctorConsultation() {
         <PhotoViewer photoIds={photoIds} />
       </section>
       {currentStatus === "pending" && !takenElsewhere ? (
-        <Form method="post" className="flex flex-wrap gap-2">
-          <SubmitButton name="intent" value="accept" className="btn btn-primary" busyLabel={t("forms.busy")}>
-            {t("doctor.requests.accept")}
-          </SubmitButton>
-          <SubmitButton name="intent" value="decline" className="btn btn-outline" busyLabel={t("forms.busy")}>
-            {t("consultation.decline")}
-          </SubmitButton>
-        </Form>
+        <section className="flex flex-col gap-3">
+          <Form method="post">
+            <SubmitButton name="intent" value={DECISION_INTENTS.accept} className="btn btn-primary" busyLabel={t("forms.busy")}>
+              {t("doctor.requests.accept")}
+            </SubmitButton>
+          </Form>
+          <DeclineForm lastResult={actionData?.decline ?? undefined} />
+        </section>
       ) : null}
     </article>
   );

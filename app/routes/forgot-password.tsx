@@ -1,15 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useActionData } from "@remix-run/react";
-import { eq } from "drizzle-orm";
 import { useTranslation } from "react-i18next";
 
 import { AuthCard } from "~/components/auth-card";
 import { EmailRequestForm } from "~/components/email-request-form";
-import { profiles } from "~/db/schema";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { recordAudit } from "~/server/audit.server";
-import { sendAccountLink } from "~/server/auth/account-links.server";
-import { findUserByEmail } from "~/server/auth/accounts.server";
+import { sendAccountLinkTo } from "~/server/auth/account-links.server";
 import { resetLimits } from "~/server/auth/client-limits.server";
 import { handleEmailRequest } from "~/server/auth/email-request.server";
 
@@ -27,22 +24,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
     request,
     (email) => resetLimits(request, email),
     async (email, now) => {
-      const user = await findUserByEmail(context.db, email);
-      if (!user) return;
-      const profile = await context.db.query.profiles.findFirst({ where: eq(profiles.userId, user.id) });
-      await sendAccountLink(
-        "reset",
-        context,
-        request,
-        { userId: user.id, email, firstName: profile?.firstName ?? "", language: profile?.preferredLanguage ?? "en" },
-        now,
-      );
-      await recordAudit(context.db, request, {
-        action: "auth.password_reset_requested",
-        actorId: null,
-        targetType: "user",
-        targetId: user.id,
-      });
+      const userId = await sendAccountLinkTo("reset", context, request, email, now);
+      if (userId)
+        await recordAudit(context.db, request, {
+          action: "auth.password_reset_requested",
+          actorId: null,
+          targetType: "user",
+          targetId: userId,
+        });
     },
   );
 }

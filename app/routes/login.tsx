@@ -11,6 +11,7 @@ import { LoginSchema } from "~/domain/auth-schemas";
 import { waitMessage } from "~/domain/rate-limits";
 import { safeRedirectPath } from "~/domain/safe-redirect";
 import { parseForm } from "~/forms";
+import type { TextMessage } from "~/i18n";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { loadAsDocument, staticPage } from "~/page-hydration";
 import { afterResponse } from "~/server/after-response.server";
@@ -21,7 +22,7 @@ import { AFTER_SIGN_IN_DEFAULT, completeSignIn } from "~/server/auth/sign-in.ser
 import { attemptPasswordSignIn } from "~/server/auth/sign-in-attempt.server";
 import { readFormData } from "~/server/form-body.server";
 
-type FormError = { key: string; values?: Record<string, string | number>; resendFor?: string };
+type FormError = TextMessage & { resendFor?: string };
 
 // Public. Someone already signed in goes straight on to where they were headed.
 export async function loader(args: LoaderFunctionArgs) {
@@ -76,7 +77,7 @@ export default function Login() {
         </div>
       ) : null}
       {formError ? (
-        <FormAlert title={t("auth.signIn.errorTitle")} message={t(formError.key as never, formError.values)}>
+        <FormAlert title={t("auth.signIn.errorTitle")} message={t(formError.key, formError.values)}>
           {formError.resendFor ? (
             <Link to={`/auth/resend?email=${encodeURIComponent(formError.resendFor)}`} className="link font-semibold">
               {t("auth.confirm.resendLink")}

@@ -1,18 +1,17 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { eq } from "drizzle-orm";
 import { useTranslation } from "react-i18next";
 
 import { ConsultationHeader } from "~/components/consultation-header";
 import { ConsultationSections } from "~/components/consultation-sections";
 import { PhotoViewer } from "~/components/photo-viewer";
 import { WaitingForDoctor } from "~/components/waiting-for-doctor";
-import { profiles } from "~/db/schema";
 import { formatConsultationId } from "~/domain/constants";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requirePatient } from "~/server/auth/guards.server";
 import { requireConsultationAccess } from "~/server/consultation-access.server";
 import { consultationForPage } from "~/server/consultation-view.server";
+import { profileName } from "~/server/db/profiles.server";
 import { listPhotos } from "~/server/files.server";
 
 // Patients: one of their own consultations (anyone else's id is "not found").
@@ -21,9 +20,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const { context, request, params } = args;
   const consultation = await requireConsultationAccess(context, request, patient, params.id ?? "");
   if (consultation.status === "awaiting_assets") throw new Response("Not Found", { status: 404 });
-  const doctor = consultation.doctorId
-    ? await context.db.query.profiles.findFirst({ columns: { firstName: true }, where: eq(profiles.userId, consultation.doctorId) })
-    : undefined;
+  const doctor = await profileName(context.db, consultation.doctorId);
   const t = await getTranslator(request);
   return {
     title: pageTitle(`${t("consultation.title")} ${formatConsultationId(consultation.id)}`),

@@ -1,6 +1,5 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { and, eq } from "drizzle-orm";
 import { lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 
@@ -8,10 +7,10 @@ import { type DetailsProgress, DetailsStep } from "~/components/request-wizard/d
 import { PhotoStep } from "~/components/request-wizard/photo-step";
 import { RequestSidebar } from "~/components/request-wizard/sidebar";
 import { StepIndicator } from "~/components/request-wizard/step-indicator";
-import { consultations } from "~/db/schema";
 import { uuidOrNull } from "~/domain/ids";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requirePatient } from "~/server/auth/guards.server";
+import { findOwnConsultation } from "~/server/db/consultations.server";
 import { findOwnDraft } from "~/server/db/requests.server";
 import { listPhotos } from "~/server/files.server";
 import { readFormData } from "~/server/form-body.server";
@@ -36,14 +35,9 @@ export async function loader(args: LoaderFunctionArgs) {
   const title = pageTitle(t("request.title"));
   const step = stepOf(url);
   if (step === 3) {
-    const id = uuidOrNull(url.searchParams.get("id"));
-    const submitted = id
-      ? await context.db.query.consultations.findFirst({
-          columns: { id: true, status: true },
-          where: and(eq(consultations.id, id), eq(consultations.patientId, patient.userId)),
-        })
-      : undefined;
-    if (!submitted) throw new Response("Not Found", { status: 404 });
+    const consultation = await findOwnConsultation(context.db, url.searchParams.get("id") ?? undefined, patient.userId);
+    if (!consultation) throw new Response("Not Found", { status: 404 });
+    const submitted = { id: consultation.id, status: consultation.status };
     return { title, step, draftId: null, photoIds: [], submitted, submissionKey: null };
   }
   const draftParam = uuidOrNull(url.searchParams.get("draft"));

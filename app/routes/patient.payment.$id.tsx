@@ -1,17 +1,16 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData, useNavigate } from "@remix-run/react";
-import { eq } from "drizzle-orm";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 
 import { PaymentCountdown } from "~/components/payment-countdown";
 import { useConsultationStatus } from "~/components/realtime/use-consultation-status";
-import { profiles } from "~/db/schema";
 import { CONSULTATION_FEE_ETB } from "~/domain/constants";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requirePatient } from "~/server/auth/guards.server";
 import { requireConsultationAccess } from "~/server/consultation-access.server";
-import { expireAndAnnounce } from "~/server/payment-expiry.server";
+import { expirePayment } from "~/server/consultations/expire-payment.server";
+import { profileName } from "~/server/db/profiles.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 // Patients: where a matched request is paid for within the window. Payment itself (Chapa and the local
@@ -21,7 +20,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const { context, request, params } = args;
   const consultation = await requireConsultationAccess(context, request, patient, params.id ?? "");
   // The room's alarm closes the window on time; should it be late, the first look closes it too.
-  if (await expireAndAnnounce(context.cloudflare.env, consultation.id, new Date())) {
+  if ((await expirePayment(context.cloudflare.env, consultation.id, new Date())).kind === "expired") {
     throw await redirectWithToast(
       "/patient/dashboard",
       { kind: "info", title: "payment.expiredTitle", description: "payment.expiredBody" },
@@ -38,10 +37,7 @@ export async function loader(args: LoaderFunctionArgs) {
   if (consultation.status !== "accepted_awaiting_payment" || !consultation.paymentDeadlineAt || !consultation.doctorId) {
     throw await redirectWithToast("/patient/dashboard", { kind: "error", title: "payment.invalidRequest" }, context.config);
   }
-  const doctor = await context.db.query.profiles.findFirst({
-    columns: { firstName: true },
-    where: eq(profiles.userId, consultation.doctorId),
-  });
+  const doctor = await profileName(context.db, consultation.doctorId);
   const t = await getTranslator(request);
   return {
     title: pageTitle(t("payment.title")),

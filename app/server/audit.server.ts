@@ -18,6 +18,7 @@ export type AuditAction =
   | "consultation.submitted"
   | "consultation.accepted"
   | "consultation.declined"
+  | "consultation.withdrawn"
   | "consultation.viewed"
   | "file.viewed";
 

@@ -1,25 +1,27 @@
-// Who may see a consultation (and its photos): its patient; doctors while it waits for one; its
-// assigned doctor; admins. Everyone else is told it does not exist. Each look by a doctor or an admin
-// is written to the audit log.
+// Finding a consultation for someone who asked to see it, under the one rule in
+// app/domain/consultation-access.ts. Those it does not allow are told it does not exist. Each look by a
+// doctor or an admin is written to the audit log.
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { eq } from "drizzle-orm";
 
-import { consultations } from "~/db/schema";
-import { isUuid } from "~/domain/ids";
+import type { consultations } from "~/db/schema";
+import { mayViewConsultation, onceWaitingFor } from "~/domain/consultation-access";
+import { type DecisionRefusal, whyNotWaiting } from "~/domain/consultation-decisions";
 import { type AuditAction, recordAudit } from "~/server/audit.server";
 import type { SessionUser } from "~/server/auth/session.server";
+import { findConsultationById } from "~/server/db/consultations.server";
 
 export type ConsultationRow = typeof consultations.$inferSelect;
 
-function mayView(user: SessionUser, consultation: ConsultationRow): boolean {
-  switch (user.role) {
-    case "patient":
-      return consultation.patientId === user.userId;
-    case "doctor":
-      return user.doctorStatus === "active" && (consultation.status === "pending" || consultation.doctorId === user.userId);
-    case "admin":
-      return true;
-  }
+interface AuditedLook {
+  action: AuditAction;
+  targetType: string;
+  targetId: string;
+}
+
+const notFound = () => new Response("Not Found", { status: 404 });
+
+async function audited(context: AppLoadContext, request: Request, user: SessionUser, look: AuditedLook) {
+  if (user.role !== "patient") await recordAudit(context.db, request, { actorId: user.userId, ...look });
 }
 
 /** The consultation if `user` may see it, else a 404 thrown (no hint that it exists). */
@@ -28,15 +30,28 @@ export async function requireConsultationAccess(
   request: Request,
   user: SessionUser,
   consultationId: string,
-  audit: { action: AuditAction; targetType: string; targetId: string } = {
-    action: "consultation.viewed",
-    targetType: "consultation",
-    targetId: consultationId,
-  },
+  look: AuditedLook = { action: "consultation.viewed", targetType: "consultation", targetId: consultationId },
 ): Promise<ConsultationRow> {
-  if (!isUuid(consultationId)) throw new Response("Not Found", { status: 404 });
-  const consultation = await context.db.query.consultations.findFirst({ where: eq(consultations.id, consultationId) });
-  if (!consultation || !mayView(user, consultation)) throw new Response("Not Found", { status: 404 });
-  if (user.role !== "patient") await recordAudit(context.db, request, { actorId: user.userId, ...audit });
+  const consultation = await findConsultationById(context.db, consultationId);
+  if (!consultation || !mayViewConsultation(user, consultation)) throw notFound();
+  await audited(context, request, user, look);
   return consultation;
+}
+
+/**
+ * For a doctor: the consultation if they may see it, or why a request they saw waiting is no longer
+ * theirs to see (taken, declined, withdrawn), without any of its contents. Else a 404 thrown.
+ */
+export async function consultationOrWhyGone(
+  context: AppLoadContext,
+  request: Request,
+  doctor: SessionUser,
+  consultationId: string,
+): Promise<{ consultation: ConsultationRow; gone: null } | { consultation: null; gone: DecisionRefusal }> {
+  const consultation = await findConsultationById(context.db, consultationId);
+  if (!consultation) throw notFound();
+  if (onceWaitingFor(doctor, consultation)) return { consultation: null, gone: whyNotWaiting(consultation) };
+  if (!mayViewConsultation(doctor, consultation)) throw notFound();
+  await audited(context, request, doctor, { action: "consultation.viewed", targetType: "consultation", targetId: consultation.id });
+  return { consultation, gone: null };
 }

@@ -1,10 +1,14 @@
 // Photos in R2: checked by their bytes, stored under generated keys, recorded in D1, and served only
 // through the authorized resource route (routes/files.$fileId.ts).
+import type { AppLoadContext } from "@remix-run/cloudflare";
 import { and, count, eq, isNull, sql } from "drizzle-orm";
 
 import { consultationFiles, consultations } from "~/db/schema";
 import { MAX_PHOTO_BYTES, MAX_PHOTOS_PER_REQUEST } from "~/domain/constants";
 import { type PhotoRefusal, photoRefusal, sniffPhotoType } from "~/domain/consultation-request";
+import { isUuid } from "~/domain/ids";
+import type { SessionUser } from "~/server/auth/session.server";
+import { requireConsultationAccess } from "~/server/consultation-access.server";
 import type { Database } from "~/server/db/client.server";
 
 export type StoredPhoto = { ok: true; id: string } | { ok: false; refusal: PhotoRefusal | "alreadySubmitted"; fileName: string };
@@ -110,4 +114,20 @@ export async function removeDraftPhoto(db: Database, bucket: R2Bucket, consultat
   await bucket.delete(photo.storageKey);
   await db.delete(consultationFiles).where(eq(consultationFiles.id, photoId));
   return true;
+}
+
+/** A stored photo and its bytes, for someone who may see its consultation (a doctor's or admin's look is audited); else a 404 thrown. */
+export async function openPhoto(context: AppLoadContext, request: Request, user: SessionUser, fileId: string | undefined) {
+  const notFound = () => new Response("Not Found", { status: 404 });
+  if (!isUuid(fileId)) throw notFound();
+  const file = await context.db.query.consultationFiles.findFirst({ where: eq(consultationFiles.id, fileId) });
+  if (!file || file.deletedAt) throw notFound();
+  await requireConsultationAccess(context, request, user, file.consultationId, {
+    action: "file.viewed",
+    targetType: "file",
+    targetId: file.id,
+  });
+  const object = await context.cloudflare.env.FILES.get(file.storageKey);
+  if (!object) throw notFound();
+  return { file, object };
 }

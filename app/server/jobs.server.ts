@@ -5,11 +5,11 @@ import { lt } from "drizzle-orm";
 import { authTokens, rateLimitHits } from "~/db/schema";
 import { DRAFT_LIFETIME_MS, SESSION_ABSOLUTE_LIFETIME_MS } from "~/domain/constants";
 import { endLapsedSessions } from "~/server/auth/session.server";
+import { deleteDrafts } from "~/server/consultations/delete-drafts.server";
+import { expirePayment, overduePayments } from "~/server/consultations/expire-payment.server";
 import { createDatabase } from "~/server/db/client.server";
-import { deleteDrafts, findAbandonedDrafts } from "~/server/db/consultations.server";
+import { findAbandonedDrafts } from "~/server/db/consultations.server";
 import { deleteConnectionsOpenedBefore } from "~/server/db/room-connections.server";
-import { overduePayments } from "~/server/payment-deadline.server";
-import { expireAndAnnounce } from "~/server/payment-expiry.server";
 
 export interface HousekeepingReport {
   paymentsExpired: number;
@@ -30,7 +30,7 @@ export async function runHousekeeping(env: Env, now: Date): Promise<Housekeeping
   // Belt and braces for the rooms' alarms: a payment window that closed unnoticed is closed here.
   let paymentsExpired = 0;
   for (const consultationId of await overduePayments(db, now)) {
-    if (await expireAndAnnounce(env, consultationId, now)) paymentsExpired += 1;
+    if ((await expirePayment(env, consultationId, now)).kind === "expired") paymentsExpired += 1;
   }
   const drafts = await findAbandonedDrafts(db, new Date(now.getTime() - DRAFT_LIFETIME_MS));
   // Objects first: a draft row without its objects is harmless, objects without a row would be orphans.

@@ -7,10 +7,12 @@ import { type PhotoRefusal, RequestDetailsSchema } from "~/domain/consultation-r
 import { isUuid } from "~/domain/ids";
 import { cleanLine } from "~/domain/text-hygiene";
 import { parseForm } from "~/forms";
+import type { TextKey } from "~/i18n";
 import type { getTranslator } from "~/i18n.server";
 import { recordAudit } from "~/server/audit.server";
 import type { SessionUser } from "~/server/auth/session.server";
-import { createDraft, findOwnDraft, isActiveDoctorCode, submitRequest } from "~/server/db/requests.server";
+import { createDraft, submitRequest } from "~/server/consultations/submit.server";
+import { findOwnDraft, isActiveDoctorCode } from "~/server/db/requests.server";
 import { photoRefusalOf, removeDraftPhoto, storePhoto } from "~/server/files.server";
 import { announceRequest } from "~/server/rooms.server";
 
@@ -86,7 +88,13 @@ export async function removePhoto(context: AppLoadContext, patient: SessionUser,
   return removeDraftPhoto(context.db, context.cloudflare.env.FILES, draftId, photoId);
 }
 
-export type SubmitResult = { ok: true; consultationId: string } | { ok: false; result: SubmissionResult<string[]>; formError?: string };
+const SUBMIT_REFUSAL_MESSAGES = {
+  draft_not_found: "request.errors.draftNotFound",
+  photos_missing: "request.errors.photosMissing",
+  too_many_waiting: "request.errors.tooManyWaiting",
+} as const satisfies Record<string, TextKey>;
+
+export type SubmitResult = { ok: true; consultationId: string } | { ok: false; result: SubmissionResult<string[]>; formError?: TextKey };
 
 export async function submitNewConsultation(
   context: AppLoadContext,
@@ -102,7 +110,7 @@ export async function submitNewConsultation(
   }
   const outcome = await submitRequest(context.db, context.cloudflare.env.FILES, patient.userId, details, new Date());
   if (!outcome.ok) {
-    const formError = { draft_not_found: "request.errors.draftNotFound", photos_missing: "request.errors.photosMissing" }[outcome.reason];
+    const formError = SUBMIT_REFUSAL_MESSAGES[outcome.reason];
     return { ok: false, result: submission.reply(), formError };
   }
   if ("repeated" in outcome) return { ok: true, consultationId: outcome.consultationId };

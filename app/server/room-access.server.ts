@@ -4,10 +4,11 @@
 import { eq } from "drizzle-orm";
 
 import { consultations } from "~/db/schema";
+import { mayJoinLobby, takesPartIn } from "~/domain/consultation-access";
 import { isUuid } from "~/domain/ids";
+import { ROOMS } from "~/realtime/protocol";
 import { findSessionUser, type SessionUser } from "~/server/auth/session.server";
 import type { Database } from "~/server/db/client.server";
-import { LOBBY_ROOM_NAME } from "~/server/rooms.server";
 import { isSameOriginRequest } from "~/server/same-origin.server";
 
 export interface RoomAddress {
@@ -60,18 +61,18 @@ export async function checkRoomAccess(db: Database, request: Request, room: Room
   const user = await findSessionUser(db, request, now);
   if (!user) return refuse(401, "Sign in required.");
 
-  if (room.className === "DoctorsLobby") {
-    if (room.name !== LOBBY_ROOM_NAME) return refuse(404, "No such room.");
-    const isActiveDoctor = user.role === "doctor" && user.doctorStatus === "active";
-    return isActiveDoctor ? admit(request, user) : refuse(403, "Only active doctors can join the lobby.");
+  if (room.className === ROOMS.lobby.className) {
+    if (room.name !== ROOMS.lobby.name) return refuse(404, "No such room.");
+    return mayJoinLobby(user) ? admit(request, user) : refuse(403, "Only active doctors can join the lobby.");
   }
-  if (room.className === "ConsultationRoom") {
+  if (room.className === ROOMS.consultation.className) {
     const consultation = isUuid(room.name)
       ? await db.query.consultations.findFirst({ columns: { patientId: true, doctorId: true }, where: eq(consultations.id, room.name) })
       : undefined;
     if (!consultation) return refuse(404, "No such consultation.");
-    const isParticipant = user.userId === consultation.patientId || user.userId === consultation.doctorId;
-    return isParticipant ? admit(request, user) : refuse(403, "Only the patient and the assigned doctor can join.");
+    return takesPartIn(user.userId, consultation)
+      ? admit(request, user)
+      : refuse(403, "Only the patient and the assigned doctor can join.");
   }
   return refuse(404, "No such room.");
 }

@@ -1,17 +1,15 @@
 // Typed calls from the Worker into the two kinds of rooms.
 import { getServerByName } from "partyserver";
 
-import type { ConsultationRoomEvent, RequestSummary } from "~/domain/room-events";
+import { type ConsultationRoomEvent, type RequestSummary, ROOMS } from "~/realtime/protocol";
 import type { Database } from "~/server/db/client.server";
 import { forgetSessionsConnections, roomsWithSessions } from "~/server/db/room-connections.server";
 
 import type { ConsultationRoom } from "../../party/consultation";
 import type { DoctorsLobby } from "../../party/lobby";
 
-export const LOBBY_ROOM_NAME = "main";
-
 function lobby(env: Env) {
-  return getServerByName(env.DoctorsLobby, LOBBY_ROOM_NAME) as Promise<DurableObjectStub<DoctorsLobby>>;
+  return getServerByName(env.DoctorsLobby, ROOMS.lobby.name) as Promise<DurableObjectStub<DoctorsLobby>>;
 }
 
 export function consultationRoom(env: Env, consultationId: string) {
@@ -46,7 +44,7 @@ export async function disconnectSessions(env: Env, db: Database, sessionIds: str
   const rooms = await roomsWithSessions(db, sessionIds);
   const results = await Promise.allSettled(
     rooms.map(async ({ roomClass, roomName }) => {
-      const room = roomClass === "DoctorsLobby" ? await lobby(env) : await consultationRoom(env, roomName);
+      const room = roomClass === ROOMS.lobby.className ? await lobby(env) : await consultationRoom(env, roomName);
       await room.endSessions(sessionIds);
     }),
   );

@@ -1,13 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 
 import { DEMO_PASSWORD } from "../../scripts/demo-data";
-import { baseUrl, followEmailedLink, type Journey, path, signIn, startJourney, uniqueEmail } from "./journey";
+import { baseUrl, endJourneys, followEmailedLink, type Journey, path, signIn, startJourney, uniqueEmail } from "./journey";
 
 let journey: Journey | undefined;
-afterEach(async () => {
-  await journey?.browser.close();
-  journey = undefined;
-});
+afterEach(endJourneys);
 
 const PASSWORD = "Healthy-Skin-2026";
 

@@ -2,6 +2,7 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { inject } from "vitest";
 
+import { auditVisited, recordVisits } from "./accessibility";
 import { openBrowser } from "./chromium";
 
 export const baseUrl = inject("baseUrl");
@@ -11,7 +12,12 @@ export interface Journey {
   page: Page;
   /** Console errors and uncaught exceptions seen so far. */
   problems: string[];
+  /** Every address the page has shown, checked with axe in both languages when the journey ends. */
+  visited: Set<string>;
+  javaScriptEnabled: boolean;
 }
+
+const openJourneys: Journey[] = [];
 
 export async function startJourney(options?: { javaScriptEnabled?: boolean }): Promise<Journey> {
   const browser = await openBrowser(options);
@@ -24,7 +30,36 @@ export async function startJourney(options?: { javaScriptEnabled?: boolean }): P
     if (message.type() === "error" && !expected.test(message.text())) problems.push(message.text());
   });
   page.on("pageerror", (error) => problems.push(error.message));
-  return { browser, page, problems };
+  const journey = { browser, page, problems, visited: recordVisits(page), javaScriptEnabled: options?.javaScriptEnabled ?? true };
+  openJourneys.push(journey);
+  return journey;
+}
+
+/** axe needs script: a journey without it is audited in a browser with script and the same cookies. */
+async function auditJourney(journey: Journey) {
+  if (journey.javaScriptEnabled) return auditVisited(journey.browser, journey.visited);
+  const auditor = await openBrowser();
+  try {
+    await auditor.addCookies(await journey.browser.cookies());
+    return await auditVisited(auditor, journey.visited);
+  } finally {
+    await auditor.close();
+  }
+}
+
+/**
+ * Ends every journey the test started (run it in afterEach): each page they visited is checked with axe
+ * in English and Amharic, then the browsers close. A serious or critical violation fails the test.
+ */
+export async function endJourneys() {
+  const ending = openJourneys.splice(0);
+  const violations: string[] = [];
+  try {
+    for (const journey of ending) violations.push(...(await auditJourney(journey)));
+  } finally {
+    await Promise.all(ending.map((journey) => journey.browser.close()));
+  }
+  if (violations.length) throw new Error(`Accessibility violations:\n${[...new Set(violations)].join("\n")}`);
 }
 
 export const path = (page: Page) => new URL(page.url()).pathname;

@@ -5,13 +5,9 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { DEMO_PASSWORD } from "../../scripts/demo-data";
-import { baseUrl, type Journey, path, signIn, startJourney } from "./journey";
+import { baseUrl, endJourneys, path, signIn, startJourney } from "./journey";
 
-let journeys: Journey[] = [];
-afterEach(async () => {
-  await Promise.all(journeys.map((journey) => journey.browser.close()));
-  journeys = [];
-});
+afterEach(endJourneys);
 
 /** A real 1×1 PNG on disk, for the file picker. */
 function photoOnDisk() {
@@ -27,7 +23,6 @@ describe("a request reaches the doctors live", () => {
   it("patient submits with a photo; the doctor's toast and bell update without reload; the doctor accepts; the patient moves to payment", async () => {
     const doctor = await startJourney();
     const patient = await startJourney();
-    journeys = [doctor, patient];
 
     await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
     await doctor.page.waitForURL(/\/doctor\/dashboard$/);

@@ -1,19 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
 
 import { DEMO_PASSWORD } from "../../scripts/demo-data";
-import { baseUrl, type Journey, signIn, startJourney } from "./journey";
+import { baseUrl, endJourneys, signIn, startJourney } from "./journey";
 
-let journeys: Journey[] = [];
-afterEach(async () => {
-  await Promise.all(journeys.map((journey) => journey.browser.close()));
-  journeys = [];
-});
+afterEach(endJourneys);
 
 describe("a live page after its session ends", () => {
   it("a doctor who signs out in another tab sees the open dashboard say so, and it receives no more requests", async () => {
     const doctor = await startJourney();
     const patient = await startJourney();
-    journeys = [doctor, patient];
     await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
     await doctor.page.waitForURL(/\/doctor\/dashboard$/);
     await doctor.page.waitForLoadState("networkidle");

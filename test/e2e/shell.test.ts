@@ -1,20 +1,13 @@
-import type { BrowserContext, Page } from "playwright-core";
-import { afterEach, describe, expect, inject, it } from "vitest";
+import type { Page } from "playwright-core";
+import { afterEach, describe, expect, it } from "vitest";
 
-import { openBrowser } from "./chromium";
+import { baseUrl, endJourneys, startJourney } from "./journey";
 
-const baseUrl = inject("baseUrl");
-let browser: BrowserContext | undefined;
+afterEach(endJourneys);
 
-afterEach(async () => {
-  await browser?.close();
-  browser = undefined;
-});
-
-/** A page whose console errors (CSP violations among them) and uncaught exceptions are collected. */
+/** A page whose console errors (CSP violations and failed loads among them) and uncaught exceptions are collected. */
 async function newPage(options?: { javaScriptEnabled?: boolean }) {
-  browser = await openBrowser(options);
-  const page = await browser.newPage();
+  const { page } = await startJourney(options);
   const problems: string[] = [];
   page.on("console", (message) => message.type() === "error" && problems.push(message.text()));
   page.on("pageerror", (error) => problems.push(error.message));

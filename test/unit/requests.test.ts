@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import { initialStatus, minutesWaited, photoRefusal, sniffPhotoType, titleFromComplaint } from "~/domain/consultation-request";
 import { type ConsultationOfPatient, groupByPatient } from "~/domain/my-patients";
-import { byQueueOrder, type RequestSummary } from "~/domain/room-events";
+import { byQueueOrder, type RequestSummary } from "~/realtime/protocol";
 
 import { JPEG_BYTES } from "../workers/photos";
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { authTokens, consultationFiles, consultations, doctors, patientFeedback, rateLimitHits, sessions } from "~/db/schema";
 import { DRAFT_LIFETIME_MS, SESSION_IDLE_TIMEOUT_MS } from "~/domain/constants";
 import { findSessionUser } from "~/server/auth/session.server";
-import { applyConsultationMove } from "~/server/db/consultations.server";
+import { moveConsultation } from "~/server/consultations/move.server";
 import { loadConfig } from "~/server/env.server";
 
 import worker from "../../server";
@@ -99,7 +99,14 @@ describe("consultation moves", () => {
     const consultation = await createConsultation(patientId, "pending");
     const doctorIds = await Promise.all(Array.from({ length: 10 }, () => createUser("doctor")));
     const outcomes = await Promise.all(
-      doctorIds.map((userId) => applyConsultationMove(db, consultation.id, "accept", { kind: "user", userId, role: "doctor" }, new Date())),
+      doctorIds.map((userId) =>
+        moveConsultation(db, {
+          consultationId: consultation.id,
+          move: "accept",
+          actor: { kind: "user", userId, role: "doctor" },
+          now: new Date(),
+        }),
+      ),
     );
     const winners = outcomes.filter((outcome) => outcome.ok);
     expect(winners).toHaveLength(1);
@@ -113,14 +120,13 @@ describe("consultation moves", () => {
     const patientId = await createUser("patient");
     const consultation = await createConsultation(patientId, "pending");
     const otherPatient = await createUser("patient");
-    const outcome = await applyConsultationMove(
-      db,
-      consultation.id,
-      "withdraw",
-      { kind: "user", userId: otherPatient, role: "patient" },
-      new Date(),
-    );
-    expect(outcome).toEqual({ ok: false, reason: "not_permitted" });
+    const outcome = await moveConsultation(db, {
+      consultationId: consultation.id,
+      move: "withdraw",
+      actor: { kind: "user", userId: otherPatient, role: "patient" },
+      now: new Date(),
+    });
+    expect(outcome).toMatchObject({ ok: false, reason: "not_permitted" });
     const stored = await db.query.consultations.findFirst({ where: eq(consultations.id, consultation.id) });
     expect(stored).toEqual(consultation);
   });

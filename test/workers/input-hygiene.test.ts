@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { consultationFiles, consultations, profiles, users } from "~/db/schema";
-import { type LobbyEvent } from "~/domain/room-events";
+import { type LobbyEvent } from "~/realtime/protocol";
 
 import { lastEmailTo, registrationForm, uniqueEmail } from "./auth-helpers";
 import { Visitor } from "./browser-like";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { type LobbyEvent } from "~/domain/room-events";
+import { type LobbyEvent } from "~/realtime/protocol";
 
 import { Visitor } from "./browser-like";
 import { createConsultation, createUser, signedIn } from "./fixtures";

@@ -264,12 +264,53 @@ describe("accepting", () => {
     const asPatient = await new Visitor(patient.cookie).post(`/doctor/consultation/${consultation.id}`, { intent: "accept" });
     expect(asPatient.headers.get("Location")).toBe("/access-denied");
     const doctor = await signedIn("doctor");
-    const declined = await new Visitor(doctor.cookie).post(`/doctor/consultation/${consultation.id}`, { intent: "decline" });
+    const declined = await new Visitor(doctor.cookie).post(`/doctor/consultation/${consultation.id}`, {
+      intent: "decline",
+      reason: "in_person",
+    });
     expect(declined.headers.get("Location")).toBe("/doctor/consultations");
-    expect((await db.query.consultations.findFirst({ where: eq(consultations.id, consultation.id) }))?.status).toBe("cancelled");
+    expect(await db.query.consultations.findFirst({ where: eq(consultations.id, consultation.id) })).toMatchObject({
+      status: "cancelled",
+      declineReason: "in_person",
+      declineNote: null,
+    });
     const late = await new Visitor(doctor.cookie).post(`/doctor/consultation/${consultation.id}`, { intent: "accept" });
     expect(late.status).toBe(409);
+    expect(await late.text()).toContain("This request was declined by a doctor, so it can no longer be accepted.");
     expect((await db.query.consultations.findFirst({ where: eq(consultations.id, consultation.id) }))?.status).toBe("cancelled");
+  });
+
+  it("asks why before declining, keeps what was chosen, and changes nothing until the form is right", async () => {
+    const patientId = await createUser("patient");
+    const consultation = await createConsultation(patientId, "pending");
+    const doctor = new Visitor((await signedIn("doctor")).cookie);
+    const path = `/doctor/consultation/${consultation.id}`;
+    const noReason = await doctor.post(path, { intent: "decline", note: "Please see someone in person" });
+    expect(noReason.status).toBe(400);
+    const noReasonPage = await noReason.text();
+    expect(noReasonPage).toContain("Please choose why you are declining.");
+    expect(noReasonPage).toContain("Please see someone in person");
+    const otherWithoutWords = await doctor.post(path, { intent: "decline", reason: "other", note: "   " });
+    expect(otherWithoutWords.status).toBe(400);
+    const otherPage = await otherWithoutWords.text();
+    expect(otherPage).toContain(`checked="" value="other"`);
+    expect(otherPage).toContain("Please tell the patient why, in a few words.");
+    const forgedReason = await doctor.post(path, { intent: "decline", reason: "because" });
+    expect(forgedReason.status).toBe(400);
+    const tooLong = await doctor.post(path, { intent: "decline", reason: "other", note: "x".repeat(501) });
+    expect(tooLong.status).toBe(400);
+    expect((await db.query.consultations.findFirst({ where: eq(consultations.id, consultation.id) }))?.status).toBe("pending");
+
+    const inAmharic = await doctor.post(`${path}?lng=am`, { intent: "decline" });
+    expect(await inAmharic.text()).toContain("ውድቅ የሚያደርጉበትን ምክንያት");
+
+    const declined = await doctor.post(path, { intent: "decline", reason: "other", note: "I am away this week.\u0007" });
+    expect(declined.status).toBe(302);
+    expect(await db.query.consultations.findFirst({ where: eq(consultations.id, consultation.id) })).toMatchObject({
+      status: "cancelled",
+      declineReason: "other",
+      declineNote: "I am away this week.",
+    });
   });
 });
 
@@ -295,6 +336,26 @@ describe("the accept link", () => {
     expect(html).toContain("Oops!");
     expect(html).toContain("This consultation has already been accepted by another doctor.");
     expect(html).toContain("Go to Dashboard");
+  });
+
+  it("says a declined or withdrawn request is no longer waiting, not that another doctor took it", async () => {
+    const patientId = await createUser("patient");
+    const declined = await createConsultation(patientId, "cancelled", { declineReason: "not_skin", cancelledAt: new Date() });
+    const withdrawn = await createConsultation(patientId, "cancelled", { cancelledAt: new Date() });
+    const doctor = new Visitor((await signedIn("doctor")).cookie);
+    for (const path of [`/consultation/${declined.id}/accept`, `/doctor/consultation/${declined.id}`]) {
+      const page = await doctor.get(path);
+      expect(page.status).toBe(409);
+      const html = await page.text();
+      expect(html).toContain("This request was declined by a doctor, so it can no longer be accepted.");
+      expect(html).not.toContain("Itchy rash");
+    }
+    const accepting = await doctor.post(`/consultation/${withdrawn.id}/accept`, {});
+    expect(accepting.status).toBe(409);
+    expect(await accepting.text()).toContain("The patient withdrew this request, so it can no longer be accepted.");
+    const inAmharic = await doctor.get(`/doctor/consultation/${withdrawn.id}?lng=am`);
+    expect(await inAmharic.text()).toContain("ታካሚው ይህን ጥያቄ ስላነሱት ከእንግዲህ ሊቀበሉት አይችሉም።");
+    expect((await db.query.consultations.findFirst({ where: eq(consultations.id, withdrawn.id) }))?.status).toBe("cancelled");
   });
 
   it("tells a patient they may not accept", async () => {

@@ -8,8 +8,8 @@ import { describe, expect, it } from "vitest";
 
 import { doctors, roomConnections, sessions } from "~/db/schema";
 import { PASSWORD_RESET_LINK_LIFETIME_MS } from "~/domain/constants";
-import { ROOM_CLOSE_CODES } from "~/domain/room-events";
 import { sessionEndsAt } from "~/domain/session-lifetime";
+import { ROOM_CLOSE_CODES } from "~/realtime/protocol";
 import { setPassword } from "~/server/auth/accounts.server";
 import { createOneTimeLink } from "~/server/auth/one-time-links.server";
 import { setDoctorStatus } from "~/server/db/doctors.server";

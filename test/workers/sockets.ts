@@ -2,7 +2,7 @@
 // event they receive, with a way to wait for one and to see when the room closes them.
 import { SELF } from "cloudflare:test";
 
-import { LobbyEvent } from "~/domain/room-events";
+import { LobbyEvent } from "~/realtime/protocol";
 
 import { ORIGIN, signedIn } from "./fixtures";
 

@@ -1,73 +1,20 @@
-import { useFetcher, useNavigate } from "@remix-run/react";
-import { useCallback, useEffect, useState } from "react";
+import { Link, useNavigate } from "@remix-run/react";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 
-import { PriorityBadge } from "~/components/consultation-badges";
 import { useLobby } from "~/components/realtime/use-lobby";
-import { useNow } from "~/components/use-now";
 import {
   DOCTOR_TO_CONSULTATION_AFTER_DROPDOWN_ACCEPT_MS,
   DOCTOR_TO_CONSULTATION_AFTER_TOAST_ACCEPT_MS,
   formatBadgeCount,
 } from "~/domain/constants";
-import type { RequestSummary } from "~/domain/room-events";
+import type { RequestSummary } from "~/realtime/protocol";
 
-type AcceptAnswer = { outcome?: "accepted" | "already_taken" | "not_found" | "not_permitted"; message?: string };
+import { AcceptButton } from "./accept-button";
+import { RequestLine } from "./request-line";
+import { RequestToasts } from "./request-toasts";
 
-/** Accepts a request from the bell or a toast and reports the outcome; the bell does the navigating. */
-function AcceptButton({
-  request,
-  onAccepting,
-  onAccepted,
-}: {
-  request: RequestSummary;
-  onAccepting: (request: RequestSummary) => void;
-  onAccepted: (id: string) => void;
-}) {
-  const { t } = useTranslation();
-  const fetcher = useFetcher<AcceptAnswer>();
-  const outcome = fetcher.data?.outcome;
-  useEffect(() => {
-    if (outcome === "accepted") onAccepted(request.id);
-  }, [outcome, onAccepted, request.id]);
-  if (outcome && outcome !== "accepted") return <span className="text-xs text-error">{fetcher.data?.message}</span>;
-  return (
-    <fetcher.Form method="post" action={`/doctor/consultation/${request.id}`} onSubmit={() => onAccepting(request)}>
-      <button
-        type="submit"
-        name="intent"
-        value="accept"
-        className="btn btn-primary btn-xs"
-        disabled={fetcher.state !== "idle" || outcome === "accepted"}
-        data-testid="accept-request"
-      >
-        {outcome === "accepted" ? t("doctor.requests.accepted") : t("doctor.requests.accept")}
-      </button>
-    </fetcher.Form>
-  );
-}
-
-function RequestLine({ request, doctorCode }: { request: RequestSummary; doctorCode: string | null }) {
-  const { t } = useTranslation();
-  const minutes = Math.max(0, Math.floor((useNow() - request.waitingSince) / 60_000));
-  return (
-    <div className="flex flex-col gap-1">
-      <div className="flex flex-wrap items-center gap-2">
-        <PriorityBadge priority={request.priority} />
-        {doctorCode && request.requestedDoctorCode === doctorCode ? (
-          <span className="badge badge-accent badge-sm">{t("doctor.requests.forYou")}</span>
-        ) : null}
-        <span className="text-xs text-base-content/70">{t("doctor.requests.waiting", { minutes })}</span>
-      </div>
-      <p className="line-clamp-2 text-sm font-medium">{request.title}</p>
-      <p className="text-xs text-base-content/70">
-        {t("doctor.requests.from", { name: request.patientFirstName, count: request.photoCount })}
-      </p>
-    </div>
-  );
-}
-
-/** The header's live request bell, its dropdown, and a toast for each new request (never auto-dismissed). */
+/** The header's live request bell: a disclosure listing the waiting requests, and a toast for each new one. */
 export function RequestsBell({ initialCount, doctorCode }: { initialCount: number; doctorCode: string | null }) {
   const { t } = useTranslation();
   const [toasts, setToasts] = useState<RequestSummary[]>([]);
@@ -85,77 +32,111 @@ export function RequestsBell({ initialCount, doctorCode }: { initialCount: numbe
   const listed = accepting && !live.has(accepting.id) ? [...requests, accepting] : requests;
   const visibleToasts = toasts.filter((toast) => !connected || live.has(toast.id) || toast.id === accepting?.id);
   const dismiss = (id: string) => setToasts((all) => all.filter((toast) => toast.id !== id));
+  const { open, setOpen, buttonRef, panelRef } = useDisclosure();
   // The spec's pauses: 1 s after accepting from the dropdown, 0.5 s from a toast.
   const goToAccepted = useCallback(
     (id: string, delayMs: number) =>
       window.setTimeout(() => {
         setAccepting(null);
+        setOpen(false);
         setToasts((all) => all.filter((toast) => toast.id !== id));
         navigate(`/doctor/consultation/${id}`);
       }, delayMs),
-    [navigate],
+    [navigate, setOpen],
   );
   const acceptedFromDropdown = useCallback(
     (id: string) => goToAccepted(id, DOCTOR_TO_CONSULTATION_AFTER_DROPDOWN_ACCEPT_MS),
     [goToAccepted],
   );
   const acceptedFromToast = useCallback((id: string) => goToAccepted(id, DOCTOR_TO_CONSULTATION_AFTER_TOAST_ACCEPT_MS), [goToAccepted]);
+  const panelId = useId();
+  const shownCount = formatBadgeCount(count);
   return (
     <>
-      <div className="dropdown sm:dropdown-end">
+      <div className="relative">
         <button
+          ref={buttonRef}
           type="button"
-          tabIndex={0}
           className="btn btn-ghost btn-sm btn-circle indicator"
-          aria-label={t("doctor.requests.bell", { count })}
+          aria-label={t("doctor.requests.bell", { shown: shownCount })}
+          aria-expanded={open}
+          aria-controls={panelId}
+          onClick={() => setOpen(!open)}
           data-testid="requests-bell"
         >
           <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2">
             <path d="M18 8a6 6 0 1 0-12 0c0 7-3 9-3 9h18s-3-2-3-9M13.7 21a2 2 0 0 1-3.4 0" />
           </svg>
           {count > 0 ? (
-            <span className="badge badge-error badge-xs indicator-item" data-testid="requests-count">
-              {formatBadgeCount(count)}
+            <span className="badge badge-error badge-xs indicator-item" aria-hidden="true" data-testid="requests-count">
+              {shownCount}
             </span>
           ) : null}
         </button>
+        {/* Closed, the panel holds nothing: its links and buttons are out of the tab order. */}
         <div
-          tabIndex={0}
-          className="dropdown-content z-40 mt-2 w-80 max-w-[90vw] rounded-box border border-base-300 bg-base-100 p-3 shadow-lg"
+          ref={panelRef}
+          id={panelId}
+          hidden={!open}
+          className="absolute right-0 z-40 mt-2 w-80 max-w-[90vw] rounded-box border border-base-300 bg-base-100 p-3 shadow-lg max-sm:fixed max-sm:inset-x-2 max-sm:w-auto"
         >
-          <p className="mb-2 font-bold">{t("doctor.requests.title")}</p>
-          {listed.length === 0 ? <p className="text-sm text-base-content/70">{t("doctor.requests.none")}</p> : null}
-          <ul className="flex max-h-96 flex-col gap-3 overflow-y-auto" data-testid="requests-dropdown">
-            {listed.map((request) => (
-              <li key={request.id} className="flex items-start justify-between gap-2 border-b border-base-300 pb-2">
-                <RequestLine request={request} doctorCode={doctorCode} />
-                <AcceptButton request={request} onAccepting={setAccepting} onAccepted={acceptedFromDropdown} />
-              </li>
-            ))}
-          </ul>
+          {open ? (
+            <>
+              <h2 className="mb-2 font-bold">{t("doctor.requests.title")}</h2>
+              {listed.length === 0 ? <p className="text-sm text-base-content/80">{t("doctor.requests.none")}</p> : null}
+              <ul className="flex max-h-96 flex-col gap-3 overflow-y-auto" data-testid="requests-dropdown">
+                {listed.map((request) => (
+                  <li key={request.id} className="flex flex-col gap-2 border-b border-base-300 pb-2">
+                    <RequestLine request={request} doctorCode={doctorCode} />
+                    <div className="flex justify-end gap-2">
+                      <Link to={`/doctor/consultation/${request.id}`} className="btn btn-outline btn-xs" onClick={() => setOpen(false)}>
+                        {t("doctor.requests.view")}
+                      </Link>
+                      <AcceptButton request={request} onAccepting={setAccepting} onAccepted={acceptedFromDropdown} />
+                    </div>
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : null}
         </div>
       </div>
-      {visibleToasts.length ? (
-        <div className="toast toast-bottom toast-end z-50 max-w-[95vw]" aria-live="polite">
-          {visibleToasts.map((request) => (
-            <div
-              key={request.id}
-              role="status"
-              className="alert flex w-80 max-w-full flex-col items-stretch gap-2 border border-base-300 bg-base-100 shadow-lg"
-              data-testid="request-toast"
-            >
-              <p className="font-bold">{t("doctor.requests.newRequest")}</p>
-              <RequestLine request={request} doctorCode={doctorCode} />
-              <div className="flex justify-end gap-2">
-                <button type="button" className="btn btn-ghost btn-xs" onClick={() => dismiss(request.id)}>
-                  {t("shell.dismiss")}
-                </button>
-                <AcceptButton request={request} onAccepting={setAccepting} onAccepted={acceptedFromToast} />
-              </div>
-            </div>
-          ))}
-        </div>
-      ) : null}
+      <RequestToasts
+        requests={visibleToasts}
+        doctorCode={doctorCode}
+        onDismiss={dismiss}
+        onDismissAll={() => setToasts([])}
+        acceptButton={(request) => <AcceptButton request={request} onAccepting={setAccepting} onAccepted={acceptedFromToast} />}
+      />
     </>
   );
+}
+
+/** Open and close: Escape closes it (focus back on the button), and so does a click or focus outside it. */
+function useDisclosure() {
+  const [open, setOpen] = useState(false);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const panelRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const inside = (target: EventTarget | null) =>
+      target instanceof Node && (buttonRef.current?.contains(target) || panelRef.current?.contains(target));
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      setOpen(false);
+      buttonRef.current?.focus();
+    };
+    const onOutside = (event: Event) => {
+      if (!inside(event.target)) setOpen(false);
+    };
+    document.addEventListener("keydown", onKeyDown);
+    document.addEventListener("pointerdown", onOutside);
+    document.addEventListener("focusin", onOutside);
+    return () => {
+      document.removeEventListener("keydown", onKeyDown);
+      document.removeEventListener("pointerdown", onOutside);
+      document.removeEventListener("focusin", onOutside);
+    };
+  }, [open]);
+  return { open, setOpen, buttonRef, panelRef };
 }

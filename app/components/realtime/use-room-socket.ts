@@ -1,14 +1,14 @@
 import usePartySocket from "partysocket/react";
 
-import { ROOM_CLOSE_CODES } from "~/domain/room-events";
+import { ROOM_CLOSE_CODES, type ROOMS } from "~/realtime/protocol";
 
 import { markSessionEnded } from "./session-ended";
 
 interface RoomSocketOptions {
-  party: "doctors-lobby" | "consultation-room";
+  party: (typeof ROOMS)[keyof typeof ROOMS]["party"];
   room: string;
   enabled?: boolean;
-  /** Each message, parsed as JSON (null if it is not); callers check it against their schema. */
+  /** Each message as it came; callers read it with the protocol's `parseMessage`. */
   onMessage: (data: unknown) => void;
   onOpen?: () => void;
   onClose?: () => void;
@@ -19,15 +19,6 @@ interface RoomSocketOptions {
 /** Close codes after which reconnecting would only be refused again. */
 const FINAL_CLOSE_CODES: number[] = [ROOM_CLOSE_CODES.sessionEnded, ROOM_CLOSE_CODES.noLongerParticipant];
 
-function safeJson(data: unknown): unknown {
-  if (typeof data !== "string") return null;
-  try {
-    return JSON.parse(data);
-  } catch {
-    return null;
-  }
-}
-
 /**
  * A room socket that reconnects by itself after a network loss and catches up, except when the room
  * closes it for good: the session has ended (the page says so), or the person no longer takes part.
@@ -36,7 +27,7 @@ export function useRoomSocket({ onMessage, onClose, onNoLongerParticipant, ...op
   return usePartySocket({
     ...options,
     shouldReconnectOnClose: (event: CloseEvent) => !FINAL_CLOSE_CODES.includes(event.code),
-    onMessage: (message: MessageEvent) => onMessage(safeJson(message.data)),
+    onMessage: (message: MessageEvent) => onMessage(message.data),
     onClose(event: CloseEvent) {
       if (event.code === ROOM_CLOSE_CODES.sessionEnded) markSessionEnded();
       if (event.code === ROOM_CLOSE_CODES.noLongerParticipant) onNoLongerParticipant?.();

@@ -7,6 +7,7 @@ import { FieldErrors, FormAlert, SubmitButton } from "~/components/form-fields";
 import { useLazyValidation } from "~/components/forms/use-lazy-validation";
 import type { RequestDetailsSchema } from "~/domain/consultation-request";
 import { PRIORITIES } from "~/domain/consultation-status";
+import type { TextKey } from "~/i18n";
 
 const loadValidateRequestDetails = () => import("~/components/forms/validators").then((module) => module.validateRequestDetails);
 
@@ -26,7 +27,7 @@ export function DetailsStep({
   draftId: string | null;
   submissionKey: string | null;
   lastResult?: SubmissionResult<string[]>;
-  formError?: string;
+  formError?: TextKey;
   onProgress: (progress: DetailsProgress) => void;
 }) {
   const { t } = useTranslation();
@@ -68,7 +69,7 @@ export function DetailsStep({
       {fields.chiefComplaint.errors?.includes("request.errors.missingComplaint") ? (
         <FormAlert title={t("request.errors.missingTitle")} message={t("request.errors.missingComplaint")} />
       ) : null}
-      {formError ? <FormAlert title={t("request.errors.submitTitle")} message={t(formError as never)} /> : null}
+      {formError ? <FormAlert title={t("request.errors.submitTitle")} message={t(formError)} /> : null}
       <Form
         method="post"
         {...getFormProps(form)}

@@ -1,24 +1,17 @@
 // Account emails: the one-time links (confirm an email, reset a password, accept an invite) and the
 // notices that carry no secret (someone signed up with your address; your password is being guessed).
+// Each is written in the account owner's language, to the account's own address.
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { eq } from "drizzle-orm";
 
-import { profiles } from "~/db/schema";
 import { EMAIL_CONFIRMATION_LINK_LIFETIME_MS, INVITE_LINK_LIFETIME_MS, PASSWORD_RESET_LINK_LIFETIME_MS } from "~/domain/constants";
-import type { Language } from "~/domain/languages";
 import { getTranslatorFor } from "~/i18n.server";
+import { findUserByEmail } from "~/server/auth/accounts.server";
 import { resendLimits } from "~/server/auth/client-limits.server";
 import { createOneTimeLink, type LinkPurpose } from "~/server/auth/one-time-links.server";
+import { contactOf } from "~/server/db/profiles.server";
 import { accountEmail, type AccountEmailKind, type AccountNoticeKind, noticeEmail } from "~/server/mail/account-emails.server";
 import { sendMail } from "~/server/mail/mailer.server";
 import { takeAttempt } from "~/server/rate-limit.server";
-
-interface Recipient {
-  userId: string;
-  email: string;
-  firstName: string;
-  language: Language;
-}
 
 const LINKS: Record<AccountEmailKind, { purpose: LinkPurpose; path: string; lifetimeMs: number }> = {
   confirm: { purpose: "email_confirmation", path: "/auth/confirm", lifetimeMs: EMAIL_CONFIRMATION_LINK_LIFETIME_MS },
@@ -27,16 +20,32 @@ const LINKS: Record<AccountEmailKind, { purpose: LinkPurpose; path: string; life
   invite: { purpose: "invite", path: "/invite", lifetimeMs: INVITE_LINK_LIFETIME_MS },
 };
 
-export async function sendAccountLink(kind: AccountEmailKind, context: AppLoadContext, request: Request, to: Recipient, now: Date) {
+/** Sends `userId` the one-time link of `kind`; false when there is no such account. */
+export async function sendAccountLink(kind: AccountEmailKind, context: AppLoadContext, request: Request, userId: string, now: Date) {
+  const to = await contactOf(context.db, userId);
+  if (!to) return false;
   const { purpose, path, lifetimeMs } = LINKS[kind];
-  const token = await createOneTimeLink(context.db, to.userId, purpose, lifetimeMs, now);
+  const token = await createOneTimeLink(context.db, userId, purpose, lifetimeMs, now);
   const link = `${new URL(request.url).origin}${path}?token=${encodeURIComponent(token)}`;
   const t = await getTranslatorFor(to.language);
   await sendMail(context.db, context.config, accountEmail(kind, t, to.email, to.firstName, link));
+  return true;
 }
 
-/** A notice about the account at `to.email`, with the ways in (sign in, reset the password). */
-export async function sendAccountNotice(kind: AccountNoticeKind, context: AppLoadContext, request: Request, to: Omit<Recipient, "userId">) {
+/**
+ * Sends the link of `kind` to the account at `email`, if there is one (and, for a confirmation, if
+ * it is not confirmed yet). Returns the account's id when a link went out.
+ */
+export async function sendAccountLinkTo(kind: "confirm" | "reset", context: AppLoadContext, request: Request, email: string, now: Date) {
+  const user = await findUserByEmail(context.db, email);
+  if (!user || (kind === "confirm" && user.emailConfirmedAt)) return null;
+  return (await sendAccountLink(kind, context, request, user.id, now)) ? user.id : null;
+}
+
+/** A notice to `userId` about their account, with the ways in (sign in, reset the password). */
+export async function sendAccountNotice(kind: AccountNoticeKind, context: AppLoadContext, request: Request, userId: string) {
+  const to = await contactOf(context.db, userId);
+  if (!to) return;
   const origin = new URL(request.url).origin;
   const t = await getTranslatorFor(to.language);
   await sendMail(
@@ -50,12 +59,5 @@ export async function sendAccountNotice(kind: AccountNoticeKind, context: AppLoa
 export async function resendConfirmation(context: AppLoadContext, request: Request, userId: string, email: string) {
   const now = new Date();
   if (!(await takeAttempt(context.db, resendLimits(request, email), now)).allowed) return;
-  const profile = await context.db.query.profiles.findFirst({ where: eq(profiles.userId, userId) });
-  await sendAccountLink(
-    "confirm",
-    context,
-    request,
-    { userId, email, firstName: profile?.firstName ?? "", language: profile?.preferredLanguage ?? "en" },
-    now,
-  );
+  await sendAccountLink("confirm", context, request, userId, now);
 }

@@ -7,6 +7,11 @@ import { hashPassword, verifyPassword } from "~/server/auth/password.server";
 import { endAllSessions, type SessionContext } from "~/server/auth/session.server";
 import type { Database } from "~/server/db/client.server";
 
+/** Whether the account still exists (a session can outlive a deleted account by a moment). */
+export async function userExists(db: Database, userId: string) {
+  return (await db.query.users.findFirst({ columns: { id: true }, where: eq(users.id, userId) })) !== undefined;
+}
+
 export async function findUserByEmail(db: Database, email: string) {
   return db.query.users.findFirst({ where: eq(users.email, email.toLowerCase()) });
 }

@@ -8,9 +8,7 @@
 // Each attempt is counted before the password is checked, so parallel guesses cannot slip past; an
 // attempt refused for waiting tested no password and is not counted as a failure.
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { eq } from "drizzle-orm";
 
-import { profiles } from "~/db/schema";
 import { ACCOUNT_BACKOFF, accountBackoffDecision, RATE_LIMITS } from "~/domain/rate-limits";
 import { afterResponse } from "~/server/after-response.server";
 import { sendAccountNotice } from "~/server/auth/account-links.server";
@@ -72,10 +70,5 @@ export async function attemptPasswordSignIn(
 async function tellOwnerOfGuessing(context: AppLoadContext, request: Request, email: string) {
   const user = await findUserByEmail(context.db, email);
   if (!user) return;
-  const profile = await context.db.query.profiles.findFirst({ where: eq(profiles.userId, user.id) });
-  await sendAccountNotice("signInGuessing", context, request, {
-    email,
-    firstName: profile?.firstName ?? "",
-    language: profile?.preferredLanguage ?? "en",
-  });
+  await sendAccountNotice("signInGuessing", context, request, user.id);
 }

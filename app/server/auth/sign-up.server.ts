@@ -2,9 +2,7 @@
 // the work happens after it (afterResponse), so neither the words nor the timing tell: a new address
 // gets its confirmation link, a taken one's owner is told someone tried.
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { eq } from "drizzle-orm";
 
-import { profiles } from "~/db/schema";
 import type { Language } from "~/domain/languages";
 import { RATE_LIMITS } from "~/domain/rate-limits";
 import { recordAudit } from "~/server/audit.server";
@@ -24,17 +22,12 @@ export async function signUpOrTellOwner(context: AppLoadContext, request: Reques
   const { db } = context;
   const userId = await createPatient(db, { ...form, consented: true, emailConfirmed: false, preferredLanguage: language }, now);
   if (userId) {
-    await sendAccountLink("confirm", context, request, { userId, email: form.email, firstName: form.firstName, language }, now);
+    await sendAccountLink("confirm", context, request, userId, now);
     await recordAudit(db, request, { action: "auth.sign_up", actorId: userId, targetType: "user", targetId: userId });
     return;
   }
   const owner = await findUserByEmail(db, form.email);
   // Sign-ups with someone's address cannot flood their inbox: one notice an hour.
   if (!owner || !(await takeAttempt(db, [[`notice:sign-up-taken:${owner.email}`, RATE_LIMITS.noticesPerAddress]], now)).allowed) return;
-  const profile = await db.query.profiles.findFirst({ where: eq(profiles.userId, owner.id) });
-  await sendAccountNotice("signUpTaken", context, request, {
-    email: owner.email,
-    firstName: profile?.firstName ?? "",
-    language: profile?.preferredLanguage ?? language,
-  });
+  await sendAccountNotice("signUpTaken", context, request, owner.id);
 }

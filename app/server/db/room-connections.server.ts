@@ -5,10 +5,11 @@ import { and, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { doctors, roomConnections, sessions } from "~/db/schema";
 import { SESSION_IDLE_TIMEOUT_MS } from "~/domain/constants";
 import { sessionEndsAt } from "~/domain/session-lifetime";
+import type { ROOMS } from "~/realtime/protocol";
 import { inSlices } from "~/server/db/chunks.server";
 import type { Database } from "~/server/db/client.server";
 
-export type RoomClass = "DoctorsLobby" | "ConsultationRoom";
+export type RoomClass = (typeof ROOMS)[keyof typeof ROOMS]["className"];
 
 export interface RoomConnection {
   roomClass: RoomClass;

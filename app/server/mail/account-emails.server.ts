@@ -2,6 +2,7 @@
 import type { TFunction } from "i18next";
 
 import { EMAIL_CONFIRMATION_LINK_LIFETIME_MS, INVITE_LINK_LIFETIME_MS, PASSWORD_RESET_LINK_LIFETIME_MS } from "~/domain/constants";
+import { htmlEmail } from "~/server/mail/html-email.server";
 import type { MailMessage } from "~/server/mail/mailer.server";
 
 type Translate = TFunction<"common">;
@@ -14,21 +15,11 @@ const LINK_LIFETIME_MS: Record<AccountEmailKind, number> = {
   invite: INVITE_LINK_LIFETIME_MS,
 };
 
-function escapeHtml(text: string) {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-}
-
 export function accountEmail(kind: AccountEmailKind, t: Translate, to: string, firstName: string, link: string): MailMessage {
   const hours = LINK_LIFETIME_MS[kind] / (60 * 60_000);
   const lines = [t("email.greeting", { name: firstName }), t(`email.${kind}.body`, { hours })];
   if (kind === "reset") lines.push(t("email.reset.ignore"));
-  const action = t(`email.${kind}.action`);
-  return {
-    to,
-    subject: t(`email.${kind}.subject`),
-    text: [...lines, "", `${action}: ${link}`].join("\n"),
-    html: `${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("")}<p><a href="${escapeHtml(link)}">${escapeHtml(action)}</a></p>`,
-  };
+  return htmlEmail(to, t(`email.${kind}.subject`), lines, [{ label: t(`email.${kind}.action`), href: link }]);
 }
 
 /** A notice that carries no secret: what happened, and the ways to sign in or reset the password. */
@@ -44,10 +35,5 @@ export function noticeEmail(
     { label: t("email.notice.signIn"), href: links.signIn },
     { label: t("email.notice.reset"), href: links.reset },
   ];
-  return {
-    to,
-    subject: t(`email.${kind}.subject`),
-    text: [...lines, "", ...actions.map((action) => `${action.label}: ${action.href}`)].join("\n"),
-    html: `${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("")}${actions.map((action) => `<p><a href="${escapeHtml(action.href)}">${escapeHtml(action.label)}</a></p>`).join("")}`,
-  };
+  return htmlEmail(to, t(`email.${kind}.subject`), lines, actions);
 }

@@ -1,7 +1,7 @@
 // The one mail interface. Every message is written to the mail_outbox table first (a record of what
 // was sent, and the dev outbox page); in production it is then delivered through the provider's HTTP
 // API (Resend's wire format); outside production the outbox is the delivery.
-import { eq } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 
 import { mailOutbox } from "~/db/schema";
 import type { Database } from "~/server/db/client.server";
@@ -39,4 +39,19 @@ export async function sendMail(db: Database, config: AppConfig, message: MailMes
     .update(mailOutbox)
     .set({ status: "sent", sentAt: new Date(), providerMessageId: providerMessageId ?? null })
     .where(eq(mailOutbox.id, id));
+}
+
+/** The newest messages in the outbox (the stand-in's inbox page). */
+export async function latestOutboxMessages(db: Database, limit: number) {
+  return db
+    .select({
+      id: mailOutbox.id,
+      toEmail: mailOutbox.toEmail,
+      subject: mailOutbox.subject,
+      textBody: mailOutbox.textBody,
+      createdAt: mailOutbox.createdAt,
+    })
+    .from(mailOutbox)
+    .orderBy(desc(mailOutbox.createdAt))
+    .limit(limit);
 }

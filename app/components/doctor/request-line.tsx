@@ -1,0 +1,28 @@
+import { useTranslation } from "react-i18next";
+
+import { PriorityBadge } from "~/components/consultation-badges";
+import { useNow } from "~/components/use-now";
+import type { RequestSummary } from "~/realtime/protocol";
+
+/** What a doctor needs to pick a request: priority, whether it asked for them, how long it has waited, and from whom. */
+export function RequestLine({ request, doctorCode }: { request: RequestSummary; doctorCode: string | null }) {
+  const { t } = useTranslation();
+  const minutes = Math.max(0, Math.floor((useNow() - request.waitingSince) / 60_000));
+  return (
+    <div className="flex min-w-0 flex-col gap-1">
+      <div className="flex flex-wrap items-center gap-2">
+        <PriorityBadge priority={request.priority} />
+        {doctorCode && request.requestedDoctorCode === doctorCode ? (
+          <span className="badge badge-accent badge-sm" data-testid="asked-for-you">
+            {t("doctor.requests.forYou")}
+          </span>
+        ) : null}
+        <span className="text-xs text-base-content/80">{t("doctor.requests.waiting", { minutes })}</span>
+      </div>
+      <p className="line-clamp-2 text-sm font-medium break-words">{request.title}</p>
+      <p className="text-xs text-base-content/80">
+        {t("doctor.requests.from", { name: request.patientFirstName, count: request.photoCount })}
+      </p>
+    </div>
+  );
+}

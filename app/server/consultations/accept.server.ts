@@ -1,0 +1,48 @@
+// A doctor accepts a waiting request. Of any number of doctors accepting at once, exactly one moves it
+// (one conditional UPDATE); the chat row and the audit entry are written with that move only. Then the
+// room starts the payment window, every doctor's list drops the request, the patient's page moves on,
+// and the patient is emailed the payment link and deadline.
+import type { AppLoadContext } from "@remix-run/cloudflare";
+
+import type { DecisionOutcome } from "~/domain/consultation-decisions";
+import { isUuid } from "~/domain/ids";
+import { afterResponse } from "~/server/after-response.server";
+import type { SessionUser } from "~/server/auth/session.server";
+import { clientAddress } from "~/server/client-address.server";
+import { armPaymentDeadline, tellParticipants, withdrawRequest } from "~/server/rooms.server";
+
+import { auditOfMove, chatOfMove, moveConsultation } from "./move.server";
+import { refusalOf } from "./refusals.server";
+import { mailAccepted } from "./tell-patient.server";
+
+export async function acceptConsultation(
+  context: AppLoadContext,
+  request: Request,
+  doctor: SessionUser,
+  consultationId: string,
+): Promise<DecisionOutcome> {
+  if (!isUuid(consultationId)) return { ok: false, reason: "not_found" };
+  const { db } = context;
+  const now = new Date();
+  const outcome = await moveConsultation(db, {
+    consultationId,
+    move: "accept",
+    actor: { kind: "user", userId: doctor.userId, role: doctor.role },
+    now,
+    alsoWrite: (db, moved) => [
+      chatOfMove(db, moved, doctor.userId, now),
+      auditOfMove(db, moved, { actorId: doctor.userId, action: "consultation.accepted", ipAddress: clientAddress(request), now }),
+    ],
+  });
+  if (!outcome.ok) return refusalOf(db, consultationId, outcome);
+
+  const env = context.cloudflare.env;
+  await armPaymentDeadline(env, consultationId, outcome.consultation.paymentDeadlineAt!);
+  await Promise.all([
+    withdrawRequest(env, consultationId),
+    tellParticipants(env, { type: "status", consultationId, status: "accepted_awaiting_payment" }),
+  ]);
+  const origin = new URL(request.url).origin;
+  afterResponse(context, "accepted-mail", () => mailAccepted({ db, config: context.config, origin }, outcome.consultation));
+  return { ok: true };
+}

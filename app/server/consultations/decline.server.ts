@@ -1,0 +1,47 @@
+// A doctor declines a waiting request, saying why. The request is cancelled (for every doctor), the
+// patient's page says so at once with the reason, and the patient is emailed with a way to start again.
+import type { AppLoadContext } from "@remix-run/cloudflare";
+
+import type { DecisionOutcome } from "~/domain/consultation-decisions";
+import type { DeclineReason } from "~/domain/consultation-status";
+import { isUuid } from "~/domain/ids";
+import { afterResponse } from "~/server/after-response.server";
+import type { SessionUser } from "~/server/auth/session.server";
+import { clientAddress } from "~/server/client-address.server";
+import { tellParticipants, withdrawRequest } from "~/server/rooms.server";
+
+import { auditOfMove, moveConsultation } from "./move.server";
+import { refusalOf } from "./refusals.server";
+import { mailDeclined } from "./tell-patient.server";
+
+export async function declineConsultation(
+  context: AppLoadContext,
+  request: Request,
+  doctor: SessionUser,
+  consultationId: string,
+  decline: { reason: DeclineReason; note: string | null },
+): Promise<DecisionOutcome> {
+  if (!isUuid(consultationId)) return { ok: false, reason: "not_found" };
+  const { db } = context;
+  const now = new Date();
+  const outcome = await moveConsultation(db, {
+    consultationId,
+    move: "decline",
+    actor: { kind: "user", userId: doctor.userId, role: doctor.role },
+    now,
+    alsoSet: { declineReason: decline.reason, declineNote: decline.note },
+    alsoWrite: (db, moved) => [
+      auditOfMove(db, moved, { actorId: doctor.userId, action: "consultation.declined", ipAddress: clientAddress(request), now }),
+    ],
+  });
+  if (!outcome.ok) return refusalOf(db, consultationId, outcome);
+
+  const env = context.cloudflare.env;
+  await Promise.all([
+    withdrawRequest(env, consultationId),
+    tellParticipants(env, { type: "status", consultationId, status: "cancelled", reason: "declined", decline }),
+  ]);
+  const origin = new URL(request.url).origin;
+  afterResponse(context, "declined-mail", () => mailDeclined({ db, config: context.config, origin }, outcome.consultation));
+  return { ok: true };
+}

@@ -1,0 +1,111 @@
+// The one place that changes a consultation's status (a test fails if any other file writes it).
+// A move is planned by the domain's state machine and applied as one conditional UPDATE: of any number
+// of callers racing, only the one whose update still finds the expected status moves it. The rows that
+// belong to the move (a chat row, an audit entry) go in the same batch and are written only by the
+// call that made the move: each move stamps its own `last_move_id`, which they are selected by.
+import { and, eq, type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+
+import { auditLog, chats, consultations } from "~/db/schema";
+import { type Actor, type ConsultationMove, planTransition, type TransitionRefusal } from "~/domain/consultation-status";
+import type { AuditAction } from "~/server/audit.server";
+import type { Database } from "~/server/db/client.server";
+
+export type ConsultationRow = typeof consultations.$inferSelect;
+
+export type MoveOutcome =
+  | { ok: true; consultation: ConsultationRow; before: ConsultationRow }
+  | { ok: false; reason: "not_found" | TransitionRefusal | "lost_race"; before?: ConsultationRow };
+
+/** Selects the consultation only if it was moved by the call whose move id this is. */
+export type MovedByThisCall = SQL | undefined;
+
+interface Move {
+  consultationId: string;
+  move: ConsultationMove;
+  actor: Actor;
+  now: Date;
+  /** Columns the move writes besides those the state machine sets (a submit's words, a decline's reason). */
+  alsoSet?: Partial<
+    Pick<
+      ConsultationRow,
+      | "title"
+      | "mainConcern"
+      | "medicalHistory"
+      | "additionalComments"
+      | "requestedDoctorCode"
+      | "priority"
+      | "createdAt"
+      | "declineReason"
+      | "declineNote"
+    >
+  >;
+  /** A further condition the move needs, checked in the same statement (a cap that must hold under races). */
+  onlyIf?: SQL;
+  /** Rows written with the move, only if this call made it (see the helpers below). */
+  alsoWrite?: (db: Database, moved: MovedByThisCall) => Array<BatchItem<"sqlite">>;
+}
+
+export async function moveConsultation(
+  db: Database,
+  { consultationId, move, actor, now, alsoSet = {}, onlyIf, alsoWrite }: Move,
+): Promise<MoveOutcome> {
+  const before = await db.query.consultations.findFirst({ where: eq(consultations.id, consultationId) });
+  if (!before) return { ok: false, reason: "not_found" };
+  const plan = planTransition(before, move, actor, now);
+  if (!plan.ok) return { ok: false, reason: plan.refusal, before };
+  const moveId = crypto.randomUUID();
+  const moved = and(eq(consultations.id, consultationId), eq(consultations.lastMoveId, moveId));
+  const [updated] = await db.batch([
+    db
+      .update(consultations)
+      .set({ ...alsoSet, ...plan.changes, lastMoveId: moveId })
+      .where(and(eq(consultations.id, consultationId), eq(consultations.status, plan.from), onlyIf))
+      .returning(),
+    ...(alsoWrite?.(db, moved) ?? []),
+  ]);
+  const consultation = updated[0];
+  return consultation ? { ok: true, consultation, before } : { ok: false, reason: "lost_race", before };
+}
+
+/** An audit entry for the move, written only by the call that made it. */
+export function auditOfMove(
+  db: Database,
+  moved: MovedByThisCall,
+  entry: { actorId: string | null; action: AuditAction; ipAddress: string | null; now: Date },
+) {
+  return db.insert(auditLog).select(
+    db
+      .select({
+        id: sql<number>`NULL`.as("id"),
+        actorId: sql<string | null>`${entry.actorId}`.as("actor_id"),
+        action: sql<string>`${entry.action}`.as("action"),
+        targetType: sql<string>`'consultation'`.as("target_type"),
+        targetId: consultations.id,
+        ipAddress: sql<string | null>`${entry.ipAddress}`.as("ip_address"),
+        details: sql<null>`NULL`.as("details"),
+        createdAt: sql<Date>`${entry.now.getTime()}`.as("created_at"),
+      })
+      .from(consultations)
+      .where(moved),
+  );
+}
+
+/** The consultation's chat row, opened for its doctor by an accept, written only by the call that made it. */
+export function chatOfMove(db: Database, moved: MovedByThisCall, doctorId: string, now: Date) {
+  return db
+    .insert(chats)
+    .select(
+      db
+        .select({
+          consultationId: consultations.id,
+          doctorId: sql<string>`${doctorId}`.as("doctor_id"),
+          patientId: consultations.patientId,
+          status: sql<"active">`'active'`.as("status"),
+          createdAt: sql<Date>`${now.getTime()}`.as("created_at"),
+        })
+        .from(consultations)
+        .where(moved),
+    )
+    .onConflictDoUpdate({ target: chats.consultationId, set: { doctorId, status: "active" } });
+}

@@ -1,0 +1,121 @@
+// A patient's request: a draft that gathers photos first, and the submit that puts it in front of the
+// doctors. One form makes one request however often it arrives (a draft moves once; a request without
+// photos carries the form's one-time key), and a patient has at most 3 requests waiting at once: both
+// hold under any concurrency, since each is a condition of the very statement that writes.
+import { and, eq, sql } from "drizzle-orm";
+
+import { consultations } from "~/db/schema";
+import { MAX_WAITING_REQUESTS_PER_PATIENT } from "~/domain/constants";
+import { initialStatus, type RequestDetails, titleFromComplaint } from "~/domain/consultation-request";
+import type { RequestSummary } from "~/realtime/protocol";
+import type { Database } from "~/server/db/client.server";
+import { everyPhotoStored } from "~/server/files.server";
+
+import { moveConsultation } from "./move.server";
+
+export async function createDraft(db: Database, patientId: string, now: Date) {
+  const [draft] = await db
+    .insert(consultations)
+    .values({ patientId, status: initialStatus(1), createdAt: now, updatedAt: now })
+    .returning({ id: consultations.id });
+  return draft!.id;
+}
+
+export type SubmitOutcome =
+  | { ok: true; consultationId: string; summary: Omit<RequestSummary, "patientFirstName"> }
+  /** The same form arrived again (a double click, a retry): the request it made the first time. */
+  | { ok: true; consultationId: string; repeated: true }
+  | { ok: false; reason: "draft_not_found" | "photos_missing" | "too_many_waiting" };
+
+/** True while the patient has fewer than the allowed requests waiting: a condition inside a statement. */
+const hasRoomToWait = (patientId: string) =>
+  sql`(SELECT count(*) FROM ${consultations} waiting WHERE waiting.patient_id = ${patientId} AND waiting.status = 'pending') < ${MAX_WAITING_REQUESTS_PER_PATIENT}`;
+
+/** Puts the request in front of doctors: a draft becomes `pending` once every photo is stored. */
+export async function submitRequest(
+  db: Database,
+  bucket: R2Bucket,
+  patientId: string,
+  details: RequestDetails,
+  now: Date,
+): Promise<SubmitOutcome> {
+  const words = {
+    title: titleFromComplaint(details.chiefComplaint),
+    mainConcern: details.chiefComplaint,
+    medicalHistory: details.knownIllnesses,
+    additionalComments: details.additionalComments,
+    requestedDoctorCode: details.doctorCode,
+    priority: details.priority,
+  };
+  if (!details.draftId) return createRequest(db, patientId, words, details.submissionKey ?? crypto.randomUUID(), now);
+
+  const draft = await db.query.consultations.findFirst({
+    where: and(eq(consultations.id, details.draftId), eq(consultations.patientId, patientId)),
+  });
+  if (!draft) return { ok: false, reason: "draft_not_found" };
+  if (draft.status !== "awaiting_assets") return { ok: true, consultationId: draft.id, repeated: true };
+  const photos = await everyPhotoStored(db, bucket, draft.id);
+  if (!photos.allStored) return { ok: false, reason: "photos_missing" };
+  const outcome = await moveConsultation(db, {
+    consultationId: draft.id,
+    move: "submit",
+    actor: { kind: "user", userId: patientId, role: "patient" },
+    now,
+    // The request waits for a doctor from now on, not from when its first photo arrived.
+    alsoSet: { ...words, createdAt: now },
+    onlyIf: hasRoomToWait(patientId),
+  });
+  if (outcome.ok) return { ok: true, consultationId: draft.id, summary: summaryOf(draft.id, words, now, photos.count) };
+  if (outcome.reason === "not_permitted" || outcome.reason === "not_found") return { ok: false, reason: "draft_not_found" };
+  // Not moved: a racing submit of the same form moved it, or the patient already has enough waiting.
+  const after = await db.query.consultations.findFirst({ columns: { status: true }, where: eq(consultations.id, draft.id) });
+  return after?.status === "awaiting_assets"
+    ? { ok: false, reason: "too_many_waiting" }
+    : { ok: true, consultationId: draft.id, repeated: true };
+}
+
+type Words = Pick<
+  typeof consultations.$inferInsert,
+  "title" | "mainConcern" | "medicalHistory" | "additionalComments" | "requestedDoctorCode" | "priority"
+>;
+
+/** A request without photos: created waiting for a doctor, once per form, within the waiting cap. */
+async function createRequest(
+  db: Database,
+  patientId: string,
+  words: Words & { title: string; priority: RequestSummary["priority"] },
+  submissionKey: string,
+  now: Date,
+): Promise<SubmitOutcome> {
+  const earlier = () =>
+    db.query.consultations.findFirst({
+      columns: { id: true },
+      where: and(eq(consultations.patientId, patientId), eq(consultations.submissionKey, submissionKey)),
+    });
+  const id = crypto.randomUUID();
+  const result = await db.run(sql`
+    INSERT INTO ${consultations} (id, patient_id, status, title, main_concern, medical_history, additional_comments, requested_doctor_code, priority, submission_key, created_at, updated_at)
+    SELECT ${id}, ${patientId}, ${initialStatus(0)}, ${words.title}, ${words.mainConcern}, ${words.medicalHistory ?? ""}, ${words.additionalComments ?? ""}, ${words.requestedDoctorCode ?? null}, ${words.priority}, ${submissionKey}, ${now.getTime()}, ${now.getTime()}
+    WHERE ${hasRoomToWait(patientId)}
+    ON CONFLICT (patient_id, submission_key) DO NOTHING`);
+  if (result.meta.changes === 1) return { ok: true, consultationId: id, summary: summaryOf(id, words, now, 0) };
+  const repeated = await earlier();
+  return repeated ? { ok: true, consultationId: repeated.id, repeated: true } : { ok: false, reason: "too_many_waiting" };
+}
+
+/** The lobby's summary of a request just submitted, from what the submit already knows (no extra reads). */
+function summaryOf(
+  id: string,
+  words: { title: string; priority: RequestSummary["priority"]; requestedDoctorCode?: string | null },
+  now: Date,
+  photoCount: number,
+) {
+  return {
+    id,
+    title: words.title,
+    priority: words.priority,
+    waitingSince: now.getTime(),
+    photoCount,
+    requestedDoctorCode: words.requestedDoctorCode ?? null,
+  };
+}

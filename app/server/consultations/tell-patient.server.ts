@@ -1,0 +1,47 @@
+// A patient who is not looking at the page still hears what a doctor decided: by email, in their language.
+import { getTranslatorFor } from "~/i18n.server";
+import type { Database } from "~/server/db/client.server";
+import { contactOf, profileName } from "~/server/db/profiles.server";
+import type { AppConfig } from "~/server/env.server";
+import { acceptedEmail, declinedEmail } from "~/server/mail/consultation-emails.server";
+import { sendMail } from "~/server/mail/mailer.server";
+
+import type { ConsultationRow } from "./move.server";
+
+interface Mailing {
+  db: Database;
+  config: AppConfig;
+  /** The site's own address, for the links in the mail. */
+  origin: string;
+}
+
+export async function mailAccepted({ db, config, origin }: Mailing, consultation: ConsultationRow) {
+  const patient = await contactOf(db, consultation.patientId);
+  if (!patient || !consultation.paymentDeadlineAt) return;
+  const doctor = await profileName(db, consultation.doctorId);
+  const t = await getTranslatorFor(patient.language);
+  const details = {
+    doctorName: doctor?.firstName ?? "",
+    title: consultation.title,
+    deadline: consultation.paymentDeadlineAt,
+    paymentLink: `${origin}/patient/payment/${consultation.id}`,
+  };
+  await sendMail(db, config, acceptedEmail(t, patient, details));
+}
+
+export async function mailDeclined({ db, config, origin }: Mailing, consultation: ConsultationRow) {
+  const patient = await contactOf(db, consultation.patientId);
+  if (!patient || !consultation.declineReason) return;
+  const t = await getTranslatorFor(patient.language);
+  const newRequestLink = `${origin}/patient/new-consultation${consultation.declineReason === "photos_unclear" ? `?from=${consultation.id}` : ""}`;
+  await sendMail(
+    db,
+    config,
+    declinedEmail(t, patient, {
+      title: consultation.title,
+      reason: consultation.declineReason,
+      note: consultation.declineNote,
+      newRequestLink,
+    }),
+  );
+}

@@ -1,0 +1,41 @@
+// People's names and how to reach them: the one place routes and use cases look them up.
+import { eq, inArray } from "drizzle-orm";
+
+import { profiles, users } from "~/db/schema";
+import type { Language } from "~/domain/languages";
+import { inSlices } from "~/server/db/chunks.server";
+import type { Database } from "~/server/db/client.server";
+
+export interface PersonName {
+  firstName: string;
+  lastName: string;
+}
+
+/** The names of `userIds`, by id (ids without a profile are left out). */
+async function profileNames(db: Database, userIds: Array<string | null | undefined>): Promise<Map<string, PersonName>> {
+  const ids = [...new Set(userIds.filter((id): id is string => typeof id === "string"))];
+  const names = new Map<string, PersonName>();
+  for (const slice of inSlices(ids)) {
+    const rows = await db
+      .select({ userId: profiles.userId, firstName: profiles.firstName, lastName: profiles.lastName })
+      .from(profiles)
+      .where(inArray(profiles.userId, slice));
+    for (const row of rows) names.set(row.userId, { firstName: row.firstName, lastName: row.lastName });
+  }
+  return names;
+}
+
+/** One person's name, or null. */
+export async function profileName(db: Database, userId: string | null | undefined): Promise<PersonName | null> {
+  return userId ? ((await profileNames(db, [userId])).get(userId) ?? null) : null;
+}
+
+/** How to write to someone: their address, first name and language. */
+export async function contactOf(db: Database, userId: string): Promise<{ email: string; firstName: string; language: Language } | null> {
+  const [row] = await db
+    .select({ email: users.email, firstName: profiles.firstName, language: profiles.preferredLanguage })
+    .from(users)
+    .leftJoin(profiles, eq(profiles.userId, users.id))
+    .where(eq(users.id, userId));
+  return row ? { email: row.email, firstName: row.firstName ?? "", language: row.language ?? "en" } : null;
+}

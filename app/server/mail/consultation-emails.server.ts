@@ -1,0 +1,53 @@
+// What a patient is told by email when a doctor decides on their request: accepted (pay within the
+// window, with the link) or declined (why, and a way to start again).
+import type { TFunction } from "i18next";
+
+import { CONSULTATION_FEE_ETB, PAYMENT_WINDOW_MINUTES } from "~/domain/constants";
+import type { DeclineReason } from "~/domain/consultation-status";
+import type { Language } from "~/domain/languages";
+import { htmlEmail } from "~/server/mail/html-email.server";
+import type { MailMessage } from "~/server/mail/mailer.server";
+
+type Translate = TFunction<"common">;
+
+/** A moment as an Ethiopian reader expects it on the clock: Addis Ababa time, in their language. */
+function addisAbabaTime(moment: Date, language: Language) {
+  return new Intl.DateTimeFormat(language === "am" ? "am-ET" : "en-GB", {
+    timeZone: "Africa/Addis_Ababa",
+    hour: "numeric",
+    minute: "2-digit",
+  }).format(moment);
+}
+
+export function acceptedEmail(
+  t: Translate,
+  to: { email: string; firstName: string; language: Language },
+  details: { doctorName: string; title: string; deadline: Date; paymentLink: string },
+): MailMessage {
+  const lines = [
+    t("email.greeting", { name: to.firstName }),
+    t("email.accepted.body", {
+      doctor: details.doctorName,
+      title: details.title,
+      amount: CONSULTATION_FEE_ETB,
+      minutes: PAYMENT_WINDOW_MINUTES,
+      deadline: addisAbabaTime(details.deadline, to.language),
+    }),
+    t("email.accepted.refund"),
+  ];
+  return htmlEmail(to.email, t("email.accepted.subject"), lines, [{ label: t("email.accepted.action"), href: details.paymentLink }]);
+}
+
+export function declinedEmail(
+  t: Translate,
+  to: { email: string; firstName: string },
+  details: { title: string; reason: DeclineReason; note: string | null; newRequestLink: string },
+): MailMessage {
+  const lines = [
+    t("email.greeting", { name: to.firstName }),
+    t("email.declined.body", { title: details.title }),
+    t("email.declined.reasonLine", { reason: t(`consultation.declineReasons.${details.reason}`) }),
+    ...(details.note ? [t("email.declined.noteLine", { note: details.note })] : []),
+  ];
+  return htmlEmail(to.email, t("email.declined.subject"), lines, [{ label: t("email.declined.action"), href: details.newRequestLink }]);
+}
