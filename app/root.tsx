@@ -20,6 +20,7 @@ import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
 import { StatusPage } from "~/components/status-page";
 import { Toaster } from "~/components/toaster";
+import { useFocusOnArrival } from "~/components/use-focus-on-arrival";
 import { DEFAULT_LANGUAGE, LANGUAGE_STORAGE_KEY } from "~/domain/languages";
 import type { Role } from "~/domain/roles";
 import type { Audience } from "~/i18n";
@@ -127,6 +128,7 @@ export function Layout({ children }: { children: ReactNode }) {
 export default function App() {
   const { language } = useLoaderData<typeof loader>();
   useChangeLanguage(language);
+  useFocusOnArrival();
   // The server's cookie decides; the browser keeps a mirror of the choice (spec: appLanguage).
   useEffect(() => {
     window.localStorage.setItem(LANGUAGE_STORAGE_KEY, language);

@@ -8,6 +8,7 @@ import type { Connection, WSMessage } from "partyserver";
 
 import { consultations } from "~/db/schema";
 import { takesPartIn } from "~/domain/consultation-access";
+import type { ConsultationStatus, DeclineReason } from "~/domain/consultation-status";
 import { type ConsultationRoomEvent, ConsultationRoomInbound, parseMessage, ROOMS } from "~/realtime/protocol";
 import { expirePayment } from "~/server/consultations/expire-payment.server";
 
@@ -19,11 +20,12 @@ export class ConsultationRoom extends SessionBoundRoom {
   protected readonly roomClass = ROOMS.consultation.className;
 
   protected override async welcome(connection: Connection): Promise<void> {
-    const consultation = await this.db.query.consultations.findFirst({ columns: { status: true }, where: eq(consultations.id, this.name) });
+    const consultation = await this.db.query.consultations.findFirst({
+      columns: { status: true, declineReason: true, declineNote: true },
+      where: eq(consultations.id, this.name),
+    });
     if (!consultation) return;
-    connection.send(
-      JSON.stringify({ type: "status", consultationId: this.name, status: consultation.status } satisfies ConsultationRoomEvent),
-    );
+    connection.send(JSON.stringify(statusEventOf(this.name, consultation)));
   }
 
   /** Only its patient and its doctor of the moment listen (a doctor cleared at payment expiry no longer does). */
@@ -59,4 +61,15 @@ export class ConsultationRoom extends SessionBoundRoom {
   async announce(event: ConsultationRoomEvent): Promise<void> {
     await this.sendToLive(JSON.stringify(event));
   }
+}
+
+/** Where a consultation stands, as a page that (re)connects must hear it: a cancelled one says why. */
+function statusEventOf(
+  consultationId: string,
+  { status, declineReason, declineNote }: { status: ConsultationStatus; declineReason: DeclineReason | null; declineNote: string | null },
+): ConsultationRoomEvent {
+  if (status !== "cancelled") return { type: "status", consultationId, status };
+  return declineReason
+    ? { type: "status", consultationId, status, reason: "declined", decline: { reason: declineReason, note: declineNote } }
+    : { type: "status", consultationId, status, reason: "withdrawn" };
 }

@@ -2,8 +2,12 @@ import { useTranslation } from "react-i18next";
 
 import type { ConsultationStatus, Priority } from "~/domain/consultation-status";
 
-// Urgent red, high orange, normal blue (spec).
-const PRIORITY_CLASS: Record<Priority, string> = { urgent: "badge-error", high: "badge-warning", normal: "badge-info" };
+// Urgent red, high orange, normal blue (spec). daisyUI has no orange: Tailwind's orange-700 reads 5.2:1 with white.
+const PRIORITY_CLASS: Record<Priority, string> = {
+  urgent: "badge-error",
+  high: "border-orange-700 bg-orange-700 text-white",
+  normal: "badge-info",
+};
 const STATUS_CLASS: Record<ConsultationStatus, string> = {
   awaiting_assets: "badge-ghost",
   pending: "badge-warning badge-outline",
@@ -22,11 +26,13 @@ export function PriorityBadge({ priority }: { priority: Priority }) {
   );
 }
 
-export function StatusBadge({ status }: { status: ConsultationStatus }) {
+/** The status; a cancelled request a doctor declined says "Declined". */
+export function StatusBadge({ status, declined = false }: { status: ConsultationStatus; declined?: boolean }) {
   const { t } = useTranslation();
+  const isDeclined = status === "cancelled" && declined;
   return (
-    <span className={`badge badge-sm ${STATUS_CLASS[status]}`} data-status={status}>
-      {t(`status.${status}`)}
+    <span className={`badge badge-sm ${STATUS_CLASS[status]}`} data-status={isDeclined ? "declined" : status}>
+      {isDeclined ? t("status.declined") : t(`status.${status}`)}
     </span>
   );
 }

@@ -10,19 +10,22 @@ export function ConsultationHeader({
   title,
   status,
   priority,
+  declined = false,
   children,
 }: {
   id: string;
   title: string;
   status: ConsultationStatus;
   priority: Priority;
+  /** Cancelled because a doctor declined it (its badge says so). */
+  declined?: boolean;
   children?: ReactNode;
 }) {
   return (
     <header className="flex flex-col gap-2">
       <div className="flex flex-wrap items-center gap-2">
         <PriorityBadge priority={priority} />
-        <StatusBadge status={status} />
+        <StatusBadge status={status} declined={declined} />
         <span className="text-xs text-base-content/70">#{formatConsultationId(id)}</span>
       </div>
       <h1 className="text-2xl font-bold" data-testid="consultation-title">

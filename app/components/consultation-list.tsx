@@ -11,6 +11,8 @@ export interface ConsultationListItem {
   status: ConsultationStatus;
   priority: Priority;
   createdAt: string;
+  /** Cancelled because a doctor declined it. */
+  declined?: boolean;
   subtitle?: string;
 }
 
@@ -34,7 +36,7 @@ export function ConsultationList({
           <Link to={hrefFor(item.id)} className="flex flex-col gap-1 p-3 hover:bg-base-200">
             <div className="flex flex-wrap items-center gap-2 text-xs">
               <span className="font-mono text-base-content/70">#{formatConsultationId(item.id)}</span>
-              <StatusBadge status={item.status} />
+              <StatusBadge status={item.status} declined={item.declined} />
               <PriorityBadge priority={item.priority} />
               <span className="text-base-content/70">{date.format(new Date(item.createdAt))}</span>
             </div>

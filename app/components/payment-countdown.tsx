@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 
 /** Minutes and seconds left until `deadline`, ticking every second (the server enforces the deadline). */
-export function PaymentCountdown({ deadline }: { deadline: string }) {
+export function PaymentCountdown({ deadline, className = "font-mono text-3xl font-bold" }: { deadline: string; className?: string }) {
   const end = new Date(deadline).getTime();
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -11,7 +11,7 @@ export function PaymentCountdown({ deadline }: { deadline: string }) {
   const secondsLeft = Math.max(0, Math.round((end - now) / 1_000));
   const text = `${Math.floor(secondsLeft / 60)}:${String(secondsLeft % 60).padStart(2, "0")}`;
   return (
-    <span className="font-mono text-3xl font-bold" role="timer" data-testid="payment-countdown" suppressHydrationWarning>
+    <span className={className} role="timer" data-testid="payment-countdown" suppressHydrationWarning>
       {text}
     </span>
   );

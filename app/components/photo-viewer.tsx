@@ -1,21 +1,21 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 
-/** Thumbnails that open a full view; arrow keys move between photos and Escape closes. */
+/**
+ * Thumbnails that open a full view in a modal dialog: focus moves into it and stays there, the arrow
+ * keys move between photos, and Escape (or Close) returns focus to the thumbnail it was opened from.
+ * Without JavaScript a thumbnail is a plain link to the photo.
+ */
 export function PhotoViewer({ photoIds }: { photoIds: string[] }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState<number | null>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
   useEffect(() => {
-    if (open === null) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") setOpen(null);
-      else if (event.key === "ArrowRight") setOpen((index) => (index === null ? null : (index + 1) % photoIds.length));
-      else if (event.key === "ArrowLeft") setOpen((index) => (index === null ? null : (index - 1 + photoIds.length) % photoIds.length));
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [open, photoIds.length]);
-  if (photoIds.length === 0) return <p className="text-sm text-base-content/70">{t("consultation.noPhotos")}</p>;
+    if (open !== null && dialog.current && !dialog.current.open) dialog.current.showModal();
+  }, [open]);
+  if (photoIds.length === 0) return <p className="text-sm text-base-content/80">{t("consultation.noPhotos")}</p>;
+  const step = (by: number) => setOpen((index) => (index === null ? null : (index + by + photoIds.length) % photoIds.length));
   return (
     <>
       <ul className="grid grid-cols-3 gap-2 sm:grid-cols-4">
@@ -25,6 +25,7 @@ export function PhotoViewer({ photoIds }: { photoIds: string[] }) {
               href={`/files/${id}`}
               onClick={(event) => {
                 event.preventDefault();
+                opener.current = event.currentTarget;
                 setOpen(index);
               }}
               className="block"
@@ -41,33 +42,40 @@ export function PhotoViewer({ photoIds }: { photoIds: string[] }) {
         ))}
       </ul>
       {open !== null ? (
-        <div
-          role="dialog"
-          aria-modal="true"
+        <dialog
+          ref={dialog}
           aria-label={t("consultation.photoNumber", { number: open + 1 })}
-          className="fixed inset-0 z-50 flex flex-col items-center justify-center gap-3 bg-black/90 p-4"
+          className="m-auto hidden max-h-full max-w-full flex-col open:flex items-center justify-center gap-3 bg-transparent p-4 backdrop:bg-black/90"
           data-testid="photo-dialog"
+          onClose={() => {
+            setOpen(null);
+            opener.current?.focus();
+          }}
+          onKeyDown={(event) => {
+            if (event.key === "ArrowRight") step(1);
+            else if (event.key === "ArrowLeft") step(-1);
+          }}
         >
           <img
             src={`/files/${photoIds[open]}`}
             alt={t("consultation.photoNumber", { number: open + 1 })}
             className="max-h-[80vh] max-w-full object-contain"
           />
-          <div className="flex gap-2">
-            <button type="button" className="btn btn-sm" onClick={() => setOpen((open - 1 + photoIds.length) % photoIds.length)}>
+          <div className="flex flex-wrap justify-center gap-2">
+            <button type="button" className="btn btn-sm" onClick={() => step(-1)}>
               {t("consultation.previousPhoto")}
             </button>
             <span className="self-center text-sm text-white">
               {open + 1} / {photoIds.length}
             </span>
-            <button type="button" className="btn btn-sm" onClick={() => setOpen((open + 1) % photoIds.length)}>
+            <button type="button" className="btn btn-sm" onClick={() => step(1)}>
               {t("consultation.nextPhoto")}
             </button>
-            <button type="button" className="btn btn-sm" onClick={() => setOpen(null)}>
-              {t("shell.dismiss")}
+            <button type="button" className="btn btn-sm" onClick={() => dialog.current?.close()} autoFocus>
+              {t("consultation.closePhoto")}
             </button>
           </div>
-        </div>
+        </dialog>
       ) : null}
     </>
   );

@@ -32,6 +32,8 @@ export const RATING_MAX = 5;
 
 /** "Most recent chat" on the patient dashboard looks back this far. */
 export const RECENT_CHAT_WINDOW_MS = 7 * 24 * 60 * 60_000;
+/** A declined request stays on the patient's dashboard this long, with why and a way to start again. */
+export const DECLINED_SHOWN_ON_DASHBOARD_MS = 7 * 24 * 60 * 60_000;
 /** Requests left in `awaiting_assets` this long are deleted with their photos. */
 export const DRAFT_LIFETIME_MS = 24 * 60 * 60_000;
 

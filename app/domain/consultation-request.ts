@@ -2,7 +2,7 @@
 import { z } from "zod/mini";
 
 import { MAX_PHOTO_BYTES, MAX_PHOTO_PIXELS, MAX_PHOTOS_PER_REQUEST, MAX_TITLE_CHARS, type PHOTO_CONTENT_TYPES } from "./constants";
-import { type ConsultationStatus, DEFAULT_PRIORITY, PRIORITIES } from "./consultation-status";
+import { type ConsultationStatus, type DeclineReason, DEFAULT_PRIORITY, PRIORITIES, type Priority } from "./consultation-status";
 import { declaredPixelSize } from "./image-dimensions";
 import { cleanLine, cleanText } from "./text-hygiene";
 
@@ -35,6 +35,39 @@ export const RequestDetailsSchema = z.object({
   priority: z._default(z.enum(PRIORITIES, { error: "forms.errors.required" }), DEFAULT_PRIORITY),
 });
 export type RequestDetails = z.output<typeof RequestDetailsSchema>;
+
+/** What "Previous" keeps of step 2: the same fields, none of them required yet. */
+export const DraftDetailsSchema = z.extend(RequestDetailsSchema, { chiefComplaint: optionalText });
+
+/** A draft's words, as the consultation stores them. */
+export interface DraftWords {
+  mainConcern: string;
+  medicalHistory: string;
+  additionalComments: string;
+  requestedDoctorCode: string | null;
+  priority: Priority;
+}
+
+export function draftWordsOf(details: z.output<typeof DraftDetailsSchema>): DraftWords {
+  return {
+    mainConcern: details.chiefComplaint,
+    medicalHistory: details.knownIllnesses,
+    additionalComments: details.additionalComments,
+    requestedDoctorCode: details.doctorCode,
+    priority: details.priority,
+  };
+}
+
+/** Step 2's form, filled with a draft's words (or an earlier request's). */
+export function detailsFormOf(words: DraftWords) {
+  return {
+    chiefComplaint: words.mainConcern,
+    knownIllnesses: words.medicalHistory,
+    additionalComments: words.additionalComments,
+    doctorCode: words.requestedDoctorCode ?? "",
+    priority: words.priority,
+  };
+}
 
 /** The title doctors see first: the chief complaint, cut to its first 100 characters. */
 export function titleFromComplaint(complaint: string): string {
@@ -78,4 +111,9 @@ export function photoRefusal(sizeBytes: number, bytes: Uint8Array, photosAlready
 /** How long a request has waited, in whole minutes, for "waiting 12 min". */
 export function minutesWaited(createdAt: Date, now: Date): number {
   return Math.max(0, Math.floor((now.getTime() - createdAt.getTime()) / 60_000));
+}
+
+/** Where "Start a new consultation" leads after a decline: for unclear photos, a new draft with the same words. */
+export function startAgainPath(declinedId: string, reason: DeclineReason): string {
+  return reason === "photos_unclear" ? `/patient/new-consultation?from=${declinedId}` : "/patient/new-consultation";
 }

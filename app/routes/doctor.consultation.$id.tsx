@@ -1,6 +1,6 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 
 import { ConsultationHeader } from "~/components/consultation-header";
@@ -100,6 +100,11 @@ function DoctorConsultation({ consultation, patientName, photoIds }: PageData) {
   const [confirmationDoneFor, setConfirmationDoneFor] = useState<typeof actionData>(undefined);
   const acceptedHere = actionData?.intent === DECISION_INTENTS.accept && actionData.refusal === null;
   const justAccepted = acceptedHere && confirmationDoneFor !== actionData;
+  // Focus goes to the news: "Consultation accepted".
+  const acceptedHeading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (acceptedHere) acceptedHeading.current?.focus();
+  }, [acceptedHere]);
   useEffect(() => {
     if (!acceptedHere) return;
     const timer = window.setTimeout(() => setConfirmationDoneFor(actionData), ACCEPT_CONFIRMATION_SHOWN_MS);
@@ -124,7 +129,9 @@ function DoctorConsultation({ consultation, patientName, photoIds }: PageData) {
       {justAccepted ? (
         <div role="status" className="alert alert-success" data-testid="accept-confirmation">
           <div>
-            <p className="font-bold">{t("consultation.acceptedTitle")}</p>
+            <h2 ref={acceptedHeading} tabIndex={-1} className="font-bold">
+              {t("consultation.acceptedTitle")}
+            </h2>
             <p>{t("consultation.acceptedBody")}</p>
           </div>
         </div>

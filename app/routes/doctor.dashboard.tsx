@@ -3,11 +3,12 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
 import { ConsultationList } from "~/components/consultation-list";
+import { WaitingRequests } from "~/components/doctor/waiting-requests";
 import { StatCard } from "~/components/stat-card";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireActiveDoctor } from "~/server/auth/guards.server";
 import { doctorConsultations, doctorFigures } from "~/server/db/consultation-lists.server";
-import { pendingRequestSummaries } from "~/server/db/requests.server";
+import { doctorCodeOf, pendingRequestSummaries } from "~/server/db/requests.server";
 
 /** Midnight in Addis Ababa (UTC+3, no daylight saving), for "completed today". */
 function startOfTodayInEthiopia(now: Date) {
@@ -21,10 +22,11 @@ export async function loader(args: LoaderFunctionArgs) {
   const doctor = await requireActiveDoctor(args);
   const { context, request } = args;
   const t = await getTranslator(request);
-  const [figures, mine, waiting] = await Promise.all([
+  const [figures, mine, waiting, doctorCode] = await Promise.all([
     doctorFigures(context.db, doctor.userId, startOfTodayInEthiopia(new Date())),
     doctorConsultations(context.db, doctor.userId),
     pendingRequestSummaries(context.db),
+    doctorCodeOf(context.db, doctor.userId),
   ]);
   const active = mine.filter((row) => row.status === "in_progress" || row.status === "accepted_awaiting_payment");
   return {
@@ -39,14 +41,8 @@ export async function loader(args: LoaderFunctionArgs) {
       createdAt: row.createdAt.toISOString(),
       subtitle: `${row.patientFirstName ?? ""} ${row.patientLastName ?? ""}`.trim(),
     })),
-    waiting: waiting.map((request) => ({
-      id: request.id,
-      title: request.title,
-      status: "pending" as const,
-      priority: request.priority,
-      createdAt: new Date(request.waitingSince).toISOString(),
-      subtitle: request.patientFirstName,
-    })),
+    waiting,
+    doctorCode,
   };
 }
 
@@ -71,7 +67,7 @@ export default function DoctorDashboard() {
       </section>
       <section className="flex flex-col gap-2">
         <h2 className="text-xl font-bold">{t("doctor.requests.title")}</h2>
-        <ConsultationList items={data.waiting} hrefFor={(id) => `/doctor/consultation/${id}`} empty={t("doctor.requests.none")} />
+        <WaitingRequests initial={data.waiting} doctorCode={data.doctorCode} />
       </section>
       <div className="flex flex-wrap gap-3 text-sm">
         <Link to="/doctor/consultations" className="link">

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, useLoaderData } from "@remix-run/react";
+import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
 import { groupByPatient } from "~/domain/my-patients";
@@ -55,12 +55,16 @@ export default function MyPatients() {
           <li key={patient.patientId} className="card border border-base-300">
             <div className="card-body gap-1 p-4 text-sm">
               <div className="flex items-center justify-between gap-2">
-                <h2 className="font-bold">{patient.name}</h2>
+                <h2 className="font-bold">
+                  <Link to={`/doctor/consultations?q=${encodeURIComponent(patient.email)}`} className="link" data-testid="patient-link">
+                    {patient.name}
+                  </Link>
+                </h2>
                 <span className={`badge badge-sm ${STANDING_CLASS[patient.standing]}`}>{t(`doctor.standing.${patient.standing}`)}</span>
               </div>
               <p className="text-base-content/70">{patient.email}</p>
               <p>{t("doctor.lastConsultation", { date: date.format(new Date(patient.lastConsultationAt)) })}</p>
-              <p>{t("doctor.patientCounts", { total: patient.total, ongoing: patient.ongoing, completed: patient.completed })}</p>
+              <p>{t("doctor.patientCounts", { count: patient.total, ongoing: patient.ongoing, completed: patient.completed })}</p>
               <p className="text-base-content/80">
                 {patient.latestDiagnosis ? t("doctor.latestDiagnosis", { diagnosis: patient.latestDiagnosis }) : t("doctor.noDiagnosisYet")}
               </p>

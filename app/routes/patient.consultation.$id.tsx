@@ -1,18 +1,24 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
 import { ConsultationHeader } from "~/components/consultation-header";
 import { ConsultationSections } from "~/components/consultation-sections";
+import { FormAlert } from "~/components/form-fields";
+import { RequestStatusPanel } from "~/components/patient/request-status-panel";
 import { PhotoViewer } from "~/components/photo-viewer";
-import { WaitingForDoctor } from "~/components/waiting-for-doctor";
+import { useConsultationStatus } from "~/components/realtime/use-consultation-status";
 import { formatConsultationId } from "~/domain/constants";
+import { DECISION_INTENTS, DECISION_REFUSAL_MESSAGES, refusalHttpStatus } from "~/domain/consultation-decisions";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requirePatient } from "~/server/auth/guards.server";
 import { requireConsultationAccess } from "~/server/consultation-access.server";
 import { consultationForPage } from "~/server/consultation-view.server";
+import { withdrawConsultation } from "~/server/consultations/withdraw.server";
 import { profileName } from "~/server/db/profiles.server";
 import { listPhotos } from "~/server/files.server";
+import { readFormData } from "~/server/form-body.server";
+import { redirectWithToast } from "~/server/toast.server";
 
 // Patients: one of their own consultations (anyone else's id is "not found").
 export async function loader(args: LoaderFunctionArgs) {
@@ -20,31 +26,63 @@ export async function loader(args: LoaderFunctionArgs) {
   const { context, request, params } = args;
   const consultation = await requireConsultationAccess(context, request, patient, params.id ?? "");
   if (consultation.status === "awaiting_assets") throw new Response("Not Found", { status: 404 });
-  const doctor = await profileName(context.db, consultation.doctorId);
+  const [doctor, photos] = await Promise.all([profileName(context.db, consultation.doctorId), listPhotos(context.db, consultation.id)]);
   const t = await getTranslator(request);
   return {
     title: pageTitle(`${t("consultation.title")} ${formatConsultationId(consultation.id)}`),
     consultation: consultationForPage(consultation),
     doctorFirstName: doctor?.firstName ?? null,
-    photoIds: (await listPhotos(context.db, consultation.id)).map((photo) => photo.id),
+    photoIds: photos.map((photo) => photo.id),
   };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
 
+// The patient withdraws a request that still waits for a doctor.
+export async function action(args: ActionFunctionArgs) {
+  const patient = await requirePatient(args);
+  const { context, request, params } = args;
+  const id = params.id ?? "";
+  const intent = (await readFormData(request)).get("intent");
+  if (intent !== DECISION_INTENTS.withdraw) return data({ refusal: "not_permitted" as const }, { status: 400 });
+  const outcome = await withdrawConsultation(context, request, patient, id);
+  if (outcome.ok)
+    return redirectWithToast(`/patient/consultation/${id}`, { kind: "success", title: "request.withdrawn.toast" }, context.config);
+  return data({ refusal: outcome.reason }, { status: refusalHttpStatus(outcome.reason) });
+}
+
 export default function PatientConsultation() {
   const { t } = useTranslation();
   const { consultation, doctorFirstName, photoIds } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  // Until it is paid for, the room says live when a doctor accepts or declines it.
+  const listening = consultation.status === "pending" || consultation.status === "accepted_awaiting_payment";
+  const live = useConsultationStatus(consultation.id, consultation.status, { enabled: listening });
+  const decline = live.decline ?? consultation.decline;
   return (
     <article className="mx-auto flex max-w-3xl flex-col gap-5 px-4 py-6">
       <Link to="/patient/dashboard" className="link text-sm">
         {t("request.waiting.backToDashboard")}
       </Link>
-      <ConsultationHeader id={consultation.id} title={consultation.title} status={consultation.status} priority={consultation.priority}>
+      <ConsultationHeader
+        id={consultation.id}
+        title={consultation.title}
+        status={live.status}
+        priority={consultation.priority}
+        declined={Boolean(decline)}
+      >
         {doctorFirstName ? <p className="text-sm">{t("consultation.withDoctor", { name: doctorFirstName })}</p> : null}
       </ConsultationHeader>
-      {consultation.status === "pending" ? <WaitingForDoctor consultationId={consultation.id} initialStatus={consultation.status} /> : null}
-      {consultation.status === "accepted_awaiting_payment" ? (
+      {actionData?.refusal ? (
+        <FormAlert title={t("consultation.errors.title")} message={t(DECISION_REFUSAL_MESSAGES[actionData.refusal])} />
+      ) : null}
+      <RequestStatusPanel
+        consultationId={consultation.id}
+        status={live.status}
+        decline={decline}
+        goToPaymentWhenFound={consultation.status === "pending"}
+      />
+      {live.status === "accepted_awaiting_payment" && consultation.status === "accepted_awaiting_payment" ? (
         <Link to={`/patient/payment/${consultation.id}`} className="btn btn-primary">
           {t("payment.goToPayment")}
         </Link>

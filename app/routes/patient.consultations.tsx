@@ -20,6 +20,7 @@ export async function loader(args: LoaderFunctionArgs) {
       status: row.status,
       priority: row.priority,
       createdAt: row.createdAt.toISOString(),
+      declined: row.declineReason !== null,
       subtitle: row.doctorFirstName ? t("consultation.withDoctor", { name: row.doctorFirstName }) : undefined,
     })),
   };

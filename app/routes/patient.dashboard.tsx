@@ -3,8 +3,10 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
 import { ConsultationList } from "~/components/consultation-list";
+import { WaitingRequestItem } from "~/components/patient/waiting-request-item";
 import { PendingPaymentItem } from "~/components/pending-payment-item";
-import { minutesWaited } from "~/domain/consultation-request";
+import { DECLINED_SHOWN_ON_DASHBOARD_MS } from "~/domain/constants";
+import { minutesWaited, startAgainPath } from "~/domain/consultation-request";
 import type { ConsultationStatus } from "~/domain/consultation-status";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requirePatient } from "~/server/auth/guards.server";
@@ -29,12 +31,18 @@ export async function loader(args: LoaderFunctionArgs) {
     status: row.status,
     priority: row.priority,
     createdAt: row.createdAt.toISOString(),
+    declined: row.declineReason !== null,
   });
   return {
     title: pageTitle(t("dashboard.title")),
     firstName: patient.firstName ?? "",
     tab,
-    pendingPayments: rows.filter((row) => row.status === "accepted_awaiting_payment").map((row) => ({ id: row.id, title: row.title })),
+    pendingPayments: rows
+      .filter((row) => row.status === "accepted_awaiting_payment" && row.paymentDeadlineAt)
+      .map((row) => ({ id: row.id, title: row.title, deadline: row.paymentDeadlineAt!.toISOString() })),
+    declined: rows
+      .filter((row) => row.declineReason && row.cancelledAt && now.getTime() - row.cancelledAt.getTime() < DECLINED_SHOWN_ON_DASHBOARD_MS)
+      .map((row) => ({ id: row.id, title: row.title, reason: row.declineReason! })),
     recentChat: recent ? { id: recent.id, title: recent.title, doctorFirstName: recent.doctorFirstName ?? "" } : null,
     activeChats: rows.filter((row) => row.status === "in_progress").length,
     upcoming: rows
@@ -79,7 +87,7 @@ export default function PatientDashboard() {
           {data.pendingPayments.length === 0 ? <p className="text-sm text-base-content/70">{t("patientPages.noPendingPayments")}</p> : null}
           <ul className="flex flex-col gap-2">
             {data.pendingPayments.map((payment) => (
-              <PendingPaymentItem key={payment.id} id={payment.id} title={payment.title} />
+              <PendingPaymentItem key={payment.id} id={payment.id} title={payment.title} deadline={payment.deadline} />
             ))}
           </ul>
         </Card>
@@ -101,15 +109,27 @@ export default function PatientDashboard() {
           {data.upcoming.length === 0 ? <p className="text-sm text-base-content/70">{t("patientPages.noUpcoming")}</p> : null}
           <ul className="flex flex-col gap-1 text-sm">
             {data.upcoming.map((request) => (
-              <li key={request.id}>
-                <Link to={`/patient/consultation/${request.id}`} className="link">
-                  {request.title}
-                </Link>{" "}
-                <span className="text-base-content/70">{t("patientPages.waited", { minutes: request.minutes })}</span>
-              </li>
+              <WaitingRequestItem key={request.id} id={request.id} title={request.title} minutes={request.minutes} />
             ))}
           </ul>
         </Card>
+        {data.declined.length ? (
+          <Card title={t("patientPages.declined")} testId="declined-requests">
+            <ul className="flex flex-col gap-3 text-sm">
+              {data.declined.map((request) => (
+                <li key={request.id} className="flex flex-col gap-1">
+                  <Link to={`/patient/consultation/${request.id}`} className="link font-medium">
+                    {request.title}
+                  </Link>
+                  <p>{t(`consultation.declineReasons.${request.reason}`)}</p>
+                  <Link to={startAgainPath(request.id, request.reason)} className="btn btn-outline btn-xs self-start">
+                    {t("patientPages.startNew")}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </Card>
+        ) : null}
       </div>
       <section className="flex flex-col gap-3">
         <h2 className="text-xl font-bold">{t("patientPages.history")}</h2>

@@ -7,18 +7,30 @@ import { type DetailsProgress, DetailsStep } from "~/components/request-wizard/d
 import { PhotoStep } from "~/components/request-wizard/photo-step";
 import { RequestSidebar } from "~/components/request-wizard/sidebar";
 import { StepIndicator } from "~/components/request-wizard/step-indicator";
+import { detailsFormOf } from "~/domain/consultation-request";
 import { uuidOrNull } from "~/domain/ids";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requirePatient } from "~/server/auth/guards.server";
+import { consultationForPage } from "~/server/consultation-view.server";
+import { startDraftFrom } from "~/server/consultations/drafts.server";
 import { findOwnConsultation } from "~/server/db/consultations.server";
 import { findOwnDraft } from "~/server/db/requests.server";
 import { listPhotos } from "~/server/files.server";
 import { readFormData } from "~/server/form-body.server";
-import { receivePhotos, refusalMessages, removePhoto, submitNewConsultation, uploadTooLarge } from "~/server/new-consultation.server";
+import {
+  keepDetails,
+  receivePhotos,
+  refusalMessages,
+  removePhoto,
+  submitNewConsultation,
+  uploadTooLarge,
+} from "~/server/new-consultation.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 // Only the thank-you step waits live for a doctor: its realtime code loads with that step alone.
-const WaitingForDoctor = lazy(() => import("~/components/waiting-for-doctor").then((module) => ({ default: module.WaitingForDoctor })));
+const LiveRequestStatus = lazy(() =>
+  import("~/components/patient/live-request-status").then((module) => ({ default: module.LiveRequestStatus })),
+);
 
 function stepOf(url: URL): 1 | 2 | 3 {
   const step = Number(url.searchParams.get("step"));
@@ -37,14 +49,39 @@ export async function loader(args: LoaderFunctionArgs) {
   if (step === 3) {
     const consultation = await findOwnConsultation(context.db, url.searchParams.get("id") ?? undefined, patient.userId);
     if (!consultation) throw new Response("Not Found", { status: 404 });
-    const submitted = { id: consultation.id, status: consultation.status };
-    return { title, step, draftId: null, photoIds: [], submitted, submissionKey: null };
+    const { id, status, decline } = consultationForPage(consultation);
+    const submitted = { id, status, decline };
+    return { title, step, draftId: null, photoIds: [], details: null, startedAgain: false, submitted, submissionKey: null };
   }
   const draftParam = uuidOrNull(url.searchParams.get("draft"));
+  // "Start a new consultation" from a request declined for its photos: the same words, new photos.
+  const declinedId = uuidOrNull(url.searchParams.get("from"));
+  if (!draftParam && declinedId) {
+    const started = await startDraftFrom(context.db, patient.userId, declinedId, new Date());
+    throw redirect(started ? wizardPath(1, started, { again: true }) : wizardPath(1, null));
+  }
   const draft = draftParam ? await findOwnDraft(context.db, draftParam, patient.userId) : undefined;
   const photoIds = draft ? (await listPhotos(context.db, draft.id)).map((photo) => photo.id) : [];
-  // A fresh key for this rendering of the form: sent twice, it still makes one request.
-  return { title, step, draftId: draft?.id ?? null, photoIds, submitted: null, submissionKey: crypto.randomUUID() };
+  return {
+    title,
+    step,
+    draftId: draft?.id ?? null,
+    photoIds,
+    // Words kept from an earlier visit to step 2 (or a declined request), shown again there.
+    details: draft ? detailsFormOf(draft) : null,
+    startedAgain: Boolean(draft) && url.searchParams.has("again"),
+    submitted: null,
+    // A fresh key for this rendering of the form: sent twice, it still makes one request.
+    submissionKey: crypto.randomUUID(),
+  };
+}
+
+/** A step of the wizard, with its draft when there is one. */
+function wizardPath(step: 1 | 2, draftId: string | null, { again = false } = {}) {
+  const query = new URLSearchParams({ step: String(step) });
+  if (draftId) query.set("draft", draftId);
+  if (again) query.set("again", "1");
+  return `/patient/new-consultation?${query}`;
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
@@ -64,13 +101,18 @@ export async function action(args: ActionFunctionArgs) {
       return data({ refusals: [t(`request.errors.${result.error}`)], submit: null, draftId: null }, { status: result.status });
     const refusals = refusalMessages(t, result.refused);
     if (refusals.length) return data({ refusals, submit: null, draftId: result.draftId }, { status: 422 });
-    return redirect(result.draftId ? `/patient/new-consultation?step=1&draft=${result.draftId}` : "/patient/new-consultation?step=1");
+    return redirect(wizardPath(1, result.draftId));
   }
   if (intent === "remove-photo") {
     const draftId = uuidOrNull(formData.get("draftId"));
     if (!draftId) return data({ refusals: [t("request.errors.draftNotFound")], submit: null, draftId: null }, { status: 404 });
     await removePhoto(context, patient, draftId, formData.get("photoId")?.toString() ?? "");
-    return redirect(`/patient/new-consultation?step=1&draft=${draftId}`);
+    return redirect(wizardPath(1, draftId));
+  }
+  if (intent === "back") {
+    const kept = await keepDetails(context, patient, formData);
+    if (kept.ok) return redirect(wizardPath(1, kept.draftId));
+    return data({ refusals: [] as string[], submit: { result: kept.result, formError: undefined }, draftId: null }, { status: 400 });
   }
   const outcome = await submitNewConsultation(context, request, patient, formData);
   if (!outcome.ok) {
@@ -90,7 +132,12 @@ export default function NewConsultation() {
   const { t } = useTranslation();
   const loaded = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const [progress, setProgress] = useState<DetailsProgress>({ complaintFilled: false, historyFilled: false });
+  const [progress, setProgress] = useState<DetailsProgress>({
+    complaintFilled: Boolean(loaded.details?.chiefComplaint),
+    historyFilled: Boolean(loaded.details?.knownIllnesses),
+  });
+  // Step 1 counts its photos as they upload; the server's count is right again after any reload.
+  const [photoCount, setPhotoCount] = useState<number | null>(null);
   const draftId: string | null = loaded.draftId ?? actionData?.draftId ?? null;
   return (
     <div className="mx-auto flex max-w-5xl flex-col gap-6 px-4 py-6">
@@ -103,27 +150,40 @@ export default function NewConsultation() {
       <StepIndicator step={loaded.step} />
       {loaded.step === 3 && loaded.submitted ? (
         <section className="flex flex-col gap-4">
-          <h2 className="text-xl font-bold">{t("request.thankYou.title")}</h2>
+          <h2 id="thank-you-heading" className="text-xl font-bold" data-focus-on-arrival>
+            {t("request.thankYou.title")}
+          </h2>
           <p>{t("request.thankYou.body")}</p>
           <Suspense fallback={null}>
-            <WaitingForDoctor consultationId={loaded.submitted.id} initialStatus={loaded.submitted.status} />
+            <LiveRequestStatus
+              consultationId={loaded.submitted.id}
+              initialStatus={loaded.submitted.status}
+              initialDecline={loaded.submitted.decline}
+            />
           </Suspense>
         </section>
       ) : (
         <div className="grid gap-6 md:grid-cols-[1fr_18rem]">
           {loaded.step === 1 ? (
-            <PhotoStep draftId={draftId} storedPhotoIds={loaded.photoIds} refusals={actionData?.refusals ?? []} />
+            <PhotoStep
+              draftId={draftId}
+              storedPhotoIds={loaded.photoIds}
+              refusals={actionData?.refusals ?? []}
+              startedAgain={loaded.startedAgain}
+              onPhotoCount={setPhotoCount}
+            />
           ) : (
             <DetailsStep
               draftId={draftId}
               submissionKey={loaded.submissionKey}
+              details={loaded.details}
               lastResult={actionData?.submit?.result}
               formError={actionData?.submit?.formError}
               onProgress={setProgress}
             />
           )}
           <RequestSidebar
-            photoCount={loaded.photoIds.length}
+            photoCount={loaded.step === 1 ? (photoCount ?? loaded.photoIds.length) : loaded.photoIds.length}
             complaintFilled={progress.complaintFilled}
             historyFilled={progress.historyFilled}
           />

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { useLoaderData, useNavigate } from "@remix-run/react";
+import { Link, useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 
@@ -72,8 +72,14 @@ export default function Payment() {
           <p className="text-lg">{t("payment.amount", { amount: CONSULTATION_FEE_ETB })}</p>
           <p className="text-sm text-base-content/80">{t("payment.timeLeft")}</p>
           <PaymentCountdown deadline={deadline} />
+          <p className="text-sm text-base-content/80" data-testid="payment-at-zero">
+            {t("payment.atZero")}
+          </p>
         </>
       )}
+      <Link to={`/patient/consultation/${consultationId}`} className="link">
+        {t("payment.backToConsultation")}
+      </Link>
     </section>
   );
 }

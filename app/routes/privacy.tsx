@@ -34,7 +34,7 @@ export default function PrivacyPolicy() {
     {
       id: "retention",
       title: t("legal.privacy.retention.title"),
-      body: t("legal.privacy.retention.body", { years: RECORD_RETENTION_YEARS }),
+      body: t("legal.privacy.retention.body", { count: RECORD_RETENTION_YEARS }),
     },
     { id: "sharing", title: t("legal.privacy.sharing.title"), body: t("legal.privacy.sharing.body") },
     {

@@ -47,7 +47,7 @@ export default function TermsOfService() {
       title: t("legal.terms.disputes.title"),
       body: t("legal.terms.disputes.body", { hours: DISPUTE_WINDOW_HOURS, email: SUPPORT_EMAIL }),
     },
-    { id: "records", title: t("legal.terms.records.title"), body: t("legal.terms.records.body", { years: RECORD_RETENTION_YEARS }) },
+    { id: "records", title: t("legal.terms.records.title"), body: t("legal.terms.records.body", { count: RECORD_RETENTION_YEARS }) },
     { id: "conduct", title: t("legal.terms.conduct.title"), body: t("legal.terms.conduct.body") },
     { id: "contact", title: t("legal.terms.contact.title"), body: t("legal.terms.contact.body", contact) },
   ];

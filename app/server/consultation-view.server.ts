@@ -10,5 +10,7 @@ export function consultationForPage(consultation: ConsultationRow) {
     mainConcern: consultation.mainConcern,
     medicalHistory: consultation.medicalHistory,
     additionalComments: consultation.additionalComments,
+    /** Why a doctor declined it (the patient is told), or null. */
+    decline: consultation.declineReason ? { reason: consultation.declineReason, note: consultation.declineNote } : null,
   };
 }

@@ -3,7 +3,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 
 import { MAX_PHOTO_BYTES, MAX_PHOTO_PIXELS, MAX_PHOTOS_PER_REQUEST } from "~/domain/constants";
-import { type PhotoRefusal, RequestDetailsSchema } from "~/domain/consultation-request";
+import { DraftDetailsSchema, draftWordsOf, type PhotoRefusal, RequestDetailsSchema } from "~/domain/consultation-request";
 import { isUuid } from "~/domain/ids";
 import { cleanLine } from "~/domain/text-hygiene";
 import { parseForm } from "~/forms";
@@ -11,7 +11,8 @@ import type { TextKey } from "~/i18n";
 import type { getTranslator } from "~/i18n.server";
 import { recordAudit } from "~/server/audit.server";
 import type { SessionUser } from "~/server/auth/session.server";
-import { createDraft, submitRequest } from "~/server/consultations/submit.server";
+import { createDraft, saveDraftWords } from "~/server/consultations/drafts.server";
+import { submitRequest } from "~/server/consultations/submit.server";
 import { findOwnDraft, isActiveDoctorCode } from "~/server/db/requests.server";
 import { photoRefusalOf, removeDraftPhoto, storePhoto } from "~/server/files.server";
 import { announceRequest } from "~/server/rooms.server";
@@ -86,6 +87,24 @@ export function refusalMessages(t: Translate, refused: Array<{ fileName: string;
 export async function removePhoto(context: AppLoadContext, patient: SessionUser, draftId: string, photoId: string) {
   if (!isUuid(photoId) || !(await findOwnDraft(context.db, draftId, patient.userId))) return false;
   return removeDraftPhoto(context.db, context.cloudflare.env.FILES, draftId, photoId);
+}
+
+/**
+ * "Previous" on the details step: what was typed is kept in the draft (a new one if there is none yet),
+ * so coming back shows it again. Returns the draft, or the form's errors (a section too long).
+ */
+export async function keepDetails(
+  context: AppLoadContext,
+  patient: SessionUser,
+  formData: FormData,
+): Promise<{ ok: true; draftId: string } | { ok: false; result: SubmissionResult<string[]> }> {
+  const submission = parseForm(formData, DraftDetailsSchema);
+  if (submission.status !== "success") return { ok: false, result: submission.reply() };
+  const words = draftWordsOf(submission.value);
+  const now = new Date();
+  const draftId = submission.value.draftId;
+  if (draftId && (await saveDraftWords(context.db, draftId, patient.userId, words, now))) return { ok: true, draftId };
+  return { ok: true, draftId: await createDraft(context.db, patient.userId, now, words) };
 }
 
 const SUBMIT_REFUSAL_MESSAGES = {

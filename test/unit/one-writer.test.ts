@@ -43,9 +43,17 @@ describe("the one writer of consultations", () => {
   });
 
   it("changes a status only through the move (the state machine's plan in one conditional UPDATE)", () => {
-    const statusWriters = writers.filter((file) =>
-      /\.update\(\s*consultations\s*\)|UPDATE\s+\S*consultations/i.test(readFileSync(join(root, file), "utf8")),
+    const updates = writers.flatMap((file) =>
+      [...readFileSync(join(root, file), "utf8").matchAll(/\.update\(\s*consultations\s*\)\s*\.set\(([\s\S]*?)\)\s*\.where\(/g)].map(
+        (match) => ({ file, columns: match[1]! }),
+      ),
     );
-    expect(statusWriters).toEqual([`${WRITER_DIR}move.server.ts`]);
+    expect(updates.map((update) => update.file)).toContain(`${WRITER_DIR}move.server.ts`);
+    // Any other update names its columns, and status is not one of them.
+    for (const update of updates.filter((update) => update.file !== `${WRITER_DIR}move.server.ts`)) {
+      expect(update.columns.trim().startsWith("{"), update.file).toBe(true);
+      expect(update.columns, update.file).not.toMatch(/\bstatus\b|\.\.\./);
+    }
+    expect(writers.filter((file) => /UPDATE\s+\S*consultations/i.test(readFileSync(join(root, file), "utf8")))).toEqual([]);
   });
 });

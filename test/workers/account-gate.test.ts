@@ -195,7 +195,7 @@ describe("invite links", () => {
     const context = { db, config: loadConfig(env) } as unknown as AppLoadContext;
     await sendAccountLink("invite", context, new Request(ORIGIN), userId, new Date());
     const mail = await lastEmailTo(email);
-    expect(mail?.subject).toBe("ወደ ቆዳ ተጋብዘዋል");
+    expect(mail?.subject).toBe("ወደ «ቆዳ» ተጋብዘዋል");
     expect(mail?.textBody).toContain("72");
     expect(mail?.link?.pathname).toBe("/invite");
     const token = mail!.link!.searchParams.get("token")!;

@@ -354,3 +354,47 @@ describe("forged and broken requests", () => {
     }
   });
 });
+
+describe("after signing in", () => {
+  async function doctorWithPassword(status: "active" | "inactive") {
+    const { createUser } = await import("./fixtures");
+    const { setPassword } = await import("~/server/auth/accounts.server");
+    const userId = await createUser("doctor", { doctorStatus: status });
+    await setPassword(db, userId, GOOD_PASSWORD, new Date());
+    return (await db.query.users.findFirst({ where: eq(users.id, userId) }))!;
+  }
+
+  it("welcomes an active doctor, and gives an inactive one no welcome on the way to Account Inactive", async () => {
+    const active = await doctorWithPassword("active");
+    const welcomed = new Visitor();
+    await welcomed.post("/login", { email: active.email, password: GOOD_PASSWORD });
+    expect(await (await welcomed.get("/doctor/dashboard")).text()).toContain("signed in as a doctor");
+
+    const inactive = await doctorWithPassword("inactive");
+    const visitor = new Visitor();
+    const signIn = await visitor.post("/login", { email: inactive.email, password: GOOD_PASSWORD });
+    expect(signIn.headers.get("Location")).toBe("/auth-callback");
+    const gate = await visitor.get("/auth-callback");
+    expect(gate.headers.get("Location")).toBe("/account-issue");
+    const page = await (await visitor.get("/account-issue")).text();
+    expect(page).not.toContain("Welcome back");
+    expect(page).not.toContain("signed in as a doctor");
+  });
+
+  it("keeps the language chosen before signing in, and saves it to the profile", async () => {
+    const { email } = await registeredPatient();
+    const user = (await userByEmail(email))!;
+    expect((await db.query.profiles.findFirst({ where: eq(profiles.userId, user.id) }))?.preferredLanguage).toBe("en");
+    const visitor = new Visitor();
+    await visitor.get("/login?lng=am");
+    const signIn = await visitor.post("/login", { email, password: GOOD_PASSWORD });
+    expect(signIn.status).toBe(302);
+    expect(await (await visitor.get("/patient/dashboard")).text()).toContain('lang="am"');
+    expect((await db.query.profiles.findFirst({ where: eq(profiles.userId, user.id) }))?.preferredLanguage).toBe("am");
+
+    // Without a choice on this browser, the profile's language is the site's.
+    const elsewhere = new Visitor();
+    await elsewhere.post("/login", { email, password: GOOD_PASSWORD });
+    expect(await (await elsewhere.get("/patient/dashboard")).text()).toContain('lang="am"');
+  });
+});

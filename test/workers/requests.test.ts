@@ -430,7 +430,7 @@ describe("in Amharic", () => {
     const page = await (await doctorVisitor.get(`/doctor/consultation/${consultation.id}`)).text();
     expect(page).toContain("አስቸኳይ");
     expect(page).toContain("ዋና ችግር");
-    expect(page).toContain("ተቀበል");
+    expect(page).toContain("ይቀበሉ");
   });
 });
 

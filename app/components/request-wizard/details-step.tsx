@@ -1,5 +1,6 @@
 import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { Form, Link } from "@remix-run/react";
+import { Form } from "@remix-run/react";
+import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod/mini";
 
@@ -20,12 +21,15 @@ export interface DetailsProgress {
 export function DetailsStep({
   draftId,
   submissionKey,
+  details,
   lastResult,
   formError,
   onProgress,
 }: {
   draftId: string | null;
   submissionKey: string | null;
+  /** What was typed here before (kept in the draft by "Previous"), or null. */
+  details: Partial<z.input<typeof RequestDetailsSchema>> | null;
   lastResult?: SubmissionResult<string[]>;
   formError?: TextKey;
   onProgress: (progress: DetailsProgress) => void;
@@ -34,11 +38,16 @@ export function DetailsStep({
   const validation = useLazyValidation<z.input<typeof RequestDetailsSchema>>(loadValidateRequestDetails);
   const [form, fields] = useForm({
     lastResult,
-    defaultValue: { priority: "normal" },
+    defaultValue: { priority: "normal", ...details },
     onValidate: validation.onValidate,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });
+  useEffect(
+    () =>
+      onProgress({ complaintFilled: Boolean(details?.chiefComplaint?.trim()), historyFilled: Boolean(details?.knownIllnesses?.trim()) }),
+    [details, onProgress],
+  );
   const report = (formElement: HTMLFormElement) => {
     const data = new FormData(formElement);
     onProgress({
@@ -63,7 +72,7 @@ export function DetailsStep({
   );
   return (
     <section className="flex flex-col gap-4" aria-labelledby="details-heading">
-      <h2 id="details-heading" className="text-xl font-bold">
+      <h2 id="details-heading" className="text-xl font-bold" data-focus-on-arrival>
         {t("request.details.title")}
       </h2>
       {fields.chiefComplaint.errors?.includes("request.errors.missingComplaint") ? (
@@ -116,9 +125,10 @@ export function DetailsStep({
           </p>
         </fieldset>
         <div className="flex justify-between gap-2">
-          <Link to={draftId ? `?step=1&draft=${draftId}` : "?step=1"} className="btn btn-ghost">
+          {/* A submit, so what was typed goes with it and is here again on the way back. */}
+          <button type="submit" name="intent" value="back" formNoValidate className="btn btn-ghost" data-testid="wizard-previous">
             {t("request.previous")}
-          </Link>
+          </button>
           <SubmitButton name="intent" value="submit" className="btn btn-primary" busyLabel={t("forms.busy")}>
             {t("request.submit")}
           </SubmitButton>

@@ -1,5 +1,5 @@
 import { Form, Link, useNavigate } from "@remix-run/react";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 
 import { useHydrated } from "~/components/use-hydrated";
@@ -19,16 +19,23 @@ interface Upload {
 }
 
 const ACCEPTED = "image/jpeg,image/png,image/webp";
+const PICKER_CLASS = "btn btn-outline focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-primary";
 
 /** Step 1: optional photos. Without JavaScript, a multipart form; with it, each photo is resized and uploaded at once, with its progress. */
 export function PhotoStep({
   draftId: initialDraftId,
   storedPhotoIds,
   refusals,
+  startedAgain,
+  onPhotoCount,
 }: {
   draftId: string | null;
   storedPhotoIds: string[];
   refusals: string[];
+  /** Started again from a request declined for its photos: its words are kept, new photos wanted. */
+  startedAgain: boolean;
+  /** How many photos are uploaded now (for the sidebar), told whenever it changes. */
+  onPhotoCount: (count: number) => void;
 }) {
   const { t } = useTranslation();
   const hydrated = useHydrated();
@@ -47,6 +54,8 @@ export function PhotoStep({
   const fromServer = storedPhotoIds.filter((id) => !uploadedHere.has(id) && !removedIds.includes(id));
   const activeCount = fromServer.length + uploads.filter((upload) => upload.status !== "error").length;
   const busy = uploads.some((upload) => upload.status === "pending" || upload.status === "uploading");
+  const uploadedCount = fromServer.length + uploads.filter((upload) => upload.status === "done").length;
+  useEffect(() => onPhotoCount(uploadedCount), [uploadedCount, onPhotoCount]);
 
   function addFiles(files: FileList | null) {
     const room = MAX_PHOTOS_PER_REQUEST - activeCount;
@@ -84,10 +93,15 @@ export function PhotoStep({
   const nextHref = draftId ? `?step=2&draft=${draftId}` : "?step=2";
   return (
     <section className="flex flex-col gap-4" aria-labelledby="photos-heading">
-      <h2 id="photos-heading" className="text-xl font-bold">
+      <h2 id="photos-heading" className="text-xl font-bold" data-focus-on-arrival>
         {t("request.photos.title")}
       </h2>
       <p className="text-sm text-base-content/80">{t("request.photos.intro")}</p>
+      {startedAgain ? (
+        <div role="status" className="alert alert-info">
+          {t("request.photos.startedAgain")}
+        </div>
+      ) : null}
       {refusals.length ? (
         <div role="alert" className="alert alert-error flex flex-col items-start">
           <p className="font-bold">{t("request.errors.uploadFailed")}</p>
@@ -152,13 +166,14 @@ export function PhotoStep({
 
       {hydrated ? (
         <div className="flex flex-col gap-2 sm:flex-row">
-          <label className="btn btn-outline">
+          {/* The inputs stay focusable (visually hidden, not display:none): Tab reaches them, Enter or Space opens the picker. */}
+          <label className={PICKER_CLASS}>
             {t("request.photos.choose")}
             <input
               type="file"
               accept={ACCEPTED}
               multiple
-              className="hidden"
+              className="sr-only"
               data-testid="photo-input"
               onChange={(event) => {
                 addFiles(event.target.files);
@@ -166,13 +181,14 @@ export function PhotoStep({
               }}
             />
           </label>
-          <label className="btn btn-outline">
+          <label className={PICKER_CLASS}>
             {t("request.photos.camera")}
             <input
               type="file"
               accept={ACCEPTED}
               capture="environment"
-              className="hidden"
+              className="sr-only"
+              data-testid="camera-input"
               onChange={(event) => {
                 addFiles(event.target.files);
                 event.target.value = "";

@@ -4,12 +4,14 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import { redirect } from "@remix-run/cloudflare";
 import { eq } from "drizzle-orm";
 
-import { profiles, userRoles } from "~/db/schema";
+import { doctors, profiles, userRoles } from "~/db/schema";
+import { isLanguage } from "~/domain/languages";
 import { safeRedirectPath } from "~/domain/safe-redirect";
 import { languageCookie } from "~/i18n.server";
 import { recordAudit } from "~/server/audit.server";
 import { rememberDevice } from "~/server/auth/known-device.server";
 import { createSession, endSession, findSessionUser } from "~/server/auth/session.server";
+import { savePreferredLanguage } from "~/server/db/profiles.server";
 import { toastHeaders } from "~/server/toast.server";
 
 export const AFTER_SIGN_IN_DEFAULT = "/auth-callback";
@@ -32,22 +34,36 @@ export async function completeSignIn(
     details: { method: options.method },
   });
 
-  const profile = await context.db.query.profiles.findFirst({
-    columns: { firstName: true, preferredLanguage: true },
-    where: eq(profiles.userId, userId),
-  });
-  const role = await context.db.query.userRoles.findFirst({ columns: { role: true }, where: eq(userRoles.userId, userId) });
+  const { profile, role, doctorStatus } = await signInFacts(context, userId);
   const headers = new Headers({ "Set-Cookie": setCookie });
   // This browser has proved the account: guessing elsewhere never slows it down.
   headers.append("Set-Cookie", await rememberDevice(request, options.email, context.config));
-  // The site speaks the language the person chose in their profile.
-  if (profile) headers.append("Set-Cookie", await languageCookie.serialize(profile.preferredLanguage));
-  const toast = await toastHeaders(context.config, {
-    kind: "success",
-    title: "auth.signIn.welcomeBack",
-    description: `auth.signIn.signedInAs.${role?.role ?? "patient"}`,
-    values: { name: profile?.firstName ?? "" },
-  });
-  for (const cookie of toast.getSetCookie()) headers.append("Set-Cookie", cookie);
+  if (profile) {
+    // A language chosen on this browser before signing in stays, and becomes the profile's; without
+    // one, the site speaks the language of the profile.
+    const chosen = await languageCookie.parse(request.headers.get("Cookie"));
+    const language = isLanguage(chosen) ? chosen : profile.preferredLanguage;
+    if (language !== profile.preferredLanguage) await savePreferredLanguage(context.db, userId, language);
+    headers.append("Set-Cookie", await languageCookie.serialize(language));
+  }
+  // An inactive doctor is signed straight out again (auth-callback): no welcome for them.
+  if (role !== "doctor" || doctorStatus === "active") {
+    const toast = await toastHeaders(context.config, {
+      kind: "success",
+      title: "auth.signIn.welcomeBack",
+      description: `auth.signIn.signedInAs.${role}`,
+      values: { name: profile?.firstName ?? "" },
+    });
+    for (const cookie of toast.getSetCookie()) headers.append("Set-Cookie", cookie);
+  }
   return redirect(safeRedirectPath(options.redirectTo, AFTER_SIGN_IN_DEFAULT), { headers });
+}
+
+async function signInFacts(context: AppLoadContext, userId: string) {
+  const [profile, role, doctor] = await Promise.all([
+    context.db.query.profiles.findFirst({ columns: { firstName: true, preferredLanguage: true }, where: eq(profiles.userId, userId) }),
+    context.db.query.userRoles.findFirst({ columns: { role: true }, where: eq(userRoles.userId, userId) }),
+    context.db.query.doctors.findFirst({ columns: { status: true }, where: eq(doctors.userId, userId) }),
+  ]);
+  return { profile, role: role?.role ?? "patient", doctorStatus: doctor?.status ?? null };
 }

@@ -22,6 +22,7 @@ export async function declineConsultation(
   decline: { reason: DeclineReason; note: string | null },
 ): Promise<DecisionOutcome> {
   if (!isUuid(consultationId)) return { ok: false, reason: "not_found" };
+  const { reason, note } = decline;
   const { db } = context;
   const now = new Date();
   const outcome = await moveConsultation(db, {
@@ -29,7 +30,7 @@ export async function declineConsultation(
     move: "decline",
     actor: { kind: "user", userId: doctor.userId, role: doctor.role },
     now,
-    alsoSet: { declineReason: decline.reason, declineNote: decline.note },
+    alsoSet: { declineReason: reason, declineNote: note },
     alsoWrite: (db, moved) => [
       auditOfMove(db, moved, { actorId: doctor.userId, action: "consultation.declined", ipAddress: clientAddress(request), now }),
     ],
@@ -39,7 +40,7 @@ export async function declineConsultation(
   const env = context.cloudflare.env;
   await Promise.all([
     withdrawRequest(env, consultationId),
-    tellParticipants(env, { type: "status", consultationId, status: "cancelled", reason: "declined", decline }),
+    tellParticipants(env, { type: "status", consultationId, status: "cancelled", reason: "declined", decline: { reason, note } }),
   ]);
   const origin = new URL(request.url).origin;
   afterResponse(context, "declined-mail", () => mailDeclined({ db, config: context.config, origin }, outcome.consultation));

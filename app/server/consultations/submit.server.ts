@@ -13,14 +13,6 @@ import { everyPhotoStored } from "~/server/files.server";
 
 import { moveConsultation } from "./move.server";
 
-export async function createDraft(db: Database, patientId: string, now: Date) {
-  const [draft] = await db
-    .insert(consultations)
-    .values({ patientId, status: initialStatus(1), createdAt: now, updatedAt: now })
-    .returning({ id: consultations.id });
-  return draft!.id;
-}
-
 export type SubmitOutcome =
   | { ok: true; consultationId: string; summary: Omit<RequestSummary, "patientFirstName"> }
   /** The same form arrived again (a double click, a retry): the request it made the first time. */

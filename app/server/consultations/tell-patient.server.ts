@@ -1,4 +1,5 @@
 // A patient who is not looking at the page still hears what a doctor decided: by email, in their language.
+import { startAgainPath } from "~/domain/consultation-request";
 import { getTranslatorFor } from "~/i18n.server";
 import type { Database } from "~/server/db/client.server";
 import { contactOf, profileName } from "~/server/db/profiles.server";
@@ -33,7 +34,7 @@ export async function mailDeclined({ db, config, origin }: Mailing, consultation
   const patient = await contactOf(db, consultation.patientId);
   if (!patient || !consultation.declineReason) return;
   const t = await getTranslatorFor(patient.language);
-  const newRequestLink = `${origin}/patient/new-consultation${consultation.declineReason === "photos_unclear" ? `?from=${consultation.id}` : ""}`;
+  const newRequestLink = `${origin}${startAgainPath(consultation.id, consultation.declineReason)}`;
   await sendMail(
     db,
     config,

@@ -8,7 +8,6 @@ import { clientAddress } from "~/server/client-address.server";
 import { tellParticipants, withdrawRequest } from "~/server/rooms.server";
 
 import { auditOfMove, moveConsultation } from "./move.server";
-import { refusalOf } from "./refusals.server";
 
 export async function withdrawConsultation(
   context: AppLoadContext,
@@ -28,11 +27,10 @@ export async function withdrawConsultation(
     ],
   });
   if (!outcome.ok) {
-    const refusal = await refusalOf(context.db, consultationId, outcome);
-    // To the patient, a request a doctor just took is simply no longer waiting.
-    return refusal.ok || refusal.reason === "not_found" || refusal.reason === "not_permitted"
-      ? refusal
-      : { ok: false, reason: "not_waiting" };
+    // Another patient's request does not exist for this one; their own that a doctor just took, or
+    // that is already cancelled, is simply no longer waiting.
+    if (outcome.reason === "not_found" || outcome.reason === "not_permitted") return { ok: false, reason: "not_found" };
+    return { ok: false, reason: "not_waiting" };
   }
   const env = context.cloudflare.env;
   await Promise.all([

@@ -1,5 +1,6 @@
 // The lists and figures of the dashboards. Every query is scoped to its reader in the WHERE clause.
-import { and, count, desc, eq, gte, inArray, like, lt, or, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gte, inArray, lt, or, type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 
 import { consultations, profiles, users } from "~/db/schema";
 import { RECENT_CHAT_WINDOW_MS } from "~/domain/constants";
@@ -14,6 +15,10 @@ const listColumns = {
   createdAt: consultations.createdAt,
   updatedAt: consultations.updatedAt,
   completedAt: consultations.completedAt,
+  cancelledAt: consultations.cancelledAt,
+  paymentDeadlineAt: consultations.paymentDeadlineAt,
+  declineReason: consultations.declineReason,
+  declineNote: consultations.declineNote,
   diagnosis: consultations.diagnosis,
   patientId: consultations.patientId,
   doctorId: consultations.doctorId,
@@ -52,6 +57,13 @@ export async function mostRecentChat(db: Database, patientId: string, now: Date)
   return recent ?? null;
 }
 
+/**
+ * Whether `column` contains `text`, ignoring ASCII case like LIKE does. Not LIKE itself: D1 refuses a
+ * LIKE pattern over 50 bytes (a pasted email address is enough), and `%` or `_` typed in a search are
+ * meant literally.
+ */
+const contains = (column: SQLiteColumn, text: string) => sql`instr(lower(${column}), lower(${text})) > 0`;
+
 export interface DoctorListFilter {
   search?: string;
   status?: ConsultationStatus;
@@ -69,14 +81,9 @@ export async function doctorConsultations(db: Database, doctorId: string, filter
   if (filter.from) conditions.push(gte(consultations.createdAt, filter.from));
   if (filter.to) conditions.push(lt(consultations.createdAt, new Date(filter.to.getTime() + 24 * 60 * 60_000)));
   if (filter.search) {
-    const pattern = `%${filter.search}%`;
+    const search = filter.search;
     conditions.push(
-      or(
-        like(consultations.title, pattern),
-        like(profiles.firstName, pattern),
-        like(profiles.lastName, pattern),
-        like(users.email, pattern),
-      )!,
+      or(...[consultations.title, profiles.firstName, profiles.lastName, users.email].map((column) => contains(column, search)))!,
     );
   }
   return db

@@ -39,3 +39,8 @@ export async function contactOf(db: Database, userId: string): Promise<{ email: 
     .where(eq(users.id, userId));
   return row ? { email: row.email, firstName: row.firstName ?? "", language: row.language ?? "en" } : null;
 }
+
+/** Saves the language someone chose to read the site in (emails follow it too). */
+export async function savePreferredLanguage(db: Database, userId: string, language: Language) {
+  await db.update(profiles).set({ preferredLanguage: language }).where(eq(profiles.userId, userId));
+}
