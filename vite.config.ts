@@ -29,6 +29,9 @@ export default defineConfig(({ command }) => ({
   ssr: {
     resolve: { conditions: ["workerd", "worker", "browser"], externalConditions: ["workerd", "worker"] },
   },
-  // Fonts stay files (fetched only by pages that draw them), however small; other small assets inline.
-  build: { sourcemap: false, assetsInlineLimit: (file: string) => (file.endsWith(".woff2") ? false : undefined) },
+  build: {
+    sourcemap: false,
+    // Fonts stay files (fetched only by pages that draw them), however small; other small assets inline.
+    assetsInlineLimit: (file: string) => (file.endsWith(".woff2") ? false : undefined),
+  },
 }));

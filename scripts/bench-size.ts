@@ -122,6 +122,9 @@ async function signIn(browser: Browser, as: Visitor, baseUrl: string): Promise<S
   return state;
 }
 
+/** `--detail <route>` lists that route's scripts, each with its gzipped size. */
+const DETAIL_ROUTE = process.argv.includes("--detail") ? process.argv[process.argv.indexOf("--detail") + 1] : undefined;
+
 async function measure(page: Page, baseUrl: string, route: string, path: string): Promise<Visit> {
   const bodies: Array<Promise<{ type: string; url: string; bytes: Buffer } | null>> = [];
   const collect = (response: PageResponse) => {
@@ -142,6 +145,10 @@ async function measure(page: Page, baseUrl: string, route: string, path: string)
   const fonts = responses.filter((item) => item.type === "font");
   const fontsBytes = fonts.reduce((sum, item) => sum + item.bytes.length, 0);
   const images = responses.filter((item) => item.type === "image").reduce((sum, item) => sum + item.bytes.length, 0);
+  if (DETAIL_ROUTE === route) {
+    for (const item of responses.filter((response) => response.type === "script"))
+      console.log(`  ${(gzipSync(item.bytes, { level: 9 }).length / KB).toFixed(1).padStart(6)} KB  ${new URL(item.url).pathname}`);
+  }
   const js = gzipped("script");
   const css = gzipped("stylesheet");
   return {

@@ -1,5 +1,16 @@
-import { useEffect, useRef, useState } from "react";
+import { type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+
+/** Tab from the last button goes round to the first (and Shift+Tab the other way), never out of the dialog. */
+function keepFocusInside(event: KeyboardEvent<HTMLDialogElement>) {
+  const buttons = [...event.currentTarget.querySelectorAll<HTMLElement>("button:not([disabled])")];
+  const [first, last] = [buttons[0], buttons.at(-1)];
+  if (!first || !last) return;
+  const leaving = event.shiftKey ? document.activeElement === first : document.activeElement === last;
+  if (!leaving) return;
+  event.preventDefault();
+  (event.shiftKey ? last : first).focus();
+}
 
 /**
  * Thumbnails that open a full view in a modal dialog: focus moves into it and stays there, the arrow
@@ -54,6 +65,7 @@ export function PhotoViewer({ photoIds }: { photoIds: string[] }) {
           onKeyDown={(event) => {
             if (event.key === "ArrowRight") step(1);
             else if (event.key === "ArrowLeft") step(-1);
+            else if (event.key === "Tab") keepFocusInside(event);
           }}
         >
           <img

@@ -1,34 +1,11 @@
-// Deciding on a waiting request: the forms' intents, the decline form's schema, what a decision came
-// to, and the words that say so. Shared by the pages, the actions and the doctors' bell.
-import { z } from "zod/mini";
-
+// Deciding on a waiting request: the forms' intents, what a decision came to, and the words that say
+// so. Shared by the pages, the actions and the doctors' bell (so no zod here: see decline-schema.ts).
 import type { TextKey } from "~/i18n";
 
-import { type ConsultationStatus, DECLINE_REASONS, type DeclineReason, MAX_DECLINE_NOTE_CHARS } from "./consultation-status";
-import { cleanText } from "./text-hygiene";
+import type { ConsultationStatus, DeclineReason } from "./consultation-status";
 
 /** The `intent` a decision form posts. */
 export const DECISION_INTENTS = { accept: "accept", decline: "decline", withdraw: "withdraw" } as const;
-
-/** A doctor's decline: why (the patient is told), and their own words, required for "other". */
-export const DeclineSchema = z
-  .object({
-    intent: z.literal(DECISION_INTENTS.decline),
-    reason: z.enum(DECLINE_REASONS, { error: "consultation.declineForm.reasonRequired" }),
-    note: z.pipe(
-      z.optional(
-        z.string().check(z.overwrite(cleanText), z.trim(), z.maxLength(MAX_DECLINE_NOTE_CHARS, { error: "forms.errors.tooLong" })),
-      ),
-      z.transform((note) => note || null),
-    ),
-  })
-  .check(
-    z.refine((form) => form.reason !== "other" || form.note !== null, {
-      error: "consultation.declineForm.noteRequired",
-      path: ["note"],
-      when: (payload) => (payload.value as { reason?: unknown }).reason === "other",
-    }),
-  );
 
 export type DecisionRefusal = "not_found" | "not_permitted" | "already_taken" | "declined" | "withdrawn" | "not_waiting";
 export type DecisionOutcome = { ok: true } | { ok: false; reason: DecisionRefusal };

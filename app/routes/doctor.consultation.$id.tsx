@@ -11,13 +11,8 @@ import { PhotoViewer } from "~/components/photo-viewer";
 import { useConsultationStatus } from "~/components/realtime/use-consultation-status";
 import { useStillWaiting } from "~/components/realtime/use-still-waiting";
 import { ACCEPT_CONFIRMATION_SHOWN_MS, formatConsultationId } from "~/domain/constants";
-import {
-  DECISION_INTENTS,
-  DECISION_REFUSAL_MESSAGES,
-  type DecisionRefusal,
-  DeclineSchema,
-  refusalHttpStatus,
-} from "~/domain/consultation-decisions";
+import { DECISION_INTENTS, DECISION_REFUSAL_MESSAGES, type DecisionRefusal, refusalHttpStatus } from "~/domain/consultation-decisions";
+import { DeclineSchema } from "~/domain/decline-schema";
 import { parseForm } from "~/forms";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireActiveDoctor } from "~/server/auth/guards.server";

@@ -1,7 +1,18 @@
 import { afterEach, describe, expect, it } from "vitest";
 
 import { DEMO_PASSWORD } from "../../scripts/demo-data";
-import { baseUrl, endJourneys, followEmailedLink, type Journey, path, signIn, startJourney, uniqueEmail } from "./journey";
+import {
+  baseUrl,
+  endJourneys,
+  followEmailedLink,
+  type Journey,
+  NEW_PATIENT_PASSWORD,
+  path,
+  signIn,
+  signUpNewPatient,
+  startJourney,
+  uniqueEmail,
+} from "./journey";
 
 let journey: Journey | undefined;
 afterEach(endJourneys);
@@ -32,7 +43,7 @@ describe("a patient signs up by email", () => {
     await page.getByLabel(/Privacy Policy/).check();
     expect(await submit.isDisabled()).toBe(false);
     await submit.click();
-    await page.waitForURL(`${baseUrl}/`);
+    await page.waitForURL((url) => !url.pathname.startsWith("/patient"));
     await expect.poll(() => page.getByRole("status").textContent()).toContain("Please check your email to confirm your account.");
 
     await followEmailedLink(page, email);
@@ -69,7 +80,7 @@ describe("a patient signs up by email", () => {
     await page.getByLabel("Confirm password").fill(PASSWORD);
     await page.getByLabel(/Privacy Policy/).check();
     await page.getByRole("button", { name: "Sign up", exact: true }).click();
-    await page.waitForURL(`${baseUrl}/`);
+    await page.waitForURL((url) => !url.pathname.startsWith("/patient"));
     await followEmailedLink(page, email);
     await signIn(page, email, PASSWORD);
     await page.waitForURL(/\/patient\/dashboard$/);
@@ -127,6 +138,7 @@ describe("guards", () => {
     await signIn(page, "dr.selam@qoda.test", DEMO_PASSWORD);
     await page.waitForURL(/\/account-issue$/);
     await expect.poll(() => page.locator("h1").textContent()).toBe("Account Inactive");
+    expect(await page.locator("body").textContent()).not.toContain("signed in as a doctor");
     await page.goto(`${baseUrl}/doctor/dashboard`);
     expect(path(page)).toBe("/login");
   });
@@ -154,5 +166,21 @@ describe("guards", () => {
     await page.getByTestId("form-alert").waitFor();
     expect(await page.getByTestId("form-alert").textContent()).toContain("ኢሜይሉ ወይም የይለፍ ቃሉ ትክክል አይደለም።");
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  });
+
+  it("keep the language chosen before signing in", async () => {
+    journey = await startJourney();
+    const { page } = journey;
+    const email = await signUpNewPatient(page, "Tsion");
+    await page.getByTestId("sign-out").click();
+    await page.waitForURL((url) => !url.pathname.startsWith("/patient"));
+    await page.goto(`${baseUrl}/login?lng=am`);
+    await page.getByLabel("ኢሜይል").fill(email);
+    await page.getByLabel("የይለፍ ቃል", { exact: true }).fill(NEW_PATIENT_PASSWORD);
+    await page.getByRole("button", { name: "ይግቡ", exact: true }).click();
+    await page.waitForURL(/\/patient\/dashboard$/);
+    expect(await page.locator("html").getAttribute("lang")).toBe("am");
+    await page.goto(`${baseUrl}/patient/profile`);
+    expect(await page.getByLabel("የሚመርጡት ቋንቋ").inputValue()).toBe("am");
   });
 });

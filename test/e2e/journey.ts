@@ -88,3 +88,42 @@ export async function signIn(page: Page, email: string, password: string) {
 }
 
 export const uniqueEmail = (label: string) => `${label}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
+
+export const NEW_PATIENT_PASSWORD = "Healthy-Skin-2026";
+
+/**
+ * A new patient of their own, signed in on `page`: registered through the form's own endpoint, the
+ * emailed link followed, then signed in by the form. Journeys that send requests use one each, so the
+ * waiting cap of one journey never meets another's.
+ */
+export async function signUpNewPatient(page: Page, firstName: string) {
+  const email = uniqueEmail(firstName.toLowerCase());
+  const registered = await page.request.post(`${baseUrl}/register?type=patient`, {
+    headers: { Origin: baseUrl },
+    form: {
+      firstName,
+      lastName: "Tesfaye",
+      email,
+      password: NEW_PATIENT_PASSWORD,
+      confirmPassword: NEW_PATIENT_PASSWORD,
+      acceptTerms: "on",
+      acceptPrivacy: "on",
+    },
+    maxRedirects: 0,
+  });
+  if (registered.status() >= 400) throw new Error(`Sign-up answered ${registered.status()}`);
+  await followEmailedLink(page, email);
+  await signIn(page, email, NEW_PATIENT_PASSWORD);
+  await page.waitForURL(/\/patient\/dashboard$/);
+  return email;
+}
+
+/** Sends a request without photos from the patient signed in on `page`, as the details form posts it. */
+export async function sendRequestDirectly(page: Page, chiefComplaint: string) {
+  const response = await page.request.post(`${baseUrl}/patient/new-consultation?step=2`, {
+    headers: { Origin: baseUrl },
+    form: { intent: "submit", chiefComplaint, submissionKey: crypto.randomUUID() },
+    maxRedirects: 0,
+  });
+  if (response.status() !== 302) throw new Error(`Submitting answered ${response.status()}`);
+}

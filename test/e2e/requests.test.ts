@@ -62,6 +62,16 @@ describe("a request reaches the doctors live", () => {
     await patient.page.waitForURL(/\/patient\/payment\//, { timeout: 5_000 });
     await expect.poll(() => patient.page.getByTestId("payment-countdown").textContent()).toMatch(/^1[45]:\d\d$/);
     expect(path(patient.page)).toMatch(/^\/patient\/payment\/[0-9a-f-]{36}$/);
+
+    // Away from the page, the dashboard counts down too, and the email says where to pay.
+    await patient.page.goto(`${baseUrl}/patient/dashboard`);
+    const countdown = patient.page.getByTestId("pending-payment").filter({ hasText: complaint }).getByRole("timer");
+    const shown = await countdown.textContent();
+    await expect.poll(() => countdown.textContent()).not.toBe(shown);
+    await patient.page.goto(`${baseUrl}/dev/outbox`);
+    const mail = patient.page.locator('[data-testid="outbox-message"][data-to="hana@qoda.test"]').filter({ hasText: complaint });
+    await mail.first().waitFor();
+    expect(await mail.first().getByTestId("outbox-link").first().getAttribute("href")).toMatch(/\/patient\/payment\/[0-9a-f-]{36}$/);
     expect(doctor.problems.join("\n")).toBe("");
     expect(patient.problems.join("\n")).toBe("");
   });

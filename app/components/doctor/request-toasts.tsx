@@ -1,9 +1,9 @@
 import { Link } from "@remix-run/react";
-import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 
 import type { RequestSummary } from "~/realtime/protocol";
 
+import { AcceptButton } from "./accept-button";
 import { RequestLine } from "./request-line";
 
 /** At most this many request toasts are on screen at once; the rest are counted ("and 4 more"). */
@@ -15,13 +15,15 @@ export function RequestToasts({
   doctorCode,
   onDismiss,
   onDismissAll,
-  acceptButton,
+  onAccepting,
+  onAccepted,
 }: {
   requests: RequestSummary[];
   doctorCode: string | null;
   onDismiss: (id: string) => void;
   onDismissAll: () => void;
-  acceptButton: (request: RequestSummary) => ReactNode;
+  onAccepting: (request: RequestSummary) => void;
+  onAccepted: (id: string) => void;
 }) {
   const { t } = useTranslation();
   if (requests.length === 0) return null;
@@ -50,7 +52,7 @@ export function RequestToasts({
             <Link to={`/doctor/consultation/${request.id}`} className="btn btn-outline btn-xs">
               {t("doctor.requests.view")}
             </Link>
-            {acceptButton(request)}
+            <AcceptButton request={request} onAccepting={onAccepting} onAccepted={onAccepted} />
           </div>
         </div>
       ))}

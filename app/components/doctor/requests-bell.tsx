@@ -1,5 +1,5 @@
-import { Link, useNavigate } from "@remix-run/react";
-import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { useNavigate } from "@remix-run/react";
+import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 
 import { useLobby } from "~/components/realtime/use-lobby";
@@ -10,9 +10,10 @@ import {
 } from "~/domain/constants";
 import type { RequestSummary } from "~/realtime/protocol";
 
-import { AcceptButton } from "./accept-button";
-import { RequestLine } from "./request-line";
-import { RequestToasts } from "./request-toasts";
+// What the bell shows only sometimes loads when first needed: the open panel, and the toasts.
+const loadPanel = () => import("./requests-panel");
+const RequestsPanel = lazy(() => loadPanel().then((module) => ({ default: module.RequestsPanel })));
+const RequestToasts = lazy(() => import("./request-toasts").then((module) => ({ default: module.RequestToasts })));
 
 /** The header's live request bell: a disclosure listing the waiting requests, and a toast for each new one. */
 export function RequestsBell({ initialCount, doctorCode }: { initialCount: number; doctorCode: string | null }) {
@@ -62,6 +63,8 @@ export function RequestsBell({ initialCount, doctorCode }: { initialCount: numbe
           aria-expanded={open}
           aria-controls={panelId}
           onClick={() => setOpen(!open)}
+          onPointerEnter={() => void loadPanel()}
+          onFocus={() => void loadPanel()}
           data-testid="requests-bell"
         >
           <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2">
@@ -81,33 +84,30 @@ export function RequestsBell({ initialCount, doctorCode }: { initialCount: numbe
           className="absolute right-0 z-40 mt-2 w-80 max-w-[90vw] rounded-box border border-base-300 bg-base-100 p-3 shadow-lg max-sm:fixed max-sm:inset-x-2 max-sm:w-auto"
         >
           {open ? (
-            <>
-              <h2 className="mb-2 font-bold">{t("doctor.requests.title")}</h2>
-              {listed.length === 0 ? <p className="text-sm text-base-content/80">{t("doctor.requests.none")}</p> : null}
-              <ul className="flex max-h-96 flex-col gap-3 overflow-y-auto" data-testid="requests-dropdown">
-                {listed.map((request) => (
-                  <li key={request.id} className="flex flex-col gap-2 border-b border-base-300 pb-2">
-                    <RequestLine request={request} doctorCode={doctorCode} />
-                    <div className="flex justify-end gap-2">
-                      <Link to={`/doctor/consultation/${request.id}`} className="btn btn-outline btn-xs" onClick={() => setOpen(false)}>
-                        {t("doctor.requests.view")}
-                      </Link>
-                      <AcceptButton request={request} onAccepting={setAccepting} onAccepted={acceptedFromDropdown} />
-                    </div>
-                  </li>
-                ))}
-              </ul>
-            </>
+            <Suspense fallback={<span className="loading loading-dots loading-sm" aria-label={t("forms.busy")} />}>
+              <RequestsPanel
+                requests={listed}
+                doctorCode={doctorCode}
+                onView={() => setOpen(false)}
+                onAccepting={setAccepting}
+                onAccepted={acceptedFromDropdown}
+              />
+            </Suspense>
           ) : null}
         </div>
       </div>
-      <RequestToasts
-        requests={visibleToasts}
-        doctorCode={doctorCode}
-        onDismiss={dismiss}
-        onDismissAll={() => setToasts([])}
-        acceptButton={(request) => <AcceptButton request={request} onAccepting={setAccepting} onAccepted={acceptedFromToast} />}
-      />
+      {visibleToasts.length ? (
+        <Suspense fallback={null}>
+          <RequestToasts
+            requests={visibleToasts}
+            doctorCode={doctorCode}
+            onDismiss={dismiss}
+            onDismissAll={() => setToasts([])}
+            onAccepting={setAccepting}
+            onAccepted={acceptedFromToast}
+          />
+        </Suspense>
+      ) : null}
     </>
   );
 }

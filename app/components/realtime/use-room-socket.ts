@@ -1,4 +1,5 @@
-import usePartySocket from "partysocket/react";
+import { PartySocket } from "partysocket";
+import { useEffect, useRef } from "react";
 
 import { ROOM_CLOSE_CODES, type ROOMS } from "~/realtime/protocol";
 
@@ -20,18 +21,32 @@ interface RoomSocketOptions {
 const FINAL_CLOSE_CODES: number[] = [ROOM_CLOSE_CODES.sessionEnded, ROOM_CLOSE_CODES.noLongerParticipant];
 
 /**
- * A room socket that reconnects by itself after a network loss and catches up, except when the room
- * closes it for good: the session has ended (the page says so), or the person no longer takes part.
+ * A room socket (partysocket's PartySocket) that reconnects by itself after a network loss and catches
+ * up, except when the room closes it for good: the session has ended (the page says so), or the person
+ * no longer takes part. One socket per party and room while enabled; the latest handlers always answer.
  */
-export function useRoomSocket({ onMessage, onClose, onNoLongerParticipant, ...options }: RoomSocketOptions) {
-  return usePartySocket({
-    ...options,
-    shouldReconnectOnClose: (event: CloseEvent) => !FINAL_CLOSE_CODES.includes(event.code),
-    onMessage: (message: MessageEvent) => onMessage(message.data),
-    onClose(event: CloseEvent) {
-      if (event.code === ROOM_CLOSE_CODES.sessionEnded) markSessionEnded();
-      if (event.code === ROOM_CLOSE_CODES.noLongerParticipant) onNoLongerParticipant?.();
-      onClose?.();
-    },
+export function useRoomSocket({ party, room, enabled = true, ...handlers }: RoomSocketOptions) {
+  const latest = useRef(handlers);
+  useEffect(() => {
+    latest.current = handlers;
   });
+  useEffect(() => {
+    if (!enabled) return;
+    const socket = new PartySocket({
+      host: window.location.host,
+      // The page's own scheme: a secure page opens a secure socket, whatever its host is called.
+      protocol: window.location.protocol === "https:" ? "wss" : "ws",
+      party,
+      room,
+      shouldReconnectOnClose: (event: CloseEvent) => !FINAL_CLOSE_CODES.includes(event.code),
+    });
+    socket.addEventListener("open", () => latest.current.onOpen?.());
+    socket.addEventListener("message", (message: MessageEvent) => latest.current.onMessage(message.data));
+    socket.addEventListener("close", (event: CloseEvent) => {
+      if (event.code === ROOM_CLOSE_CODES.sessionEnded) markSessionEnded();
+      if (event.code === ROOM_CLOSE_CODES.noLongerParticipant) latest.current.onNoLongerParticipant?.();
+      latest.current.onClose?.();
+    });
+    return () => socket.close();
+  }, [party, room, enabled]);
 }

@@ -1,0 +1,127 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import type { Page } from "playwright-core";
+import { afterEach, describe, expect, it } from "vitest";
+
+import { DEMO_PASSWORD } from "../../scripts/demo-data";
+import { baseUrl, endJourneys, signIn, signUpNewPatient, startJourney } from "./journey";
+
+afterEach(endJourneys);
+
+function photoOnDisk() {
+  const file = join(mkdtempSync(join(tmpdir(), "qoda-photo-")), "arm.png");
+  writeFileSync(
+    file,
+    Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC", "base64"),
+  );
+  return file;
+}
+
+/** What has the keyboard focus: its tag, its text or label, and whether it sits inside `within`. */
+const focused = (page: Page, within?: string) =>
+  page.evaluate((selector) => {
+    const element = document.activeElement as HTMLElement | null;
+    return {
+      tag: element?.tagName.toLowerCase() ?? "",
+      type: element?.getAttribute("type") ?? "",
+      text: (element?.getAttribute("aria-label") ?? (element?.textContent?.trim() || element?.querySelector("img")?.alt) ?? "").trim(),
+      inside: selector ? Boolean(element?.closest(selector)) : false,
+    };
+  }, within ?? "");
+
+/** Presses Tab until `found` holds for the focused element (at most `limit` times). */
+async function tabUntil(page: Page, found: (now: Awaited<ReturnType<typeof focused>>) => boolean, limit = 40) {
+  for (let presses = 0; presses < limit; presses++) {
+    await page.keyboard.press("Tab");
+    if (found(await focused(page))) return;
+  }
+  throw new Error(`Tab never reached it; focus is on ${JSON.stringify(await focused(page))}`);
+}
+
+describe("a patient using only the keyboard", () => {
+  it("chooses photos, moves through the wizard with focus on each new heading, and reads the photos in a dialog", async () => {
+    const { page, problems } = await startJourney();
+    await signUpNewPatient(page, "Abeba");
+    await page.goto(`${baseUrl}/patient/new-consultation`, { waitUntil: "networkidle" });
+
+    await tabUntil(page, (now) => now.tag === "input" && now.type === "file");
+    const chooser = page.waitForEvent("filechooser");
+    await page.keyboard.press("Enter");
+    await (await chooser).setFiles(photoOnDisk());
+    await page.locator('[data-testid="photo-upload"][data-status="done"]').waitFor({ timeout: 10_000 });
+    await tabUntil(page, (now) => now.tag === "input" && now.type === "file");
+    expect(await page.getByTestId("sidebar-photos").textContent()).toContain("1 photo");
+
+    await tabUntil(page, (now) => now.text === "Next");
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/step=2/);
+    await expect.poll(async () => (await focused(page)).text).toBe("Tell us about your skin");
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("A ring-shaped rash on my arm");
+    await tabUntil(page, (now) => now.text === "Previous");
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/step=1&draft=/);
+    await expect.poll(async () => (await focused(page)).text).toBe("Photos of your skin (optional)");
+    await tabUntil(page, (now) => now.text === "Next");
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/step=2/);
+    expect(await page.getByLabel("What is going on with your skin?").inputValue()).toBe("A ring-shaped rash on my arm");
+    await tabUntil(page, (now) => now.text === "Submit request");
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/step=3/);
+    await expect.poll(async () => (await focused(page)).text).toBe("Thank you!");
+
+    const id = new URL(page.url()).searchParams.get("id");
+    await page.goto(`${baseUrl}/patient/consultation/${id}`, { waitUntil: "networkidle" });
+    await tabUntil(page, (now) => now.text === "Photo 1");
+    await page.keyboard.press("Enter");
+    await page.getByTestId("photo-dialog").waitFor();
+    expect((await focused(page, "dialog")).inside).toBe(true);
+    for (let presses = 0; presses < 6; presses++) {
+      await page.keyboard.press("Tab");
+      expect((await focused(page, "dialog")).inside).toBe(true);
+    }
+    await page.keyboard.press("Escape");
+    await page.getByTestId("photo-dialog").waitFor({ state: "detached" });
+    expect(await focused(page)).toMatchObject({ tag: "a", text: "Photo 1" });
+    expect(problems.join("\n")).toBe("");
+  }, 90_000);
+});
+
+describe("a doctor using only the keyboard", () => {
+  it("opens the bell, whose items are out of the tab order while it is closed, closes it with Escape, and accepts with focus on the news", async () => {
+    const patient = await startJourney();
+    await signUpNewPatient(patient.page, "Kidist");
+    await patient.page.goto(`${baseUrl}/patient/new-consultation?step=2`);
+    await patient.page.getByLabel("What is going on with your skin?").fill(`Keyboard request ${Date.now()}`);
+    await patient.page.getByRole("button", { name: "Submit request" }).click();
+    await patient.page.waitForURL(/step=3/);
+    const id = new URL(patient.page.url()).searchParams.get("id");
+
+    const { page, problems } = await startJourney();
+    await signIn(page, "dr.abebe@qoda.test", DEMO_PASSWORD);
+    await page.waitForURL(/\/doctor\/dashboard$/);
+    await page.waitForLoadState("networkidle");
+    const bell = page.getByTestId("requests-bell");
+    await bell.waitFor();
+    expect(await bell.getAttribute("aria-expanded")).toBe("false");
+    expect(await page.getByTestId("requests-dropdown").count()).toBe(0);
+    await bell.focus();
+    await page.keyboard.press("Enter");
+    expect(await bell.getAttribute("aria-expanded")).toBe("true");
+    await page.getByTestId("requests-dropdown").waitFor();
+    await page.keyboard.press("Tab");
+    expect((await focused(page, "[data-testid=requests-dropdown]")).inside).toBe(true);
+    await page.keyboard.press("Escape");
+    expect(await bell.getAttribute("aria-expanded")).toBe("false");
+    expect((await focused(page)).text).toMatch(/^Waiting requests: \d+/);
+
+    await page.goto(`${baseUrl}/doctor/consultation/${id}`, { waitUntil: "networkidle" });
+    await tabUntil(page, (now) => now.text === "Accept");
+    await page.keyboard.press("Enter");
+    await expect.poll(async () => (await focused(page)).text).toBe("Consultation Accepted");
+    expect(problems.join("\n")).toBe("");
+  }, 90_000);
+});
