@@ -2,6 +2,7 @@ import type { Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { DEMO_PASSWORD } from "../../scripts/demo-data";
+import { expectAccessible } from "./accessibility";
 import { baseUrl, endJourneys, path, signIn, signUpNewPatient, startJourney } from "./journey";
 
 afterEach(endJourneys);
@@ -34,6 +35,8 @@ describe("a doctor declines, and the patient hears why", () => {
     await doctor.page.getByText("Decline this request…").click();
     await doctor.page.getByRole("button", { name: "Decline request" }).click();
     await expect.poll(() => doctor.page.getByText("Please choose why you are declining.").isVisible()).toBe(true);
+    // A state no address brings back (the form's errors) is checked where it stands.
+    await expectAccessible(doctor.page);
     await doctor.page.getByLabel("Photos not clear enough (ask for new ones)").check();
     await doctor.page.getByRole("button", { name: "Decline request" }).click();
     await doctor.page.waitForURL(/\/doctor\/consultations$/);
