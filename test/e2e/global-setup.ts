@@ -9,7 +9,8 @@ import type { TestProject } from "vitest/node";
 import { applyMigrations, build, type DevServer, PROJECT_ROOT, seedDemoData, startDevServer } from "../../scripts/local-stack";
 import { ensureChromium } from "./chromium";
 
-export const E2E_PORT = 8799;
+// One fixed port per run; E2E_PORT lets a second checkout run its journeys beside this one.
+const E2E_PORT = Number(process.env.E2E_PORT ?? 8799);
 
 declare module "vitest" {
   export interface ProvidedContext {
