@@ -47,6 +47,12 @@ export class ConsultationRoom extends SessionBoundRoom {
     await this.wakeUpAt(PAYMENT_WAKE_UP, deadline);
   }
 
+  /** Paid: the countdown stops, and both participants hear it (the doctor's page says "Payment Received"). */
+  async paymentConfirmed(): Promise<void> {
+    await this.wakeUpAt(PAYMENT_WAKE_UP, null);
+    await this.announce({ type: "status", consultationId: this.name, status: "in_progress", reason: "paid" });
+  }
+
   async paymentDeadline(): Promise<Date | null> {
     return this.wakeUpTime(PAYMENT_WAKE_UP);
   }

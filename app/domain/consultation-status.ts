@@ -87,13 +87,24 @@ function isPermitted(by: MoveAuthority, facts: ConsultationFacts, actor: Actor):
   }
 }
 
-function changesFor(move: ConsultationMove, actor: Actor, now: Date): Omit<ConsultationChanges, "status" | "updatedAt"> {
+/** Rules a deployment may set; tests shorten the payment window to watch it close. */
+export interface TransitionRules {
+  paymentWindowMs: number;
+}
+const DEFAULT_RULES: TransitionRules = { paymentWindowMs: PAYMENT_WINDOW_MS };
+
+function changesFor(
+  move: ConsultationMove,
+  actor: Actor,
+  now: Date,
+  rules: TransitionRules,
+): Omit<ConsultationChanges, "status" | "updatedAt"> {
   switch (move) {
     case "accept":
       return {
         doctorId: actor.kind === "user" ? actor.userId : null,
         acceptedAt: now,
-        paymentDeadlineAt: new Date(now.getTime() + PAYMENT_WINDOW_MS),
+        paymentDeadlineAt: new Date(now.getTime() + rules.paymentWindowMs),
       };
     case "expirePayment":
       return { doctorId: null, acceptedAt: null, paymentDeadlineAt: null };
@@ -113,7 +124,13 @@ function changesFor(move: ConsultationMove, actor: Actor, now: Date): Omit<Consu
  * Plans `move` on a consultation for `actor` at `now`. Permission is checked before status so that a
  * stranger learns nothing about a consultation's state from the refusal.
  */
-export function planTransition(facts: ConsultationFacts, move: ConsultationMove, actor: Actor, now: Date): TransitionPlan {
+export function planTransition(
+  facts: ConsultationFacts,
+  move: ConsultationMove,
+  actor: Actor,
+  now: Date,
+  rules: TransitionRules = DEFAULT_RULES,
+): TransitionPlan {
   const rule = MOVES[move];
   if (!isPermitted(rule.by, facts, actor)) return { ok: false, move, refusal: "not_permitted" };
   if (facts.status !== rule.from) return { ok: false, move, refusal: "wrong_status" };
@@ -122,7 +139,7 @@ export function planTransition(facts: ConsultationFacts, move: ConsultationMove,
     move,
     from: rule.from,
     to: rule.to,
-    changes: { status: rule.to, ...changesFor(move, actor, now), updatedAt: now },
+    changes: { status: rule.to, ...changesFor(move, actor, now, rules), updatedAt: now },
   };
 }
 

@@ -25,7 +25,7 @@ export const ROOM_CLOSE_CODES = {
 // Consultation room → its patient and doctor.
 
 /** Why a status moved, when the page should say so. */
-export const STATUS_REASONS = ["payment_expired", "declined", "withdrawn"] as const;
+export const STATUS_REASONS = ["payment_expired", "declined", "withdrawn", "paid"] as const;
 
 const ConsultationStatusEvent = z.object({
   type: z.literal("status"),

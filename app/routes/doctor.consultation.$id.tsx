@@ -7,6 +7,7 @@ import { ConsultationHeader } from "~/components/consultation-header";
 import { ConsultationSections } from "~/components/consultation-sections";
 import { DeclineForm } from "~/components/doctor/decline-form";
 import { FormAlert, SubmitButton } from "~/components/form-fields";
+import { PaymentCountdown } from "~/components/payment-countdown";
 import { PhotoViewer } from "~/components/photo-viewer";
 import { useConsultationStatus } from "~/components/realtime/use-consultation-status";
 import { useStillWaiting } from "~/components/realtime/use-still-waiting";
@@ -88,7 +89,8 @@ function DoctorConsultation({ consultation, patientName, photoIds }: PageData) {
   const { t } = useTranslation();
   const actionData = useActionData<typeof action>();
   // The room admits only the patient and the assigned doctor, so this page joins it once the request is this doctor's.
-  const { status } = useConsultationStatus(consultation.id, consultation.status, { enabled: consultation.status !== "pending" });
+  const { status, reason } = useConsultationStatus(consultation.id, consultation.status, { enabled: consultation.status !== "pending" });
+  const paidJustNow = status === "in_progress" && reason === "paid";
   // Until this doctor accepts, the room is not theirs to join; the lobby says when the request is taken.
   const stillWaiting = useStillWaiting(consultation.id, consultation.status === "pending");
   // The confirmation shows for a few seconds after this page's own accept.
@@ -131,8 +133,22 @@ function DoctorConsultation({ consultation, patientName, photoIds }: PageData) {
           </div>
         </div>
       ) : currentStatus === "accepted_awaiting_payment" ? (
-        <div role="status" className="alert alert-info" data-testid="awaiting-payment">
-          {t("consultation.waitingForPayment")}
+        <div role="status" className="alert alert-info flex flex-wrap justify-between" data-testid="awaiting-payment">
+          <span>{t("consultation.waitingForPayment")}</span>
+          {consultation.paymentDeadline ? (
+            <span>
+              {t("doctor.payment.patientTimeLeft")}{" "}
+              <PaymentCountdown deadline={consultation.paymentDeadline} className="font-mono font-bold" />
+            </span>
+          ) : null}
+        </div>
+      ) : null}
+      {paidJustNow ? (
+        <div role="status" className="alert alert-success" data-testid="payment-received">
+          <div>
+            <p className="font-bold">{t("doctor.payment.received")}</p>
+            <p>{t("doctor.payment.receivedBody")}</p>
+          </div>
         </div>
       ) : null}
       <ConsultationSections

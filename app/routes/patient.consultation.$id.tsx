@@ -15,6 +15,7 @@ import { requirePatient } from "~/server/auth/guards.server";
 import { requireConsultationAccess } from "~/server/consultation-access.server";
 import { consultationForPage } from "~/server/consultation-view.server";
 import { withdrawConsultation } from "~/server/consultations/withdraw.server";
+import { latePaymentsOf } from "~/server/db/payments.server";
 import { profileName } from "~/server/db/profiles.server";
 import { listPhotos } from "~/server/files.server";
 import { readFormData } from "~/server/form-body.server";
@@ -26,13 +27,19 @@ export async function loader(args: LoaderFunctionArgs) {
   const { context, request, params } = args;
   const consultation = await requireConsultationAccess(context, request, patient, params.id ?? "");
   if (consultation.status === "awaiting_assets") throw new Response("Not Found", { status: 404 });
-  const [doctor, photos] = await Promise.all([profileName(context.db, consultation.doctorId), listPhotos(context.db, consultation.id)]);
+  const [doctor, photos, latePayments] = await Promise.all([
+    profileName(context.db, consultation.doctorId),
+    listPhotos(context.db, consultation.id),
+    latePaymentsOf(context.db, consultation.id),
+  ]);
   const t = await getTranslator(request);
   return {
     title: pageTitle(`${t("consultation.title")} ${formatConsultationId(consultation.id)}`),
     consultation: consultationForPage(consultation),
     doctorFirstName: doctor?.firstName ?? null,
     photoIds: photos.map((photo) => photo.id),
+    /** Payments that came after their window: the patient is told each will be refunded. */
+    lateAmountsEtb: latePayments.map((payment) => payment.amountEtb),
   };
 }
 
@@ -53,7 +60,7 @@ export async function action(args: ActionFunctionArgs) {
 
 export default function PatientConsultation() {
   const { t } = useTranslation();
-  const { consultation, doctorFirstName, photoIds } = useLoaderData<typeof loader>();
+  const { consultation, doctorFirstName, photoIds, lateAmountsEtb } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   // Until it is paid for, the room says live when a doctor accepts or declines it.
   const listening = consultation.status === "pending" || consultation.status === "accepted_awaiting_payment";
@@ -76,6 +83,11 @@ export default function PatientConsultation() {
       {actionData?.refusal ? (
         <FormAlert title={t("consultation.errors.title")} message={t(DECISION_REFUSAL_MESSAGES[actionData.refusal])} />
       ) : null}
+      {lateAmountsEtb.map((amount, index) => (
+        <div key={index} role="status" className="alert alert-warning" data-testid="late-payment">
+          {t("payment.lateNotice", { amount })}
+        </div>
+      ))}
       <RequestStatusPanel
         consultationId={consultation.id}
         status={live.status}

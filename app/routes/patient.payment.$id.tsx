@@ -1,8 +1,9 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData, useNavigate } from "@remix-run/react";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 
+import { FormAlert, SubmitButton } from "~/components/form-fields";
 import { PaymentCountdown } from "~/components/payment-countdown";
 import { useConsultationStatus } from "~/components/realtime/use-consultation-status";
 import { CONSULTATION_FEE_ETB } from "~/domain/constants";
@@ -11,10 +12,15 @@ import { requirePatient } from "~/server/auth/guards.server";
 import { requireConsultationAccess } from "~/server/consultation-access.server";
 import { expirePayment } from "~/server/consultations/expire-payment.server";
 import { profileName } from "~/server/db/profiles.server";
+import { readFormData } from "~/server/form-body.server";
+import { paymentProvider } from "~/server/payments/provider.server";
+import { isTxRef, newTxRef, startPayment } from "~/server/payments/start-payment.server";
 import { redirectWithToast } from "~/server/toast.server";
 
-// Patients: where a matched request is paid for within the window. Payment itself (Chapa and the local
-// sandbox) arrives with the payments issue; this page already states the amount and the live deadline.
+const PAY_INTENT = "pay";
+
+// Patients: where a matched request is paid for within the window: Pay records the attempt and goes to
+// the provider's checkout (Chapa, or the local sandbox); the provider's confirmation starts the chat.
 export async function loader(args: LoaderFunctionArgs) {
   const patient = await requirePatient(args);
   const { context, request, params } = args;
@@ -44,15 +50,45 @@ export async function loader(args: LoaderFunctionArgs) {
     consultationId: consultation.id,
     doctorFirstName: doctor?.firstName ?? "",
     deadline: consultation.paymentDeadlineAt.toISOString(),
+    // Handed out with the form: the same form sent twice is one payment.
+    txRef: newTxRef(),
   };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
 
+export async function action(args: ActionFunctionArgs) {
+  const patient = await requirePatient(args);
+  const { context, request, params } = args;
+  const consultation = await requireConsultationAccess(context, request, patient, params.id ?? "");
+  const form = await readFormData(request);
+  const txRef = form.get("txRef");
+  if (form.get("intent") !== PAY_INTENT || !isTxRef(txRef)) return data({ failure: null, invalid: true }, { status: 400 });
+  const origin = new URL(request.url).origin;
+  const outcome = await startPayment(
+    context.db,
+    paymentProvider(context.config, context.cloudflare.env, origin),
+    consultation,
+    txRef,
+    { callbackUrl: `${origin}/payments/webhook`, returnUrlOf: (txRef) => `${origin}/payments/return/${txRef}` },
+    new Date(),
+  );
+  if (outcome.ok) return redirect(outcome.checkoutUrl);
+  if (outcome.reason === "provider_failed") return data({ failure: outcome.message, invalid: false }, { status: 502 });
+  if (outcome.reason === "already_paid")
+    return redirectWithToast(
+      `/patient/consultation/${consultation.id}`,
+      { kind: "info", title: "payment.alreadyCompleted" },
+      context.config,
+    );
+  return redirectWithToast("/patient/dashboard", { kind: "error", title: "payment.invalidRequest" }, context.config);
+}
+
 export default function Payment() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { consultationId, doctorFirstName, deadline } = useLoaderData<typeof loader>();
+  const { consultationId, doctorFirstName, deadline, txRef } = useLoaderData<typeof loader>();
+  const failed = useActionData<typeof action>();
   const { status, reason } = useConsultationStatus(consultationId, "accepted_awaiting_payment");
   const expired = status === "pending" && reason === "payment_expired";
   useEffect(() => {
@@ -72,9 +108,22 @@ export default function Payment() {
           <p className="text-lg">{t("payment.amount", { amount: CONSULTATION_FEE_ETB })}</p>
           <p className="text-sm text-base-content/80">{t("payment.timeLeft")}</p>
           <PaymentCountdown deadline={deadline} />
+          {failed ? (
+            <FormAlert
+              title={t("payment.failedTitle")}
+              message={failed.failure ? t("payment.providerError", { message: failed.failure }) : t("payment.notCompleted")}
+            />
+          ) : null}
+          <Form method="post" className="flex flex-col">
+            <input type="hidden" name="txRef" value={txRef} />
+            <SubmitButton name="intent" value={PAY_INTENT} busyLabel={t("payment.redirecting")}>
+              {t("payment.payAmount", { amount: CONSULTATION_FEE_ETB })}
+            </SubmitButton>
+          </Form>
           <p className="text-sm text-base-content/80" data-testid="payment-at-zero">
             {t("payment.atZero")}
           </p>
+          <p className="text-sm text-base-content/80">{t("payment.refundNote")}</p>
         </>
       )}
       <Link to={`/patient/consultation/${consultationId}`} className="link">

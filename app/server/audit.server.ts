@@ -20,6 +20,8 @@ export type AuditAction =
   | "consultation.declined"
   | "consultation.withdrawn"
   | "consultation.viewed"
+  | "consultation.paid"
+  | "payment.late"
   | "file.viewed";
 
 export interface AuditEvent {

@@ -10,6 +10,8 @@ export function consultationForPage(consultation: ConsultationRow) {
     mainConcern: consultation.mainConcern,
     medicalHistory: consultation.medicalHistory,
     additionalComments: consultation.additionalComments,
+    /** Until when the patient may pay (while a doctor's acceptance waits for payment). */
+    paymentDeadline: consultation.paymentDeadlineAt?.toISOString() ?? null,
     /** Why a doctor declined it (the patient is told), or null. */
     decline: consultation.declineReason ? { reason: consultation.declineReason, note: consultation.declineNote } : null,
   };

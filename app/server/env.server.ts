@@ -2,6 +2,8 @@
 // outbox as the only delivery) are on only outside production; production must name real providers.
 import { z } from "zod";
 
+import { PAYMENT_WINDOW_MS } from "~/domain/constants";
+
 const optionalUrl = z.url().optional();
 
 const EnvSchema = z
@@ -22,12 +24,24 @@ const EnvSchema = z
      * Cloudflare's edge set it. In production the edge sets the header, so it is always believed.
      */
     TRUST_CF_CONNECTING_IP: z.enum(["true", "false"]).default("false"),
+    /** Which payment provider takes the money: Chapa, or the local sandbox checkout (never in production). */
+    PAYMENT_PROVIDER: z.enum(["chapa", "sandbox"]).optional(),
+    CHAPA_API_URL: z.url().default("https://api.chapa.co"),
+    CHAPA_SECRET_KEY: z.string().optional(),
+    /** The secret Chapa signs its webhooks with (x-chapa-signature). */
+    CHAPA_WEBHOOK_SECRET: z.string().optional(),
+    /** Outside production only: a shorter payment window, so tests can watch it close. */
+    PAYMENT_WINDOW_SECONDS: z.coerce.number().int().min(5).max(3600).optional(),
   })
   .superRefine((env, context) => {
     if (env.APP_ENV !== "production") return;
-    for (const name of ["MAIL_API_KEY", "GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET"] as const) {
+    for (const name of ["MAIL_API_KEY", "GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET", "CHAPA_SECRET_KEY", "CHAPA_WEBHOOK_SECRET"] as const) {
       if (!env[name]) context.addIssue({ code: "custom", path: [name], message: `${name} is required in production` });
     }
+    if (env.PAYMENT_PROVIDER === "sandbox")
+      context.addIssue({ code: "custom", path: ["PAYMENT_PROVIDER"], message: "the payment sandbox is off in production" });
+    if (env.PAYMENT_WINDOW_SECONDS !== undefined)
+      context.addIssue({ code: "custom", path: ["PAYMENT_WINDOW_SECONDS"], message: "the payment window is fixed in production" });
   });
 
 export type AppConfig = z.infer<typeof EnvSchema> & {
@@ -35,6 +49,9 @@ export type AppConfig = z.infer<typeof EnvSchema> & {
   standInsEnabled: boolean;
   /** Whether the client address header comes from Cloudflare's edge (see client-address.server). */
   trustsClientAddressHeader: boolean;
+  paymentProvider: "chapa" | "sandbox";
+  /** How long a patient has to pay once a doctor accepts. */
+  paymentWindowMs: number;
 };
 
 const validated = new WeakMap<object, AppConfig>();
@@ -52,6 +69,8 @@ export function loadConfig(env: Env): AppConfig {
     ...parsed.data,
     standInsEnabled: !production,
     trustsClientAddressHeader: production || parsed.data.TRUST_CF_CONNECTING_IP === "true",
+    paymentProvider: parsed.data.PAYMENT_PROVIDER ?? (production ? "chapa" : "sandbox"),
+    paymentWindowMs: parsed.data.PAYMENT_WINDOW_SECONDS ? parsed.data.PAYMENT_WINDOW_SECONDS * 1000 : PAYMENT_WINDOW_MS,
   };
   validated.set(env, config);
   return config;

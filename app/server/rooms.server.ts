@@ -30,6 +30,11 @@ export async function tellParticipants(env: Env, event: ConsultationRoomEvent) {
   await (await consultationRoom(env, event.consultationId)).announce(event);
 }
 
+/** The payment arrived: the room stops its countdown and tells both participants. */
+export async function paymentConfirmed(env: Env, consultationId: string) {
+  await (await consultationRoom(env, consultationId)).paymentConfirmed();
+}
+
 export async function armPaymentDeadline(env: Env, consultationId: string, deadline: Date) {
   await (await consultationRoom(env, consultationId)).armPaymentDeadline(deadline);
 }

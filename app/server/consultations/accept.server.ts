@@ -29,6 +29,7 @@ export async function acceptConsultation(
     move: "accept",
     actor: { kind: "user", userId: doctor.userId, role: doctor.role },
     now,
+    rules: { paymentWindowMs: context.config.paymentWindowMs },
     alsoWrite: (db, moved) => [
       chatOfMove(db, moved, doctor.userId, now),
       auditOfMove(db, moved, { actorId: doctor.userId, action: "consultation.accepted", ipAddress: clientAddress(request), now }),

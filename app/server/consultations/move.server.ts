@@ -7,7 +7,13 @@ import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 
 import { auditLog, chats, consultations } from "~/db/schema";
-import { type Actor, type ConsultationMove, planTransition, type TransitionRefusal } from "~/domain/consultation-status";
+import {
+  type Actor,
+  type ConsultationMove,
+  planTransition,
+  type TransitionRefusal,
+  type TransitionRules,
+} from "~/domain/consultation-status";
 import type { AuditAction } from "~/server/audit.server";
 import type { Database } from "~/server/db/client.server";
 
@@ -25,6 +31,8 @@ interface Move {
   move: ConsultationMove;
   actor: Actor;
   now: Date;
+  /** The deployment's rules (the payment window), when the move needs them. */
+  rules?: TransitionRules;
   /** Columns the move writes besides those the state machine sets (a submit's words, a decline's reason). */
   alsoSet?: Partial<
     Pick<
@@ -48,11 +56,11 @@ interface Move {
 
 export async function moveConsultation(
   db: Database,
-  { consultationId, move, actor, now, alsoSet = {}, onlyIf, alsoWrite }: Move,
+  { consultationId, move, actor, now, rules, alsoSet = {}, onlyIf, alsoWrite }: Move,
 ): Promise<MoveOutcome> {
   const before = await db.query.consultations.findFirst({ where: eq(consultations.id, consultationId) });
   if (!before) return { ok: false, reason: "not_found" };
-  const plan = planTransition(before, move, actor, now);
+  const plan = planTransition(before, move, actor, now, rules);
   if (!plan.ok) return { ok: false, reason: plan.refusal, before };
   const moveId = crypto.randomUUID();
   const moved = and(eq(consultations.id, consultationId), eq(consultations.lastMoveId, moveId));

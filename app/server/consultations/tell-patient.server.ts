@@ -2,9 +2,11 @@
 import { startAgainPath } from "~/domain/consultation-request";
 import { getTranslatorFor } from "~/i18n.server";
 import type { Database } from "~/server/db/client.server";
+import { findConsultationById } from "~/server/db/consultations.server";
+import type { PaymentRow } from "~/server/db/payments.server";
 import { contactOf, profileName } from "~/server/db/profiles.server";
 import type { AppConfig } from "~/server/env.server";
-import { acceptedEmail, declinedEmail } from "~/server/mail/consultation-emails.server";
+import { acceptedEmail, declinedEmail, latePaymentEmail } from "~/server/mail/consultation-emails.server";
 import { sendMail } from "~/server/mail/mailer.server";
 
 import type { ConsultationRow } from "./move.server";
@@ -45,4 +47,17 @@ export async function mailDeclined({ db, config, origin }: Mailing, consultation
       newRequestLink,
     }),
   );
+}
+
+/** A payment that came after its window: kept, and the patient told it will be refunded. */
+export async function mailLatePayment({ db, config, origin }: Mailing, payment: PaymentRow) {
+  const [patient, consultation] = await Promise.all([contactOf(db, payment.patientId), findConsultationById(db, payment.consultationId)]);
+  if (!patient || !consultation) return;
+  const t = await getTranslatorFor(patient.language);
+  const details = {
+    title: consultation.title,
+    amountEtb: payment.amountEtb,
+    consultationLink: `${origin}/patient/consultation/${consultation.id}`,
+  };
+  await sendMail(db, config, latePaymentEmail(t, patient, details));
 }

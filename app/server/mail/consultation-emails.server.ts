@@ -51,3 +51,17 @@ export function declinedEmail(
   ];
   return htmlEmail(to.email, t("email.declined.subject"), lines, [{ label: t("email.declined.action"), href: details.newRequestLink }]);
 }
+
+export function latePaymentEmail(
+  t: Translate,
+  to: { email: string; firstName: string },
+  details: { title: string; amountEtb: number; consultationLink: string },
+): MailMessage {
+  const lines = [
+    t("email.greeting", { name: to.firstName }),
+    t("email.latePayment.body", { title: details.title, amount: details.amountEtb, minutes: PAYMENT_WINDOW_MINUTES }),
+  ];
+  return htmlEmail(to.email, t("email.latePayment.subject"), lines, [
+    { label: t("email.latePayment.action"), href: details.consultationLink },
+  ]);
+}

@@ -1,0 +1,48 @@
+import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+
+import { type ConfirmationOutcome, confirmPayment } from "~/server/consultations/confirm-payment.server";
+import { paymentProvider } from "~/server/payments/provider.server";
+import { isValidWebhookSignature } from "~/server/payments/webhook-signature.server";
+
+/** Chapa's webhooks are a few hundred bytes; anything near this is not one. */
+const MAX_WEBHOOK_BYTES = 16 * 1024;
+const MAX_TX_REF_CHARS = 100;
+
+const answer = (status: number, message: string) =>
+  new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+
+const STATUS_OF: Record<ConfirmationOutcome["kind"], number> = {
+  confirmed: 200,
+  already_confirmed: 200,
+  late: 200,
+  not_paid: 200,
+  unknown: 404,
+  mismatch: 422,
+};
+
+// The payment provider's webhook (Chapa, or the local sandbox in its format). Acted on only with a valid
+// x-chapa-signature over the raw body, and then only after the provider's own verify agrees.
+export async function action({ request, context }: ActionFunctionArgs) {
+  if (request.method !== "POST") return answer(405, "Method Not Allowed");
+  const declaredBytes = Number(request.headers.get("Content-Length") ?? 0);
+  if (declaredBytes > MAX_WEBHOOK_BYTES) return answer(413, "Payload Too Large");
+  const rawBody = await request.text();
+  if (new TextEncoder().encode(rawBody).byteLength > MAX_WEBHOOK_BYTES) return answer(413, "Payload Too Large");
+
+  const env = context.cloudflare.env;
+  const origin = new URL(request.url).origin;
+  const provider = paymentProvider(context.config, env, origin);
+  if (!(await isValidWebhookSignature(provider.webhookSecret, rawBody, request.headers.get("x-chapa-signature"))))
+    return answer(401, "Invalid signature");
+
+  let txRef: unknown;
+  try {
+    txRef = (JSON.parse(rawBody) as { tx_ref?: unknown }).tx_ref;
+  } catch {
+    return answer(400, "Body is not JSON");
+  }
+  if (typeof txRef !== "string" || txRef.length === 0 || txRef.length > MAX_TX_REF_CHARS) return answer(400, "Missing tx_ref");
+
+  const outcome = await confirmPayment(env, context.config, origin, txRef, new Date());
+  return answer(STATUS_OF[outcome.kind], outcome.kind);
+}

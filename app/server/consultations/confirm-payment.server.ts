@@ -1,0 +1,102 @@
+// A payment the provider confirms: the webhook and the patient's return page both come here, in any
+// order and any number of times (Chapa retries its webhook for 72 hours). Nothing changes until the
+// provider itself, asked with verify, shows the transaction succeeded for the amount, currency and
+// tx_ref we recorded. Then the consultation moves to `in_progress` once, with the payment marked paid in
+// the same batch; a payment that comes after its window closed (or after another payment already
+// started the consultation) is kept and flagged for an admin to refund, never dropped.
+import { and, eq, gt, lte, sql } from "drizzle-orm";
+
+import { auditLog, consultations, payments } from "~/db/schema";
+import { createDatabase, type Database } from "~/server/db/client.server";
+import { markPaymentFailed, markPaymentLate, paymentByTxRef, type PaymentRow } from "~/server/db/payments.server";
+import type { AppConfig } from "~/server/env.server";
+import { paymentProvider } from "~/server/payments/provider.server";
+import { paymentConfirmed } from "~/server/rooms.server";
+
+import { expirePayment } from "./expire-payment.server";
+import { auditOfMove, moveConsultation, type MovedByThisCall } from "./move.server";
+import { mailLatePayment } from "./tell-patient.server";
+
+export type ConfirmationOutcome =
+  /** This call started the consultation. */
+  | { kind: "confirmed"; payment: PaymentRow }
+  /** An earlier call already did (a repeated webhook, or the return page after the webhook). */
+  | { kind: "already_confirmed"; payment: PaymentRow }
+  /** Paid, but too late to start the consultation: recorded for a refund. */
+  | { kind: "late"; payment: PaymentRow; firstTold: boolean }
+  /** The provider says it did not succeed (or not yet). */
+  | { kind: "not_paid"; payment: PaymentRow; status: "failed" | "pending" }
+  /** No payment of ours has this tx_ref. */
+  | { kind: "unknown" }
+  /** The provider's record does not match ours (amount, currency, reference), or it knows no such transaction. */
+  | { kind: "mismatch"; payment: PaymentRow };
+
+export async function confirmPayment(env: Env, config: AppConfig, origin: string, txRef: string, now: Date): Promise<ConfirmationOutcome> {
+  const db = createDatabase(env.DB);
+  const payment = await paymentByTxRef(db, txRef);
+  if (!payment) return { kind: "unknown" };
+  if (payment.status === "paid") return { kind: "already_confirmed", payment };
+  if (payment.status === "paid_after_expiry") return { kind: "late", payment, firstTold: false };
+
+  const provider = paymentProvider(config, env, origin);
+  const verified = provider.name === payment.provider ? await provider.verify(txRef) : null;
+  const matches =
+    verified !== null &&
+    verified.txRef === payment.txRef &&
+    verified.amountEtb === payment.amountEtb &&
+    verified.currency === payment.currency;
+  if (!matches) return { kind: "mismatch", payment };
+  if (verified.status !== "success") {
+    if (verified.status === "failed") await markPaymentFailed(db, txRef, now);
+    return { kind: "not_paid", payment, status: verified.status };
+  }
+
+  // A window that has closed is closed first (should its alarm be late), so that lateness is decided once.
+  await expirePayment(env, payment.consultationId, now);
+  const outcome = await moveConsultation(db, {
+    consultationId: payment.consultationId,
+    move: "confirmPayment",
+    actor: { kind: "system" },
+    now,
+    // Paid within this window, for this acceptance: an attempt begun before the current doctor accepted
+    // belongs to an earlier window and is late, even if the request has been accepted again since.
+    onlyIf: and(gt(consultations.paymentDeadlineAt, now), lte(consultations.acceptedAt, payment.createdAt)),
+    alsoWrite: (db, moved) => [
+      paidOfMove(db, moved, payment.id, verified.reference, now),
+      auditOfMove(db, moved, { actorId: null, action: "consultation.paid", ipAddress: null, now }),
+    ],
+  });
+  if (outcome.ok) {
+    await paymentConfirmed(env, payment.consultationId);
+    return { kind: "confirmed", payment: { ...payment, status: "paid", paidAt: now } };
+  }
+  // Either a concurrent call just confirmed this very payment, or it came too late.
+  const after = (await paymentByTxRef(db, txRef)) ?? payment;
+  if (after.status === "paid") return { kind: "already_confirmed", payment: after };
+  const firstTold = await markPaymentLate(db, txRef, verified.reference, now);
+  if (firstTold) {
+    await auditLate(db, payment, now);
+    await mailLatePayment({ db, config, origin }, payment);
+  }
+  return { kind: "late", payment: (await paymentByTxRef(db, txRef)) ?? after, firstTold };
+}
+
+/** The payment marked paid, only by the call that moved the consultation. */
+function paidOfMove(db: Database, moved: MovedByThisCall, paymentId: string, providerReference: string | null, now: Date) {
+  return db
+    .update(payments)
+    .set({ status: "paid", paidAt: now, providerReference, updatedAt: now })
+    .where(and(eq(payments.id, paymentId), sql`EXISTS (SELECT 1 FROM ${consultations} WHERE ${moved})`));
+}
+
+async function auditLate(db: Database, payment: PaymentRow, now: Date) {
+  await db.insert(auditLog).values({
+    actorId: null,
+    action: "payment.late",
+    targetType: "consultation",
+    targetId: payment.consultationId,
+    ipAddress: null,
+    details: { txRef: payment.txRef },
+    createdAt: now,
+  });
+}

@@ -1,0 +1,384 @@
+// Paying for a consultation: the sandbox checkout end to end, the webhook's defences, exactly-once
+// confirmation under replays and races, late payments, and the Chapa adapter against a stand-in that
+// answers in Chapa's formats.
+import { env, runDurableObjectAlarm, SELF } from "cloudflare:test";
+import { and, count, eq } from "drizzle-orm";
+import { getServerByName } from "partyserver";
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+import { auditLog, consultations, payments } from "~/db/schema";
+import { CONSULTATION_FEE_ETB } from "~/domain/constants";
+import { confirmPayment } from "~/server/consultations/confirm-payment.server";
+import { loadConfig } from "~/server/env.server";
+import { chapaProvider } from "~/server/payments/chapa.server";
+import { sandboxProvider, sandboxTransaction } from "~/server/payments/sandbox.server";
+import { startPayment } from "~/server/payments/start-payment.server";
+import { signWebhookBody } from "~/server/payments/webhook-signature.server";
+
+import type { ConsultationRoom } from "../../party/consultation";
+import { emailsTo } from "./auth-helpers";
+import { Visitor } from "./browser-like";
+import { CHAPA_API_URL, CHAPA_SECRET_KEY, CHAPA_WEBHOOK_SECRET, chapaStandIn, chapaWebhook } from "./chapa-stand-in";
+import { createConsultation, createUser, db, ORIGIN, sessionCookieFor } from "./fixtures";
+import { openConsultationSocket } from "./sockets";
+
+afterEach(() => vi.restoreAllMocks());
+
+const config = () => loadConfig(env);
+const sandboxSecret = () => sandboxProvider(config(), env, ORIGIN).webhookSecret;
+
+/** The Worker's calls to its own site (the sandbox posting its webhook) reach the Worker, as under wrangler dev. */
+function routeOwnCallsToWorker() {
+  const realFetch = globalThis.fetch;
+  const webhookCalls: string[] = [];
+  vi.spyOn(globalThis, "fetch").mockImplementation((input, init) => {
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    if (url.startsWith(`${ORIGIN}/payments/webhook`)) webhookCalls.push(url);
+    return url.startsWith(ORIGIN) ? SELF.fetch(new Request(input, init)) : realFetch(input, init);
+  });
+  return webhookCalls;
+}
+
+/** A patient (signed in, as a Visitor) whose request a doctor accepted `acceptedAgoMs` ago, with `windowLeftMs` to pay. */
+async function acceptedRequest({ windowLeftMs = 14 * 60_000, acceptedAgoMs = 60_000 } = {}) {
+  const patientId = await createUser("patient");
+  const doctorId = await createUser("doctor");
+  const now = Date.now();
+  const consultation = await createConsultation(patientId, "accepted_awaiting_payment", {
+    doctorId,
+    acceptedAt: new Date(now - acceptedAgoMs),
+    paymentDeadlineAt: new Date(now + windowLeftMs),
+  });
+  const patient = new Visitor(await sessionCookieFor(patientId));
+  return { patientId, doctorId, consultation, patient };
+}
+
+const consultationNow = async (id: string) => (await db.query.consultations.findFirst({ where: eq(consultations.id, id) }))!;
+const paymentsOf = (consultationId: string) => db.select().from(payments).where(eq(payments.consultationId, consultationId));
+async function auditCount(consultationId: string, action: string) {
+  const [row] = await db
+    .select({ entries: count() })
+    .from(auditLog)
+    .where(and(eq(auditLog.targetId, consultationId), eq(auditLog.action, action)));
+  return row!.entries;
+}
+
+/** The tx_ref the payment page handed out with its form. */
+async function formTxRef(patient: Visitor, consultationId: string) {
+  const page = await patient.get(`/patient/payment/${consultationId}`);
+  expect(page.status).toBe(200);
+  const txRef = /name="txRef" value="([^"]+)"/.exec(await page.text())?.[1];
+  expect(txRef).toMatch(/^qoda-/);
+  return txRef!;
+}
+
+async function pay(patient: Visitor, consultationId: string, txRef?: string) {
+  return patient.post(`/patient/payment/${consultationId}`, { intent: "pay", txRef: txRef ?? (await formTxRef(patient, consultationId)) });
+}
+
+async function postWebhook(body: string, headers: Record<string, string>) {
+  return SELF.fetch(`${ORIGIN}/payments/webhook`, { method: "POST", body, headers: { "Content-Type": "application/json", ...headers } });
+}
+
+/** A Pay that reached the sandbox checkout; returns its tx_ref. */
+async function checkoutStarted(patient: Visitor, consultationId: string) {
+  const response = await pay(patient, consultationId);
+  expect(response.status).toBe(302);
+  const checkout = new URL(response.headers.get("Location")!, ORIGIN);
+  expect(checkout.pathname).toMatch(/^\/dev\/payments\/checkout\/qoda-/);
+  return decodeURIComponent(checkout.pathname.split("/").pop()!);
+}
+
+describe("paying in the sandbox", () => {
+  it("records the attempt, checks out, and the signed webhook starts the consultation", async () => {
+    const webhookCalls = routeOwnCallsToWorker();
+    const { consultation, patient, doctorId } = await acceptedRequest();
+    const doctorSocket = await openConsultationSocket(consultation.id, await sessionCookieFor(doctorId));
+    await doctorSocket.until((events) => events.length > 0);
+
+    const txRef = await checkoutStarted(patient, consultation.id);
+    const [attempt] = await paymentsOf(consultation.id);
+    expect(attempt).toMatchObject({ txRef, status: "initialized", provider: "sandbox", amountEtb: CONSULTATION_FEE_ETB, currency: "ETB" });
+    expect(attempt!.checkoutUrl).toBe(`${ORIGIN}/dev/payments/checkout/${txRef}`);
+
+    const checkoutPage = await patient.get(`/dev/payments/checkout/${txRef}`);
+    expect(await checkoutPage.text()).toContain("150");
+    const paid = await patient.post(`/dev/payments/checkout/${txRef}`, { outcome: "pay" });
+    expect(paid.headers.get("Location")).toBe(`${ORIGIN}/payments/return/${txRef}`);
+    expect(webhookCalls).toHaveLength(1);
+
+    expect(await consultationNow(consultation.id)).toMatchObject({ status: "in_progress", paymentDeadlineAt: null });
+    expect((await paymentsOf(consultation.id))[0]).toMatchObject({ status: "paid", needsAdminReview: false });
+    // The doctor hears it live, and the room's countdown is off.
+    await doctorSocket.until((events) => events.some((event) => event.status === "in_progress" && event.reason === "paid"));
+    const room = (await getServerByName(env.ConsultationRoom, consultation.id)) as DurableObjectStub<ConsultationRoom>;
+    expect(await room.paymentDeadline()).toBeNull();
+    doctorSocket.close();
+
+    // The patient's browser comes back after the webhook: told it is paid, nothing moves twice.
+    const back = await patient.get(`/payments/return/${txRef}`);
+    expect(back.headers.get("Location")).toBe(`/patient/consultation/${consultation.id}`);
+    expect(await auditCount(consultation.id, "consultation.paid")).toBe(1);
+    // Paying again is refused as already completed.
+    const again = await pay(patient, consultation.id, `qoda-${crypto.randomUUID()}`);
+    expect(again.headers.get("Location")).toBe(`/patient/consultation/${consultation.id}`);
+  });
+
+  it("makes one payment of a form sent twice, both going to the same checkout", async () => {
+    const { consultation, patient } = await acceptedRequest();
+    const txRef = await formTxRef(patient, consultation.id);
+    const [first, second] = await Promise.all([pay(patient, consultation.id, txRef), pay(patient, consultation.id, txRef)]);
+    expect(first.status).toBe(302);
+    expect(second.status).toBe(302);
+    expect(first.headers.get("Location")).toBe(second.headers.get("Location"));
+    expect(await paymentsOf(consultation.id)).toHaveLength(1);
+  });
+
+  it("says Payment Failed when the patient fails the checkout, and Pay works again", async () => {
+    routeOwnCallsToWorker();
+    const { consultation, patient } = await acceptedRequest();
+    const txRef = await checkoutStarted(patient, consultation.id);
+    await patient.post(`/dev/payments/checkout/${txRef}`, { outcome: "fail" });
+    const back = await patient.get(`/payments/return/${txRef}`);
+    expect(back.headers.get("Location")).toBe(`/patient/payment/${consultation.id}`);
+    const page = await (await patient.get(`/patient/payment/${consultation.id}`)).text();
+    expect(page).toContain("Payment Failed");
+    expect((await paymentsOf(consultation.id))[0]!.status).toBe("failed");
+    expect((await consultationNow(consultation.id)).status).toBe("accepted_awaiting_payment");
+
+    // The same (failed) form sent again becomes a fresh attempt with a reference of its own.
+    const retry = await pay(patient, consultation.id, txRef);
+    expect(retry.status).toBe(302);
+    const attempts = await paymentsOf(consultation.id);
+    expect(attempts).toHaveLength(2);
+    expect(new Set(attempts.map((attempt) => attempt.txRef)).size).toBe(2);
+  });
+
+  it("sends a request that is not awaiting payment to the dashboard, and a stranger gets 404", async () => {
+    const patientId = await createUser("patient");
+    const pending = await createConsultation(patientId, "pending");
+    const patient = new Visitor(await sessionCookieFor(patientId));
+    const response = await pay(patient, pending.id, `qoda-${crypto.randomUUID()}`);
+    expect(response.headers.get("Location")).toBe("/patient/dashboard");
+    expect(await paymentsOf(pending.id)).toHaveLength(0);
+
+    const { consultation } = await acceptedRequest();
+    const stranger = await pay(patient, consultation.id, `qoda-${crypto.randomUUID()}`);
+    expect(stranger.status).toBe(404);
+    expect(await paymentsOf(consultation.id)).toHaveLength(0);
+  });
+
+  it("refuses a forged form: a tx_ref that is not ours, or another consultation's", async () => {
+    const { consultation, patient } = await acceptedRequest();
+    expect((await pay(patient, consultation.id, "../../etc")).status).toBe(400);
+    const other = await acceptedRequest();
+    const othersRef = await checkoutStarted(other.patient, other.consultation.id);
+    const response = await pay(patient, consultation.id, othersRef);
+    expect(response.headers.get("Location")).toBe("/patient/dashboard");
+    expect(await paymentsOf(consultation.id)).toHaveLength(0);
+  });
+});
+
+describe("the payment webhook", () => {
+  async function startedPayment() {
+    const request = await acceptedRequest();
+    const txRef = await checkoutStarted(request.patient, request.consultation.id);
+    return { ...request, txRef };
+  }
+  /** The sandbox says the patient paid (without its webhook: the tests send their own). */
+  async function markPaidAtSandbox(txRef: string, changes: Record<string, unknown> = {}) {
+    const transaction = await sandboxTransaction(env, txRef);
+    await env.FILES.put(`payment-sandbox/${txRef}`, JSON.stringify({ ...transaction, status: "success", ...changes }));
+  }
+
+  it("refuses a bad signature, the static header alone, and unknown references, changing nothing", async () => {
+    const { consultation, txRef } = await startedPayment();
+    await markPaidAtSandbox(txRef);
+    const { body, signature, staticSignature } = await chapaWebhook(sandboxSecret(), { tx_ref: txRef, amount: "150.00" });
+
+    expect((await postWebhook(body, { "x-chapa-signature": "0".repeat(64) })).status).toBe(401);
+    expect((await postWebhook(body, { "chapa-signature": staticSignature })).status).toBe(401);
+    expect((await postWebhook(body, {})).status).toBe(401);
+    // A signature of another body does not carry over.
+    expect((await postWebhook(body.replace("150.00", "1.00"), { "x-chapa-signature": signature })).status).toBe(401);
+    const unknown = await chapaWebhook(sandboxSecret(), { tx_ref: `qoda-${crypto.randomUUID()}` });
+    expect((await postWebhook(unknown.body, { "x-chapa-signature": unknown.signature })).status).toBe(404);
+    const notJson = "tx_ref=abc";
+    expect((await postWebhook(notJson, { "x-chapa-signature": await signWebhookBody(sandboxSecret(), notJson) })).status).toBe(400);
+    expect((await postWebhook("x".repeat(20_000), { "x-chapa-signature": signature })).status).toBe(413);
+
+    expect((await consultationNow(consultation.id)).status).toBe("accepted_awaiting_payment");
+    expect((await paymentsOf(consultation.id))[0]!.status).toBe("initialized");
+  });
+
+  it("acts only on what verify shows: a wrong amount or currency, or an unpaid transaction, changes nothing", async () => {
+    for (const changes of [{ amountEtb: 1 }, { status: "pending" }]) {
+      const { consultation, txRef } = await startedPayment();
+      if (changes.status !== "pending") await markPaidAtSandbox(txRef, changes);
+      // The webhook claims success for the right amount; the provider's own record says otherwise.
+      const { body, signature } = await chapaWebhook(sandboxSecret(), { tx_ref: txRef, amount: "150.00" });
+      const response = await postWebhook(body, { "x-chapa-signature": signature });
+      expect(response.status).toBe(changes.status === "pending" ? 200 : 422);
+      expect((await consultationNow(consultation.id)).status).toBe("accepted_awaiting_payment");
+      expect((await paymentsOf(consultation.id))[0]!.status).toBe("initialized");
+    }
+  });
+
+  it("moves the consultation once for 10 replays", async () => {
+    const { consultation, txRef } = await startedPayment();
+    await markPaidAtSandbox(txRef);
+    const { body, signature } = await chapaWebhook(sandboxSecret(), { tx_ref: txRef, amount: "150.00" });
+    const answers = await Promise.all(Array.from({ length: 10 }, () => postWebhook(body, { "x-chapa-signature": signature })));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
+    const after = await consultationNow(consultation.id);
+    expect(after.status).toBe("in_progress");
+    expect(await auditCount(consultation.id, "consultation.paid")).toBe(1);
+    // Later replays (Chapa retries for 72 hours) change nothing either.
+    await postWebhook(body, { "x-chapa-signature": signature });
+    expect((await consultationNow(consultation.id)).updatedAt).toEqual(after.updatedAt);
+  });
+
+  it("makes one move when the webhook and the return page race", async () => {
+    const { consultation, txRef, patient } = await startedPayment();
+    await markPaidAtSandbox(txRef);
+    const { body, signature } = await chapaWebhook(sandboxSecret(), { tx_ref: txRef, amount: "150.00" });
+    const [hook, back] = await Promise.all([
+      postWebhook(body, { "x-chapa-signature": signature }),
+      patient.get(`/payments/return/${txRef}`),
+    ]);
+    expect(hook.status).toBe(200);
+    expect(back.headers.get("Location")).toBe(`/patient/consultation/${consultation.id}`);
+    expect((await consultationNow(consultation.id)).status).toBe("in_progress");
+    expect(await auditCount(consultation.id, "consultation.paid")).toBe(1);
+    expect((await paymentsOf(consultation.id)).map((payment) => payment.status)).toEqual(["paid"]);
+  });
+
+  it("records a payment that comes after the window as late, returns the request to the queue and tells the patient", async () => {
+    const { consultation, txRef, patientId, patient } = await startedPayment();
+    await markPaidAtSandbox(txRef);
+    // The window closes before the provider's word arrives (its alarm not yet run).
+    await db
+      .update(consultations)
+      .set({ paymentDeadlineAt: new Date(Date.now() - 1_000) })
+      .where(eq(consultations.id, consultation.id));
+    const { body, signature } = await chapaWebhook(sandboxSecret(), { tx_ref: txRef, amount: "150.00" });
+    expect((await postWebhook(body, { "x-chapa-signature": signature })).status).toBe(200);
+    expect((await postWebhook(body, { "x-chapa-signature": signature })).status).toBe(200);
+
+    expect(await consultationNow(consultation.id)).toMatchObject({ status: "pending", doctorId: null });
+    const [late] = await paymentsOf(consultation.id);
+    expect(late).toMatchObject({ status: "paid_after_expiry", needsAdminReview: true });
+    expect(late!.paidAt).not.toBeNull();
+    const patientEmail = (await db.query.users.findFirst({ where: (users, { eq }) => eq(users.id, patientId) }))!.email;
+    const mails = await emailsTo(patientEmail);
+    expect(mails.filter((mail) => mail.subject.includes("refunded"))).toHaveLength(1);
+    // The patient's page says so, on every visit.
+    const page = await (await patient.get(`/patient/consultation/${consultation.id}`)).text();
+    expect(page).toContain("will be refunded");
+  });
+
+  it("treats a payment begun in an earlier window as late, even once the request is accepted again", async () => {
+    const { consultation, txRef } = await startedPayment();
+    await markPaidAtSandbox(txRef);
+    // The window expired and another doctor accepted since.
+    const otherDoctor = await createUser("doctor");
+    const later = new Date(Date.now() + 1_000);
+    await db
+      .update(consultations)
+      .set({ doctorId: otherDoctor, acceptedAt: later, paymentDeadlineAt: new Date(later.getTime() + 15 * 60_000) })
+      .where(eq(consultations.id, consultation.id));
+    const outcome = await confirmPayment(env, config(), ORIGIN, txRef, new Date(later.getTime() + 1_000));
+    expect(outcome.kind).toBe("late");
+    expect((await consultationNow(consultation.id)).status).toBe("accepted_awaiting_payment");
+  });
+
+  it("expires through the room's alarm even when it runs twice, after which a payment is late", async () => {
+    const { consultation, txRef } = await startedPayment();
+    await db
+      .update(consultations)
+      .set({ paymentDeadlineAt: new Date(Date.now() - 1_000) })
+      .where(eq(consultations.id, consultation.id));
+    const room = (await getServerByName(env.ConsultationRoom, consultation.id)) as DurableObjectStub<ConsultationRoom>;
+    await room.armPaymentDeadline(new Date(Date.now() + 60_000));
+    expect(await runDurableObjectAlarm(room)).toBe(true);
+    await room.armPaymentDeadline(new Date(Date.now() + 60_000));
+    expect(await runDurableObjectAlarm(room)).toBe(true);
+    expect((await consultationNow(consultation.id)).status).toBe("pending");
+    await markPaidAtSandbox(txRef);
+    expect((await confirmPayment(env, config(), ORIGIN, txRef, new Date())).kind).toBe("late");
+  });
+});
+
+describe("the Chapa adapter", () => {
+  const chapaConfig = () => ({
+    ...config(),
+    paymentProvider: "chapa" as const,
+    CHAPA_API_URL,
+    CHAPA_SECRET_KEY,
+    CHAPA_WEBHOOK_SECRET,
+  });
+  const checkout = (txRef: string) => ({
+    txRef,
+    amountEtb: 150,
+    email: "abebe@example.com",
+    firstName: "Abebe",
+    lastName: "Kebede",
+    callbackUrl: `${ORIGIN}/payments/webhook`,
+    returnUrl: `${ORIGIN}/payments/return/${txRef}`,
+  });
+
+  it("initializes in Chapa's format and gives the hosted checkout URL", async () => {
+    const chapa = chapaStandIn();
+    const txRef = `qoda-${crypto.randomUUID()}`;
+    const outcome = await chapaProvider(chapaConfig()).initialize(checkout(txRef));
+    expect(outcome).toEqual({ ok: true, checkoutUrl: `https://checkout.chapa.co/checkout/payment/${txRef}` });
+    expect(chapa.authorizations[0]).toBe(`Bearer ${CHAPA_SECRET_KEY}`);
+    expect(chapa.initializeBodies[0]).toMatchObject({
+      amount: "150",
+      currency: "ETB",
+      email: "abebe@example.com",
+      first_name: "Abebe",
+      last_name: "Kebede",
+      tx_ref: txRef,
+      callback_url: `${ORIGIN}/payments/webhook`,
+      return_url: `${ORIGIN}/payments/return/${txRef}`,
+    });
+    expect((chapa.initializeBodies[0]!.customization as { title: string }).title.length).toBeLessThanOrEqual(16);
+    // Chapa's "used before" is told apart from a failure.
+    expect(await chapaProvider(chapaConfig()).initialize(checkout(txRef))).toEqual({ ok: false, kind: "reference_used" });
+  });
+
+  it("reuses the stored checkout URL when Chapa says the reference was used before", async () => {
+    const chapa = chapaStandIn();
+    const { consultation } = await acceptedRequest();
+    const txRef = `qoda-${crypto.randomUUID()}`;
+    const links = { callbackUrl: `${ORIGIN}/payments/webhook`, returnUrlOf: (ref: string) => `${ORIGIN}/payments/return/${ref}` };
+    const provider = chapaProvider(chapaConfig());
+    const first = await startPayment(db, provider, consultation, txRef, links, new Date());
+    const second = await startPayment(db, provider, consultation, txRef, links, new Date());
+    expect(first).toEqual({ ok: true, checkoutUrl: `https://checkout.chapa.co/checkout/payment/${txRef}` });
+    expect(second).toEqual(first);
+    expect(chapa.initializeBodies).toHaveLength(2);
+    expect(await paymentsOf(consultation.id)).toHaveLength(1);
+  });
+
+  it("verifies with Chapa before confirming: success for the expected amount, currency and tx_ref only", async () => {
+    const chapa = chapaStandIn();
+    const cases = [
+      { settle: "success", changes: { amount: "150" }, expected: "confirmed" },
+      { settle: "success", changes: { amount: "15" }, expected: "mismatch" },
+      { settle: "success", changes: { currency: "USD" }, expected: "mismatch" },
+      { settle: "failed", changes: {}, expected: "not_paid" },
+    ] as const;
+    for (const { settle, changes, expected } of cases) {
+      const { consultation } = await acceptedRequest();
+      const txRef = `qoda-${crypto.randomUUID()}`;
+      const links = { callbackUrl: `${ORIGIN}/payments/webhook`, returnUrlOf: (ref: string) => `${ORIGIN}/payments/return/${ref}` };
+      await startPayment(db, chapaProvider(chapaConfig()), consultation, txRef, links, new Date());
+      chapa.settle(txRef, settle, changes);
+      const outcome = await confirmPayment(env, chapaConfig(), ORIGIN, txRef, new Date());
+      expect(outcome.kind).toBe(expected);
+      expect((await consultationNow(consultation.id)).status).toBe(expected === "confirmed" ? "in_progress" : "accepted_awaiting_payment");
+    }
+  });
+});
