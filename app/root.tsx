@@ -28,6 +28,7 @@ import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
 import { useNonce } from "~/nonce";
 import { usePageHydrates } from "~/page-hydration";
 import { findSessionUser } from "~/server/auth/session.server";
+import { unreadNotificationCount } from "~/server/db/notifications.server";
 import { doctorCodeOf, pendingRequestCount } from "~/server/db/requests.server";
 import { readToast } from "~/server/toast.server";
 import { enhanceStaticPage } from "~/static-page-script";
@@ -49,6 +50,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     user?.role === "doctor" && user.doctorStatus === "active"
       ? { initialCount: await pendingRequestCount(context.db), doctorCode: await doctorCodeOf(context.db, user.userId) }
       : null;
+  // Patients and doctors have the notifications bell; its count comes with every page.
+  const unreadNotifications = user && user.role !== "admin" ? await unreadNotificationCount(context.db, user.userId) : null;
   const headers = new Headers();
   if (toast.setCookie) headers.append("Set-Cookie", toast.setCookie);
   return data(
@@ -64,6 +67,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         : null,
       signedInRole: user?.role ?? null,
       doctorBell,
+      unreadNotifications,
       // For the error boundary, which has no loader of its own to translate a title.
       errorTitle: pageTitle(t("pages.error.title")),
     },
@@ -101,7 +105,11 @@ export function Layout({ children }: { children: ReactNode }) {
         <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 btn btn-sm">
           {t("shell.skipToContent")}
         </a>
-        <SiteHeader signedInRole={rootData?.signedInRole ?? null} doctorBell={rootData?.doctorBell ?? null} />
+        <SiteHeader
+          signedInRole={rootData?.signedInRole ?? null}
+          doctorBell={rootData?.doctorBell ?? null}
+          unreadNotifications={rootData?.unreadNotifications ?? null}
+        />
         <main id="main" className="flex-1">
           {children}
         </main>

@@ -11,9 +11,12 @@ const RequestsBell = lazy(() => import("~/components/doctor/requests-bell").then
 export function SiteHeader({
   signedInRole,
   doctorBell,
+  unreadNotifications,
 }: {
   signedInRole: Role | null;
   doctorBell: { initialCount: number; doctorCode: string | null } | null;
+  /** Patients' and doctors' unread notifications (null for others). */
+  unreadNotifications: number | null;
 }) {
   const { t } = useTranslation();
   return (
@@ -35,6 +38,7 @@ export function SiteHeader({
                     <RequestsBell initialCount={doctorBell.initialCount} doctorCode={doctorBell.doctorCode} />
                   </Suspense>
                 ) : null}
+                {unreadNotifications !== null ? <NotificationsLink unread={unreadNotifications} /> : null}
                 <Link to={homePathForRole(signedInRole)} className="btn btn-sm btn-primary">
                   {t("shell.dashboard")}
                 </Link>
@@ -61,5 +65,24 @@ export function SiteHeader({
         </div>
       </div>
     </header>
+  );
+}
+
+/** The notifications bell: a plain link to the list, with the unread count in its name. */
+function NotificationsLink({ unread }: { unread: number }) {
+  const { t } = useTranslation();
+  return (
+    <Link to="/notifications" className="btn btn-sm btn-ghost gap-1" data-testid="notifications-link">
+      <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2">
+        <path d="M18 8a6 6 0 0 0-12 0c0 7-3 9-3 9h18s-3-2-3-9M13.7 21a2 2 0 0 1-3.4 0" />
+      </svg>
+      <span className="sr-only">{t("notifications.title")}</span>
+      {unread > 0 ? (
+        <span className="badge badge-sm badge-primary">
+          {unread}
+          <span className="sr-only"> {t("notifications.unread", { count: unread })}</span>
+        </span>
+      ) : null}
+    </Link>
   );
 }

@@ -16,6 +16,7 @@ import {
   MAX_DECLINE_NOTE_CHARS,
   PRIORITIES,
 } from "../domain/consultation-status";
+import { CONTACT_METHODS } from "../domain/feedback";
 import { LANGUAGES } from "../domain/languages";
 import { DEFAULT_DOCTOR_SPECIALTY, DOCTOR_STATUSES, ROLES } from "../domain/roles";
 
@@ -41,7 +42,6 @@ const isBoolean = (column: string) => sql.raw(`${column} IN (0, 1)`);
 export const FILE_KINDS = ["photo", "chat_image"] as const;
 export const PAYMENT_STATUSES = ["initialized", "paid", "failed", "paid_after_expiry"] as const;
 export const PAYMENT_PROVIDERS = ["chapa", "sandbox"] as const;
-export const CONTACT_METHODS = ["telegram", "phone", "email"] as const;
 export const CHAT_STATUSES = ["active", "closed"] as const;
 export const REGISTRATION_STATUSES = ["pending", "approved", "rejected"] as const;
 export const MAIL_STATUSES = ["queued", "sent", "failed"] as const;

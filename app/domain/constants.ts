@@ -25,6 +25,12 @@ export const MAX_LICENCE_BYTES = 10 * 1024 * 1024;
 export const LICENCE_CONTENT_TYPES = ["application/pdf", "image/jpeg", "image/png"] as const;
 
 export const MAX_TITLE_CHARS = 100;
+/** Each part of a doctor's summary (observations, diagnosis, treatment plan). */
+export const MAX_SUMMARY_FIELD_CHARS = 4_000;
+/** A feedback message. */
+export const MAX_FEEDBACK_MESSAGE_CHARS = 2_000;
+/** A phone number, Telegram handle or email address given to be contacted about feedback. */
+export const MAX_CONTACT_VALUE_CHARS = 200;
 export const MIN_PASSWORD_CHARS = 6;
 export const MIN_EXPERIENCE_YEARS = 0;
 export const RATING_MIN = 1;

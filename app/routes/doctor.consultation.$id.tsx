@@ -1,17 +1,21 @@
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import type { SubmissionResult } from "@conform-to/react";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 
 import { ConsultationHeader } from "~/components/consultation-header";
 import { ConsultationSections } from "~/components/consultation-sections";
+import { ConsultationSummary } from "~/components/consultation-summary";
 import { DeclineForm } from "~/components/doctor/decline-form";
+import { SummaryForm } from "~/components/doctor/summary-form";
 import { FormAlert, SubmitButton } from "~/components/form-fields";
 import { PaymentCountdown } from "~/components/payment-countdown";
 import { PhotoViewer } from "~/components/photo-viewer";
 import { useConsultationStatus } from "~/components/realtime/use-consultation-status";
 import { useStillWaiting } from "~/components/realtime/use-still-waiting";
 import { ACCEPT_CONFIRMATION_SHOWN_MS, formatConsultationId } from "~/domain/constants";
+import { CLOSING_INTENTS, CLOSING_REFUSAL_MESSAGES, type ClosingRefusal, SummarySchema } from "~/domain/consultation-closing";
 import { DECISION_INTENTS, DECISION_REFUSAL_MESSAGES, type DecisionRefusal, refusalHttpStatus } from "~/domain/consultation-decisions";
 import { DeclineSchema } from "~/domain/decline-schema";
 import { parseForm } from "~/forms";
@@ -21,6 +25,8 @@ import { consultationOrWhyGone } from "~/server/consultation-access.server";
 import { consultationForPage } from "~/server/consultation-view.server";
 import { acceptConsultation } from "~/server/consultations/accept.server";
 import { declineConsultation } from "~/server/consultations/decline.server";
+import { endConsultation } from "~/server/consultations/end.server";
+import { saveSummary } from "~/server/consultations/summary.server";
 import { profileName } from "~/server/db/profiles.server";
 import { listPhotos } from "~/server/files.server";
 import { readFormData } from "~/server/form-body.server";
@@ -46,23 +52,48 @@ export async function loader(args: LoaderFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
 
+/** Every answer of the action has the same fields; each form reads its own. */
+const NO_ANSWER = {
+  intent: null as string | null,
+  refusal: null as DecisionRefusal | null,
+  decline: null as SubmissionResult<string[]> | null,
+  summary: null as SubmissionResult<string[]> | null,
+  closingRefusal: null as ClosingRefusal | null,
+};
+
 export async function action(args: ActionFunctionArgs) {
   const doctor = await requireActiveDoctor(args);
   const { context, request, params } = args;
   const id = params.id ?? "";
   const formData = await readFormData(request);
   const intent = formData.get("intent");
+  if (intent === CLOSING_INTENTS.saveSummary || intent === CLOSING_INTENTS.end) {
+    const submission = parseForm(formData, SummarySchema);
+    if (submission.status !== "success") return data({ ...NO_ANSWER, intent, summary: submission.reply() }, { status: 400 });
+    const ending = submission.value.intent === CLOSING_INTENTS.end;
+    const outcome = ending
+      ? await endConsultation(context, request, doctor, id, submission.value)
+      : await saveSummary(context.db, doctor, id, submission.value);
+    if (outcome.ok && ending) return redirect("/doctor/thank-you");
+    if (outcome.ok)
+      return redirectWithToast(`/doctor/consultation/${id}`, { kind: "success", title: "doctor.closing.saved" }, context.config);
+    const answer = { ...NO_ANSWER, intent, summary: submission.reply(), closingRefusal: outcome.reason };
+    return data(answer, { status: outcome.reason === "not_found" ? 404 : 409 });
+  }
   if (intent === DECISION_INTENTS.decline) {
     const submission = parseForm(formData, DeclineSchema);
-    if (submission.status !== "success") return data({ intent, refusal: null, decline: submission.reply() }, { status: 400 });
+    if (submission.status !== "success") return data({ ...NO_ANSWER, intent, decline: submission.reply() }, { status: 400 });
     const outcome = await declineConsultation(context, request, doctor, id, submission.value);
     if (outcome.ok) return redirectWithToast("/doctor/consultations", { kind: "success", title: "consultation.declined" }, context.config);
-    return data({ intent, refusal: outcome.reason, decline: submission.reply() }, { status: refusalHttpStatus(outcome.reason) });
+    return data(
+      { ...NO_ANSWER, intent, refusal: outcome.reason, decline: submission.reply() },
+      { status: refusalHttpStatus(outcome.reason) },
+    );
   }
-  if (intent !== DECISION_INTENTS.accept) return data({ intent: null, refusal: "not_permitted" as const, decline: null }, { status: 400 });
+  if (intent !== DECISION_INTENTS.accept) return data({ ...NO_ANSWER, refusal: "not_permitted" as const }, { status: 400 });
   const outcome = await acceptConsultation(context, request, doctor, id);
-  if (outcome.ok) return data({ intent, refusal: null, decline: null });
-  return data({ intent, refusal: outcome.reason, decline: null }, { status: refusalHttpStatus(outcome.reason) });
+  if (outcome.ok) return data({ ...NO_ANSWER, intent });
+  return data({ ...NO_ANSWER, intent, refusal: outcome.reason }, { status: refusalHttpStatus(outcome.reason) });
 }
 
 export default function DoctorConsultationRoute() {
@@ -160,6 +191,19 @@ function DoctorConsultation({ consultation, patientName, photoIds }: PageData) {
         <h2 className="font-bold">{t("consultation.photos")}</h2>
         <PhotoViewer photoIds={photoIds} />
       </section>
+      {actionData?.closingRefusal ? (
+        <FormAlert
+          title={t(actionData.intent === CLOSING_INTENTS.end ? "doctor.closing.endError" : "doctor.closing.saveFailed")}
+          message={t(CLOSING_REFUSAL_MESSAGES[actionData.closingRefusal])}
+        />
+      ) : actionData?.intent === CLOSING_INTENTS.end && actionData.summary?.error ? (
+        <FormAlert title={t("doctor.closing.endError")} message={t("doctor.closing.summaryMissing")} />
+      ) : null}
+      {currentStatus === "completed" ? (
+        <ConsultationSummary summary={consultation.summary} />
+      ) : currentStatus === "in_progress" || currentStatus === "accepted_awaiting_payment" ? (
+        <SummaryForm saved={consultation.summary} lastResult={actionData?.summary} canEnd={currentStatus === "in_progress"} />
+      ) : null}
       {currentStatus === "pending" && !takenElsewhere ? (
         <section className="flex flex-col gap-3">
           <Form method="post">

@@ -1,10 +1,12 @@
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
 import { ConsultationHeader } from "~/components/consultation-header";
 import { ConsultationSections } from "~/components/consultation-sections";
+import { ConsultationSummary } from "~/components/consultation-summary";
 import { FormAlert } from "~/components/form-fields";
+import { DELETE_PHOTOS_INTENT, DeletePhotosForm } from "~/components/patient/delete-photos-form";
 import { RequestStatusPanel } from "~/components/patient/request-status-panel";
 import { PhotoViewer } from "~/components/photo-viewer";
 import { useConsultationStatus } from "~/components/realtime/use-consultation-status";
@@ -12,12 +14,14 @@ import { formatConsultationId } from "~/domain/constants";
 import { DECISION_INTENTS, DECISION_REFUSAL_MESSAGES, refusalHttpStatus } from "~/domain/consultation-decisions";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requirePatient } from "~/server/auth/guards.server";
+import type { SessionUser } from "~/server/auth/session.server";
 import { requireConsultationAccess } from "~/server/consultation-access.server";
 import { consultationForPage } from "~/server/consultation-view.server";
 import { withdrawConsultation } from "~/server/consultations/withdraw.server";
+import { feedbackOf } from "~/server/db/feedback.server";
 import { latePaymentsOf } from "~/server/db/payments.server";
 import { profileName } from "~/server/db/profiles.server";
-import { listPhotos } from "~/server/files.server";
+import { countStoredFiles, deleteConsultationPhotos, listPhotos } from "~/server/files.server";
 import { readFormData } from "~/server/form-body.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -27,10 +31,14 @@ export async function loader(args: LoaderFunctionArgs) {
   const { context, request, params } = args;
   const consultation = await requireConsultationAccess(context, request, patient, params.id ?? "");
   if (consultation.status === "awaiting_assets") throw new Response("Not Found", { status: 404 });
-  const [doctor, photos, latePayments] = await Promise.all([
+  const feedback = consultation.status === "completed" ? await feedbackOf(context.db, consultation.id) : null;
+  // A completed consultation asks for feedback first (the feedback page shows the summary too).
+  if (consultation.status === "completed" && !feedback) throw redirect(`/patient/feedback/${consultation.id}`);
+  const [doctor, photos, latePayments, storedFiles] = await Promise.all([
     profileName(context.db, consultation.doctorId),
     listPhotos(context.db, consultation.id),
     latePaymentsOf(context.db, consultation.id),
+    countStoredFiles(context.db, consultation.id),
   ]);
   const t = await getTranslator(request);
   return {
@@ -40,6 +48,8 @@ export async function loader(args: LoaderFunctionArgs) {
     photoIds: photos.map((photo) => photo.id),
     /** Payments that came after their window: the patient is told each will be refunded. */
     lateAmountsEtb: latePayments.map((payment) => payment.amountEtb),
+    feedback: feedback && { rating: feedback.rating, message: feedback.feedbackMessage },
+    storedFiles,
   };
 }
 
@@ -51,6 +61,7 @@ export async function action(args: ActionFunctionArgs) {
   const { context, request, params } = args;
   const id = params.id ?? "";
   const intent = (await readFormData(request)).get("intent");
+  if (intent === DELETE_PHOTOS_INTENT) return deletePhotos(args, patient);
   if (intent !== DECISION_INTENTS.withdraw) return data({ refusal: "not_permitted" as const }, { status: 400 });
   const outcome = await withdrawConsultation(context, request, patient, id);
   if (outcome.ok)
@@ -58,12 +69,24 @@ export async function action(args: ActionFunctionArgs) {
   return data({ refusal: outcome.reason }, { status: refusalHttpStatus(outcome.reason) });
 }
 
+/** The patient deletes every photo of their completed consultation; the page says how it went. */
+async function deletePhotos({ context, request, params }: ActionFunctionArgs, patient: SessionUser) {
+  const consultation = await requireConsultationAccess(context, request, patient, params.id ?? "");
+  const outcome = await deleteConsultationPhotos(context.db, context.cloudflare.env.FILES, request, consultation);
+  const page = `/patient/consultation/${consultation.id}`;
+  if (outcome.ok)
+    return redirectWithToast(page, { kind: "success", title: "photos.deleted", values: { count: outcome.deleted } }, context.config);
+  if (outcome.reason === "not_completed") return data({ refusal: null, photos: "photos.onlyCompleted" as const }, { status: 409 });
+  return data({ refusal: null, photos: "photos.deleteFailedBody" as const }, { status: 503 });
+}
+
 export default function PatientConsultation() {
   const { t } = useTranslation();
-  const { consultation, doctorFirstName, photoIds, lateAmountsEtb } = useLoaderData<typeof loader>();
+  const { consultation, doctorFirstName, photoIds, lateAmountsEtb, feedback, storedFiles } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  // Until it is paid for, the room says live when a doctor accepts or declines it.
-  const listening = consultation.status === "pending" || consultation.status === "accepted_awaiting_payment";
+  // The room says live when a doctor accepts or declines it, when it is paid and when it ends.
+  const listening =
+    consultation.status === "pending" || consultation.status === "accepted_awaiting_payment" || consultation.status === "in_progress";
   const live = useConsultationStatus(consultation.id, consultation.status, { enabled: listening });
   const decline = live.decline ?? consultation.decline;
   return (
@@ -80,6 +103,15 @@ export default function PatientConsultation() {
       >
         {doctorFirstName ? <p className="text-sm">{t("consultation.withDoctor", { name: doctorFirstName })}</p> : null}
       </ConsultationHeader>
+      {actionData && "photos" in actionData ? <FormAlert title={t("photos.deleteFailed")} message={t(actionData.photos)} /> : null}
+      {live.status === "completed" && consultation.status !== "completed" ? (
+        <div role="status" className="alert alert-info flex flex-col items-start" data-testid="consultation-ended">
+          <p>{t("feedback.ended")}</p>
+          <Link to={`/patient/feedback/${consultation.id}`} className="btn btn-primary btn-sm">
+            {t("feedback.give")}
+          </Link>
+        </div>
+      ) : null}
       {actionData?.refusal ? (
         <FormAlert title={t("consultation.errors.title")} message={t(DECISION_REFUSAL_MESSAGES[actionData.refusal])} />
       ) : null}
@@ -104,9 +136,18 @@ export default function PatientConsultation() {
         medicalHistory={consultation.medicalHistory}
         additionalComments={consultation.additionalComments}
       />
+      {consultation.status === "completed" ? <ConsultationSummary summary={consultation.summary} /> : null}
+      {feedback ? (
+        <section className="flex flex-col gap-1" data-testid="given-feedback">
+          <h2 className="font-bold">{t("feedback.yours")}</h2>
+          <p>{t("feedback.stars", { count: feedback.rating })}</p>
+          {feedback.message ? <p className="whitespace-pre-wrap">{feedback.message}</p> : null}
+        </section>
+      ) : null}
       <section className="flex flex-col gap-2">
         <h2 className="font-bold">{t("consultation.photos")}</h2>
         <PhotoViewer photoIds={photoIds} />
+        {consultation.status === "completed" ? <DeletePhotosForm consultationId={consultation.id} photoCount={storedFiles} /> : null}
       </section>
     </article>
   );

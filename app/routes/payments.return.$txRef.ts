@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 
 import { requirePatient } from "~/server/auth/guards.server";
-import { type ConfirmationOutcome,confirmPayment } from "~/server/consultations/confirm-payment.server";
+import { type ConfirmationOutcome, confirmPayment } from "~/server/consultations/confirm-payment.server";
 import { paymentByTxRef } from "~/server/db/payments.server";
 import { isTxRef } from "~/server/payments/start-payment.server";
 import { redirectWithToast } from "~/server/toast.server";

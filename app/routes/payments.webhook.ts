@@ -20,6 +20,9 @@ const STATUS_OF: Record<ConfirmationOutcome["kind"], number> = {
   mismatch: 422,
 };
 
+/** Only the provider's POST means anything here. */
+export const loader = () => answer(405, "Method Not Allowed");
+
 // The payment provider's webhook (Chapa, or the local sandbox in its format). Acted on only with a valid
 // x-chapa-signature over the raw body, and then only after the provider's own verify agrees.
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -21,6 +21,8 @@ export type AuditAction =
   | "consultation.withdrawn"
   | "consultation.viewed"
   | "consultation.paid"
+  | "consultation.completed"
+  | "files.deleted"
   | "payment.late"
   | "file.viewed";
 
@@ -32,7 +34,7 @@ export interface AuditEvent {
   details?: Record<string, unknown>;
 }
 
-function auditStatement(db: Database, request: Request, event: AuditEvent) {
+export function auditStatement(db: Database, request: Request, event: AuditEvent) {
   return db.insert(auditLog).values({
     actorId: event.actorId,
     action: event.action,

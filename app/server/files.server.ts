@@ -7,6 +7,7 @@ import { consultationFiles, consultations } from "~/db/schema";
 import { MAX_PHOTO_BYTES, MAX_PHOTOS_PER_REQUEST } from "~/domain/constants";
 import { type PhotoRefusal, photoRefusal, sniffPhotoType } from "~/domain/consultation-request";
 import { isUuid } from "~/domain/ids";
+import { auditStatement } from "~/server/audit.server";
 import type { SessionUser } from "~/server/auth/session.server";
 import { requireConsultationAccess } from "~/server/consultation-access.server";
 import type { Database } from "~/server/db/client.server";
@@ -130,4 +131,56 @@ export async function openPhoto(context: AppLoadContext, request: Request, user:
   const object = await context.cloudflare.env.FILES.get(file.storageKey);
   if (!object) throw notFound();
   return { file, object };
+}
+
+export type PhotoDeletion = { ok: true; deleted: number } | { ok: false; reason: "not_completed" | "storage_failed" };
+
+/**
+ * The patient deletes every photo of a completed consultation (their request's photos and the chat's
+ * images): the objects leave R2 for real first, and only then are the rows marked and the deletion
+ * audited. Should R2 fail, nothing is marked and the patient is told; trying again is safe.
+ */
+export async function deleteConsultationPhotos(
+  db: Database,
+  bucket: R2Bucket,
+  request: Request,
+  consultation: { id: string; status: string; patientId: string },
+): Promise<PhotoDeletion> {
+  if (consultation.status !== "completed") return { ok: false, reason: "not_completed" };
+  const files = await db
+    .select({ id: consultationFiles.id, storageKey: consultationFiles.storageKey })
+    .from(consultationFiles)
+    .where(and(eq(consultationFiles.consultationId, consultation.id), isNull(consultationFiles.deletedAt)));
+  if (files.length === 0) return { ok: true, deleted: 0 };
+  try {
+    // R2 deletes up to 1,000 keys a call; a consultation holds far fewer.
+    await bucket.delete(files.map((file) => file.storageKey));
+  } catch (error) {
+    console.error(JSON.stringify({ event: "photo_deletion_failed", consultationId: consultation.id, error: String(error) }));
+    return { ok: false, reason: "storage_failed" };
+  }
+  const now = new Date();
+  await db.batch([
+    db
+      .update(consultationFiles)
+      .set({ deletedAt: now })
+      .where(and(eq(consultationFiles.consultationId, consultation.id), isNull(consultationFiles.deletedAt))),
+    auditStatement(db, request, {
+      action: "files.deleted",
+      actorId: consultation.patientId,
+      targetType: "consultation",
+      targetId: consultation.id,
+      details: { files: files.length },
+    }),
+  ]);
+  return { ok: true, deleted: files.length };
+}
+
+/** How many photos and chat images of a consultation are still stored. */
+export async function countStoredFiles(db: Database, consultationId: string) {
+  const [row] = await db
+    .select({ files: count() })
+    .from(consultationFiles)
+    .where(and(eq(consultationFiles.consultationId, consultationId), isNull(consultationFiles.deletedAt)));
+  return row?.files ?? 0;
 }

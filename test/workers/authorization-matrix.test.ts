@@ -89,6 +89,13 @@ const MATRIX: Record<string, Record<Persona, Expectation>> = {
   "routes/doctor.patients": onlyFor("doctor"),
   "routes/doctor.consultation.$id": { ...onlyFor("doctor"), activeDoctor: 404 },
   "routes/consultation.$id.accept": { ...everyone(403), anonymous: LOGIN, inactiveDoctor: "/account-issue", activeDoctor: 404 },
+  "routes/patient.feedback.$id": { ...onlyFor("patient"), patient: 404, anotherPatient: 404 },
+  "routes/doctor.thank-you": onlyFor("doctor"),
+  "routes/notifications": { ...everyone(200), anonymous: LOGIN, inactiveDoctor: "/account-issue", admin: "/access-denied" },
+  // The provider's webhook: POST only, signed; a GET is no request of the provider's.
+  "routes/payments.webhook": everyone(405),
+  "routes/payments.return.$txRef": { ...onlyFor("patient"), patient: 404, anotherPatient: 404 },
+  "routes/dev.payments.checkout.$txRef": everyone(404),
   "routes/admin.dashboard": onlyFor("admin"),
   "routes/admin.profile": onlyFor("admin"),
 };

@@ -2,6 +2,7 @@
 // very ones the actions check with on the server.
 import { ChangePasswordSchema, ConsentSchema, EmailOnlySchema, ProfileSchema, SetPasswordSchema } from "~/domain/auth-schemas";
 import { RequestDetailsSchema } from "~/domain/consultation-request";
+import { FeedbackSchema } from "~/domain/feedback";
 import { parseForm } from "~/forms";
 
 import type { FormValidator } from "./use-lazy-validation";
@@ -17,3 +18,4 @@ export const validateSetPassword = validatorFor(SetPasswordSchema);
 export const validateChangePassword = validatorFor(ChangePasswordSchema);
 export const validateProfile = validatorFor(ProfileSchema);
 export const validateRequestDetails = validatorFor(RequestDetailsSchema);
+export const validateFeedback = validatorFor(FeedbackSchema);

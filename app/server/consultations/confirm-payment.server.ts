@@ -7,14 +7,16 @@
 import { and, eq, gt, lte, sql } from "drizzle-orm";
 
 import { auditLog, consultations, payments } from "~/db/schema";
+import { consultationLink } from "~/domain/notifications";
 import { createDatabase, type Database } from "~/server/db/client.server";
+import { notify } from "~/server/db/notifications.server";
 import { markPaymentFailed, markPaymentLate, paymentByTxRef, type PaymentRow } from "~/server/db/payments.server";
 import type { AppConfig } from "~/server/env.server";
 import { paymentProvider } from "~/server/payments/provider.server";
 import { paymentConfirmed } from "~/server/rooms.server";
 
 import { expirePayment } from "./expire-payment.server";
-import { auditOfMove, moveConsultation, type MovedByThisCall } from "./move.server";
+import { auditOfMove, type ConsultationRow, moveConsultation, type MovedByThisCall } from "./move.server";
 import { mailLatePayment } from "./tell-patient.server";
 
 export type ConfirmationOutcome =
@@ -68,6 +70,7 @@ export async function confirmPayment(env: Env, config: AppConfig, origin: string
   });
   if (outcome.ok) {
     await paymentConfirmed(env, payment.consultationId);
+    await tellPaid(db, outcome.consultation);
     return { kind: "confirmed", payment: { ...payment, status: "paid", paidAt: now } };
   }
   // Either a concurrent call just confirmed this very payment, or it came too late.
@@ -79,6 +82,13 @@ export async function confirmPayment(env: Env, config: AppConfig, origin: string
     await mailLatePayment({ db, config, origin }, payment);
   }
   return { kind: "late", payment: (await paymentByTxRef(db, txRef)) ?? after, firstTold };
+}
+
+/** Both participants find "payment received" in their notifications. */
+async function tellPaid(db: Database, consultation: ConsultationRow) {
+  await notify(db, consultation.patientId, "payment_received", consultation.id, consultationLink("patient", consultation.id));
+  if (consultation.doctorId)
+    await notify(db, consultation.doctorId, "payment_received", consultation.id, consultationLink("doctor", consultation.id));
 }
 
 /** The payment marked paid, only by the call that moved the consultation. */

@@ -46,6 +46,9 @@ interface Move {
       | "createdAt"
       | "declineReason"
       | "declineNote"
+      | "observations"
+      | "diagnosis"
+      | "treatmentPlan"
     >
   >;
   /** A further condition the move needs, checked in the same statement (a cap that must hold under races). */

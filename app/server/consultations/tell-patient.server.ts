@@ -1,12 +1,15 @@
-// A patient who is not looking at the page still hears what a doctor decided: by email, in their language.
+// A patient who is not looking at the page still hears what happened: in their notifications and by
+// email, in their language (accepted, declined, paid too late, summary ready).
 import { startAgainPath } from "~/domain/consultation-request";
+import { consultationLink } from "~/domain/notifications";
 import { getTranslatorFor } from "~/i18n.server";
 import type { Database } from "~/server/db/client.server";
 import { findConsultationById } from "~/server/db/consultations.server";
+import { notify } from "~/server/db/notifications.server";
 import type { PaymentRow } from "~/server/db/payments.server";
 import { contactOf, profileName } from "~/server/db/profiles.server";
 import type { AppConfig } from "~/server/env.server";
-import { acceptedEmail, declinedEmail, latePaymentEmail } from "~/server/mail/consultation-emails.server";
+import { acceptedEmail, declinedEmail, latePaymentEmail, summaryReadyEmail } from "~/server/mail/consultation-emails.server";
 import { sendMail } from "~/server/mail/mailer.server";
 
 import type { ConsultationRow } from "./move.server";
@@ -19,6 +22,7 @@ interface Mailing {
 }
 
 export async function mailAccepted({ db, config, origin }: Mailing, consultation: ConsultationRow) {
+  await notify(db, consultation.patientId, "consultation_accepted", consultation.id, `/patient/payment/${consultation.id}`);
   const patient = await contactOf(db, consultation.patientId);
   if (!patient || !consultation.paymentDeadlineAt) return;
   const doctor = await profileName(db, consultation.doctorId);
@@ -51,6 +55,7 @@ export async function mailDeclined({ db, config, origin }: Mailing, consultation
 
 /** A payment that came after its window: kept, and the patient told it will be refunded. */
 export async function mailLatePayment({ db, config, origin }: Mailing, payment: PaymentRow) {
+  await notify(db, payment.patientId, "payment_late", payment.consultationId, consultationLink("patient", payment.consultationId));
   const [patient, consultation] = await Promise.all([contactOf(db, payment.patientId), findConsultationById(db, payment.consultationId)]);
   if (!patient || !consultation) return;
   const t = await getTranslatorFor(patient.language);
@@ -60,4 +65,16 @@ export async function mailLatePayment({ db, config, origin }: Mailing, payment: 
     consultationLink: `${origin}/patient/consultation/${consultation.id}`,
   };
   await sendMail(db, config, latePaymentEmail(t, patient, details));
+}
+
+/** The consultation has ended: the doctor's summary is there to read (and feedback to give). */
+export async function tellSummaryReady({ db, config, origin }: Mailing, consultation: ConsultationRow) {
+  const link = consultationLink("patient", consultation.id);
+  await notify(db, consultation.patientId, "summary_ready", consultation.id, link);
+  const patient = await contactOf(db, consultation.patientId);
+  if (!patient) return;
+  const doctor = await profileName(db, consultation.doctorId);
+  const t = await getTranslatorFor(patient.language);
+  const details = { doctorName: doctor?.firstName ?? "", title: consultation.title, consultationLink: `${origin}${link}` };
+  await sendMail(db, config, summaryReadyEmail(t, patient, details));
 }

@@ -65,3 +65,17 @@ export function latePaymentEmail(
     { label: t("email.latePayment.action"), href: details.consultationLink },
   ]);
 }
+
+export function summaryReadyEmail(
+  t: Translate,
+  to: { email: string; firstName: string },
+  details: { doctorName: string; title: string; consultationLink: string },
+): MailMessage {
+  const lines = [
+    t("email.greeting", { name: to.firstName }),
+    t("email.summaryReady.body", { doctor: details.doctorName, title: details.title }),
+  ];
+  return htmlEmail(to.email, t("email.summaryReady.subject"), lines, [
+    { label: t("email.summaryReady.action"), href: details.consultationLink },
+  ]);
+}

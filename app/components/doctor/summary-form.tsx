@@ -1,0 +1,78 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { Form } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+
+import type { SummaryText } from "~/components/consultation-summary";
+import { FieldErrors, SubmitButton } from "~/components/form-fields";
+import { MAX_SUMMARY_FIELD_CHARS } from "~/domain/constants";
+import { CLOSING_INTENTS } from "~/domain/consultation-closing";
+
+const FIELDS = ["observations", "diagnosis", "treatmentPlan"] as const;
+const FORM_ID = "summary-form";
+
+/**
+ * The assigned doctor's summary, saved as they go, and ending the consultation with it: the confirm
+ * button inside the disclosure belongs to the same form (the `form` attribute), so ending sends what is
+ * typed, with or without script. Only the server checks it; its errors show here, with the words kept.
+ */
+export function SummaryForm({
+  saved,
+  lastResult,
+  canEnd,
+}: {
+  saved: SummaryText;
+  lastResult?: SubmissionResult<string[]> | null;
+  /** Only a consultation in progress can be ended (not one still waiting for payment). */
+  canEnd: boolean;
+}) {
+  const { t } = useTranslation();
+  const typed = lastResult?.initialValue;
+  const errors = lastResult?.error ?? {};
+  const valueOf = (field: (typeof FIELDS)[number]) => {
+    const value = typed?.[field];
+    return typeof value === "string" ? value : saved[field];
+  };
+  return (
+    <section className="flex flex-col gap-3" aria-labelledby="summary-form-title">
+      <h2 id="summary-form-title" className="text-lg font-bold">
+        {t("consultation.summary.title")}
+      </h2>
+      <p className="text-sm text-base-content/80">{t("doctor.closing.hint")}</p>
+      {/* Keyed by the answer, so the server's kept words replace what the fields show. */}
+      <Form method="post" id={FORM_ID} className="flex flex-col gap-3" key={JSON.stringify(typed ?? null)}>
+        {FIELDS.map((field) => (
+          <div key={field} className="flex flex-col gap-1">
+            <label htmlFor={`summary-${field}`} className="font-medium">
+              {t(`consultation.summary.${field}`)}
+            </label>
+            <textarea
+              id={`summary-${field}`}
+              name={field}
+              rows={field === "diagnosis" ? 2 : 4}
+              maxLength={MAX_SUMMARY_FIELD_CHARS}
+              defaultValue={valueOf(field)}
+              aria-invalid={errors[field] ? true : undefined}
+              aria-describedby={errors[field] ? `summary-${field}-error` : undefined}
+              className="textarea w-full"
+            />
+            <FieldErrors id={`summary-${field}-error`} errors={errors[field] ?? undefined} />
+          </div>
+        ))}
+        <SubmitButton name="intent" value={CLOSING_INTENTS.saveSummary} className="btn btn-primary self-start" busyLabel={t("forms.busy")}>
+          {t("doctor.closing.save")}
+        </SubmitButton>
+      </Form>
+      {canEnd ? (
+        <details className="rounded-box border border-base-300 p-3" data-testid="end-consultation">
+          <summary className="cursor-pointer font-medium">{t("doctor.closing.endOpen")}</summary>
+          <div className="mt-3 flex flex-col gap-3">
+            <p>{t("doctor.closing.endWarning")}</p>
+            <button type="submit" form={FORM_ID} name="intent" value={CLOSING_INTENTS.end} className="btn btn-error self-start">
+              {t("doctor.closing.endConfirm")}
+            </button>
+          </div>
+        </details>
+      ) : null}
+    </section>
+  );
+}

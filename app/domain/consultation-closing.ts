@@ -1,0 +1,45 @@
+// Closing a consultation: the doctor's summary (observations, diagnosis, treatment plan), editable by the
+// assigned doctor until the consultation is completed, and ending it, which needs a diagnosis and a
+// treatment plan. The summary form's schema is read by the server only (the form needs no script).
+import { z } from "zod/mini";
+
+import type { TextKey } from "~/i18n";
+
+import { MAX_SUMMARY_FIELD_CHARS } from "./constants";
+import { cleanText } from "./text-hygiene";
+
+export const CLOSING_INTENTS = { saveSummary: "save-summary", end: "end-consultation" } as const;
+
+const summaryField = z.pipe(
+  z.optional(z.string().check(z.overwrite(cleanText), z.trim(), z.maxLength(MAX_SUMMARY_FIELD_CHARS, { error: "forms.errors.tooLong" }))),
+  z.transform((text) => text ?? ""),
+);
+
+/** The summary as the doctor sends it, to save or to end with. Ending needs a diagnosis and a plan. */
+export const SummarySchema = z
+  .object({
+    intent: z.enum([CLOSING_INTENTS.saveSummary, CLOSING_INTENTS.end]),
+    observations: summaryField,
+    diagnosis: summaryField,
+    treatmentPlan: summaryField,
+  })
+  .check(
+    z.refine((form) => form.intent !== CLOSING_INTENTS.end || form.diagnosis.length > 0, {
+      error: "doctor.closing.diagnosisRequired",
+      path: ["diagnosis"],
+    }),
+    z.refine((form) => form.intent !== CLOSING_INTENTS.end || form.treatmentPlan.length > 0, {
+      error: "doctor.closing.planRequired",
+      path: ["treatmentPlan"],
+    }),
+  );
+export type Summary = z.output<typeof SummarySchema>;
+
+export type ClosingRefusal = "not_found" | "not_permitted" | "already_completed" | "not_in_progress";
+
+export const CLOSING_REFUSAL_MESSAGES = {
+  not_found: "consultation.errors.notFound",
+  not_permitted: "consultation.errors.noPermission",
+  already_completed: "doctor.closing.alreadyCompleted",
+  not_in_progress: "doctor.closing.notInProgress",
+} as const satisfies Record<ClosingRefusal, TextKey>;

@@ -1,0 +1,99 @@
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
+import { Form, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+
+import { SubmitButton } from "~/components/form-fields";
+import { isUuid } from "~/domain/ids";
+import { isNotificationKind } from "~/domain/notifications";
+import { safeRedirectPath } from "~/domain/safe-redirect";
+import { getTranslator, pageTitle } from "~/i18n.server";
+import { requireRole } from "~/server/auth/guards.server";
+import { latestNotifications, markAllNotificationsRead, markNotificationRead } from "~/server/db/notifications.server";
+import { readFormData } from "~/server/form-body.server";
+
+const INTENTS = { open: "open", markAllRead: "mark-all-read" } as const;
+
+// Patients and doctors (the guard on loader and action): what happened to their consultations while they were elsewhere, newest first.
+export async function loader(args: LoaderFunctionArgs) {
+  const user = await requireRole(args, "patient", "doctor");
+  const rows = await latestNotifications(args.context.db, user.userId);
+  const t = await getTranslator(args.request);
+  return {
+    title: pageTitle(t("notifications.title")),
+    notifications: rows.flatMap((row) =>
+      isNotificationKind(row.kind) ? [{ id: row.id, kind: row.kind, isRead: row.isRead, createdAt: row.createdAt.toISOString() }] : [],
+    ),
+  };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+
+// Opening one marks it read and goes to its consultation; "mark all" clears the count. Someone else's id changes nothing.
+export async function action(args: ActionFunctionArgs) {
+  const user = await requireRole(args, "patient", "doctor");
+  const { db } = args.context;
+  const form = await readFormData(args.request);
+  const intent = form.get("intent");
+  if (intent === INTENTS.markAllRead) {
+    await markAllNotificationsRead(db, user.userId);
+    return redirect("/notifications");
+  }
+  const id = form.get("id");
+  if (intent !== INTENTS.open || !isUuid(id)) throw new Response("Bad Request", { status: 400 });
+  const opened = (await latestNotifications(db, user.userId)).find((row) => row.id === id);
+  if (!opened) throw new Response("Not Found", { status: 404 });
+  await markNotificationRead(db, user.userId, id);
+  return redirect(safeRedirectPath(opened.link, "/notifications"));
+}
+
+export default function Notifications() {
+  const { t, i18n } = useTranslation();
+  const { notifications } = useLoaderData<typeof loader>();
+  const when = new Intl.DateTimeFormat(i18n.language === "am" ? "am-ET" : "en-GB", {
+    dateStyle: "medium",
+    timeStyle: "short",
+    timeZone: "Africa/Addis_Ababa",
+  });
+  return (
+    <section className="mx-auto flex max-w-2xl flex-col gap-4 px-4 py-6">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h1 className="text-2xl font-bold">{t("notifications.title")}</h1>
+        {notifications.some((notification) => !notification.isRead) ? (
+          <Form method="post">
+            <SubmitButton name="intent" value={INTENTS.markAllRead} className="btn btn-sm btn-outline" busyLabel={t("forms.busy")}>
+              {t("notifications.markAllRead")}
+            </SubmitButton>
+          </Form>
+        ) : null}
+      </div>
+      {notifications.length === 0 ? <p>{t("notifications.empty")}</p> : null}
+      <ul className="flex flex-col gap-2">
+        {notifications.map((notification) => (
+          <li
+            key={notification.id}
+            className={`card border ${notification.isRead ? "border-base-300" : "border-primary"}`}
+            data-testid="notification"
+          >
+            <div className="card-body flex-row flex-wrap items-center justify-between gap-2 p-3">
+              <div className="flex flex-col">
+                <p className={notification.isRead ? "" : "font-bold"}>
+                  {notification.isRead ? null : <span className="badge badge-primary badge-sm me-2">{t("notifications.new")}</span>}
+                  {t(`notifications.kinds.${notification.kind}`)}
+                </p>
+                <time dateTime={notification.createdAt} className="text-sm text-base-content/80" suppressHydrationWarning>
+                  {when.format(new Date(notification.createdAt))}
+                </time>
+              </div>
+              <Form method="post">
+                <input type="hidden" name="id" value={notification.id} />
+                <button type="submit" name="intent" value={INTENTS.open} className="btn btn-sm btn-primary">
+                  {t("notifications.view")}
+                </button>
+              </Form>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

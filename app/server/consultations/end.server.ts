@@ -1,0 +1,53 @@
+// The assigned doctor ends a consultation in progress, with its summary: one move to `completed` that
+// writes the summary, closes the chat row and audits, only for the call that made it. Both participants
+// hear it live (the chat's input gives way to "ended"), and the patient is told the summary is ready.
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { sql } from "drizzle-orm";
+
+import { chats, consultations } from "~/db/schema";
+import type { Summary } from "~/domain/consultation-closing";
+import { isUuid } from "~/domain/ids";
+import { afterResponse } from "~/server/after-response.server";
+import type { SessionUser } from "~/server/auth/session.server";
+import { clientAddress } from "~/server/client-address.server";
+import type { Database } from "~/server/db/client.server";
+import { tellParticipants } from "~/server/rooms.server";
+
+import { auditOfMove, moveConsultation, type MovedByThisCall } from "./move.server";
+import { type ClosingOutcome, closingRefusal } from "./summary.server";
+import { tellSummaryReady } from "./tell-patient.server";
+
+export async function endConsultation(
+  context: AppLoadContext,
+  request: Request,
+  doctor: SessionUser,
+  consultationId: string,
+  summary: Summary,
+): Promise<ClosingOutcome> {
+  if (!isUuid(consultationId)) return { ok: false, reason: "not_found" };
+  const { db } = context;
+  const now = new Date();
+  const outcome = await moveConsultation(db, {
+    consultationId,
+    move: "complete",
+    actor: { kind: "user", userId: doctor.userId, role: doctor.role },
+    now,
+    alsoSet: { observations: summary.observations, diagnosis: summary.diagnosis, treatmentPlan: summary.treatmentPlan },
+    alsoWrite: (db, moved) => [
+      chatClosedByMove(db, moved),
+      auditOfMove(db, moved, { actorId: doctor.userId, action: "consultation.completed", ipAddress: clientAddress(request), now }),
+    ],
+  });
+  if (!outcome.ok) return { ok: false, reason: await closingRefusal(db, doctor, consultationId) };
+  await tellParticipants(context.cloudflare.env, { type: "status", consultationId, status: "completed" });
+  const origin = new URL(request.url).origin;
+  afterResponse(context, "summary-ready", () => tellSummaryReady({ db, config: context.config, origin }, outcome.consultation));
+  return { ok: true };
+}
+
+function chatClosedByMove(db: Database, moved: MovedByThisCall) {
+  return db
+    .update(chats)
+    .set({ status: "closed" })
+    .where(sql`${chats.consultationId} IN (SELECT ${consultations.id} FROM ${consultations} WHERE ${moved})`);
+}

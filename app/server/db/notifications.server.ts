@@ -1,0 +1,56 @@
+// Notification rows: written when something happens to a person's consultation, read on /notifications
+// and counted by the header's bell.
+import { and, count, desc, eq } from "drizzle-orm";
+
+import { notifications } from "~/db/schema";
+import type { NotificationKind } from "~/domain/notifications";
+import type { Database } from "~/server/db/client.server";
+
+/** The most a person's list shows (the newest). */
+const SHOWN_NOTIFICATIONS = 50;
+
+function notificationRow(userId: string, kind: NotificationKind, consultationId: string, link: string, now: Date) {
+  return { userId, kind, consultationId, link, isRead: false, createdAt: now };
+}
+
+export async function notify(db: Database, userId: string, kind: NotificationKind, consultationId: string, link: string, now = new Date()) {
+  await db.insert(notifications).values(notificationRow(userId, kind, consultationId, link, now));
+}
+
+export async function unreadNotificationCount(db: Database, userId: string) {
+  const [row] = await db
+    .select({ unread: count() })
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), eq(notifications.isRead, false)));
+  return row?.unread ?? 0;
+}
+
+export function latestNotifications(db: Database, userId: string) {
+  return db
+    .select({
+      id: notifications.id,
+      kind: notifications.kind,
+      link: notifications.link,
+      isRead: notifications.isRead,
+      createdAt: notifications.createdAt,
+    })
+    .from(notifications)
+    .where(eq(notifications.userId, userId))
+    .orderBy(desc(notifications.createdAt))
+    .limit(SHOWN_NOTIFICATIONS);
+}
+
+/** Marks one of the reader's own notifications read (someone else's id changes nothing). */
+export async function markNotificationRead(db: Database, userId: string, id: string) {
+  await db
+    .update(notifications)
+    .set({ isRead: true })
+    .where(and(eq(notifications.id, id), eq(notifications.userId, userId)));
+}
+
+export async function markAllNotificationsRead(db: Database, userId: string) {
+  await db
+    .update(notifications)
+    .set({ isRead: true })
+    .where(and(eq(notifications.userId, userId), eq(notifications.isRead, false)));
+}
