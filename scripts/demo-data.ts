@@ -77,10 +77,12 @@ interface DemoConsultation {
   minutesAgo: number;
   requestedDoctorCode?: string;
   summary?: { observations: string; diagnosis: string; treatmentPlan: string };
+  /** A completed consultation the patient has not rated yet (it opens the feedback page). */
+  awaitsFeedback?: boolean;
 }
 
 // Fixed ids, so the seed is idempotent; their first characters (what people see) differ.
-const CONSULTATION_ID_PREFIXES = ["1d7f3a92", "2b94c6e1", "3e58a0d7", "4a13f8c5", "5c6e2b09", "6f0d9e34", "7a8b41f6"];
+const CONSULTATION_ID_PREFIXES = ["1d7f3a92", "2b94c6e1", "3e58a0d7", "4a13f8c5", "5c6e2b09", "6f0d9e34", "7a8b41f6", "8c2e7d15"];
 const c = (n: number) => `${CONSULTATION_ID_PREFIXES[n - 1]}-0000-4000-9000-00000000000${n}`;
 
 export const DEMO_CONSULTATIONS: DemoConsultation[] = [
@@ -154,6 +156,21 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
     priority: "normal",
     mainConcern: "Dark spots on my hands.",
     minutesAgo: 5 * 24 * 60,
+  },
+  {
+    id: c(8),
+    patientId: hana.id,
+    doctorId: abebe.id,
+    status: "completed",
+    priority: "normal",
+    mainConcern: "Dry, cracked skin on my heels.",
+    minutesAgo: 26 * 60,
+    summary: {
+      observations: "Thick, dry skin with shallow fissures on both heels; no sign of infection.",
+      diagnosis: "Heel fissures (xerosis)",
+      treatmentPlan: "Urea 10% cream twice daily, cotton socks at night; review in three weeks.",
+    },
+    awaitsFeedback: true,
   },
 ];
 
@@ -254,7 +271,7 @@ export async function buildSeedSql(now: Date): Promise<string> {
         }),
       );
     }
-    if (consultation.status === "completed") {
+    if (consultation.status === "completed" && !consultation.awaitsFeedback) {
       statements.push(
         insertOrIgnore("patient_feedback", {
           id: consultation.id.replace("-9000-", "-b000-"),

@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 
 import { SubmitButton } from "~/components/form-fields";
 import { getTranslator, pageTitle } from "~/i18n.server";
+import { loadAsDocument, staticPage } from "~/page-hydration";
 import { readFormData } from "~/server/form-body.server";
 import { sandboxTransaction, settleSandboxTransaction } from "~/server/payments/sandbox.server";
 import { isTxRef } from "~/server/payments/start-payment.server";
@@ -22,6 +23,10 @@ export async function loader({ context, request, params }: LoaderFunctionArgs) {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+
+// Served as plain HTML (its texts stay on the server): links and forms need no script.
+export const handle = staticPage;
+export const clientLoader = loadAsDocument;
 
 export async function action({ context, request, params }: ActionFunctionArgs) {
   requireStandIns(context);

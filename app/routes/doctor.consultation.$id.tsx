@@ -9,7 +9,7 @@ import { ConsultationSections } from "~/components/consultation-sections";
 import { ConsultationSummary } from "~/components/consultation-summary";
 import { DeclineForm } from "~/components/doctor/decline-form";
 import { SummaryForm } from "~/components/doctor/summary-form";
-import { FormAlert, SubmitButton } from "~/components/form-fields";
+import { FormAlert, SubmitButton, useErrorText } from "~/components/form-fields";
 import { PaymentCountdown } from "~/components/payment-countdown";
 import { PhotoViewer } from "~/components/photo-viewer";
 import { useConsultationStatus } from "~/components/realtime/use-consultation-status";
@@ -118,6 +118,7 @@ type PageData = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["pag
 
 function DoctorConsultation({ consultation, patientName, photoIds }: PageData) {
   const { t } = useTranslation();
+  const errorText = useErrorText();
   const actionData = useActionData<typeof action>();
   // The room admits only the patient and the assigned doctor, so this page joins it once the request is this doctor's.
   const { status, reason } = useConsultationStatus(consultation.id, consultation.status, { enabled: consultation.status !== "pending" });
@@ -197,7 +198,7 @@ function DoctorConsultation({ consultation, patientName, photoIds }: PageData) {
           message={t(CLOSING_REFUSAL_MESSAGES[actionData.closingRefusal])}
         />
       ) : actionData?.intent === CLOSING_INTENTS.end && actionData.summary?.error ? (
-        <FormAlert title={t("doctor.closing.endError")} message={t("doctor.closing.summaryMissing")} />
+        <FormAlert title={t("doctor.closing.endError")} message={errorText(Object.values(actionData.summary.error).flat()[0] ?? "")} />
       ) : null}
       {currentStatus === "completed" ? (
         <ConsultationSummary summary={consultation.summary} />

@@ -3,6 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
 import { getTranslator, pageTitle } from "~/i18n.server";
+import { loadAsDocument, staticPage } from "~/page-hydration";
 import { requireActiveDoctor } from "~/server/auth/guards.server";
 
 // Doctors: where ending a consultation lands.
@@ -14,6 +15,10 @@ export async function loader(args: LoaderFunctionArgs) {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+
+// Served as plain HTML (its texts stay on the server): links and forms need no script.
+export const handle = staticPage;
+export const clientLoader = loadAsDocument;
 
 export default function DoctorThankYou() {
   const { t } = useTranslation();

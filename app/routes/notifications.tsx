@@ -7,6 +7,7 @@ import { isUuid } from "~/domain/ids";
 import { isNotificationKind } from "~/domain/notifications";
 import { safeRedirectPath } from "~/domain/safe-redirect";
 import { getTranslator, pageTitle } from "~/i18n.server";
+import { loadAsDocument, staticPage } from "~/page-hydration";
 import { requireRole } from "~/server/auth/guards.server";
 import { latestNotifications, markAllNotificationsRead, markNotificationRead } from "~/server/db/notifications.server";
 import { readFormData } from "~/server/form-body.server";
@@ -27,6 +28,10 @@ export async function loader(args: LoaderFunctionArgs) {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+
+// Served as plain HTML (its texts stay on the server): links and forms need no script.
+export const handle = staticPage;
+export const clientLoader = loadAsDocument;
 
 // Opening one marks it read and goes to its consultation; "mark all" clears the count. Someone else's id changes nothing.
 export async function action(args: ActionFunctionArgs) {

@@ -54,7 +54,8 @@ export async function action(args: ActionFunctionArgs) {
   const saved = await saveFeedback(context.db, consultation, submission.value, new Date());
   if (!saved)
     return redirectWithToast(`/patient/consultation/${consultation.id}`, { kind: "info", title: "feedback.already" }, context.config);
-  return redirectWithToast("/", { kind: "success", title: "feedback.thanks" }, context.config);
+  // "Then to /", which sends a signed-in patient on to their dashboard: straight there, so the thanks is seen.
+  return redirectWithToast("/patient/dashboard", { kind: "success", title: "feedback.thanks" }, context.config);
 }
 
 export default function PatientFeedback() {

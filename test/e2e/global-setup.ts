@@ -11,10 +11,13 @@ import { ensureChromium } from "./chromium";
 
 // One fixed port per run; E2E_PORT lets a second checkout run its journeys beside this one.
 const E2E_PORT = Number(process.env.E2E_PORT ?? 8799);
+/** Short enough that a journey can watch a payment window close. */
+const PAYMENT_WINDOW_SECONDS = 60;
 
 declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
+    paymentWindowSeconds: number;
   }
 }
 
@@ -31,9 +34,15 @@ export async function setup(project: TestProject) {
     port: E2E_PORT,
     persistTo: stateDir,
     // The journeys play Cloudflare's edge: each browser sends its own CF-Connecting-IP.
-    vars: { APP_ENV: "test", SESSION_SECRET: crypto.randomUUID() + crypto.randomUUID(), TRUST_CF_CONNECTING_IP: "true" },
+    vars: {
+      APP_ENV: "test",
+      SESSION_SECRET: crypto.randomUUID() + crypto.randomUUID(),
+      TRUST_CF_CONNECTING_IP: "true",
+      PAYMENT_WINDOW_SECONDS: String(PAYMENT_WINDOW_SECONDS),
+    },
   });
   project.provide("baseUrl", server.url);
+  project.provide("paymentWindowSeconds", PAYMENT_WINDOW_SECONDS);
 }
 
 export async function teardown() {

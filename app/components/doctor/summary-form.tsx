@@ -39,7 +39,7 @@ export function SummaryForm({
       </h2>
       <p className="text-sm text-base-content/80">{t("doctor.closing.hint")}</p>
       {/* Keyed by the answer, so the server's kept words replace what the fields show. */}
-      <Form method="post" id={FORM_ID} className="flex flex-col gap-3" key={JSON.stringify(typed ?? null)}>
+      <Form method="post" id={FORM_ID} className="flex flex-col gap-3" key={`form:${JSON.stringify(typed ?? null)}`}>
         {FIELDS.map((field) => (
           <div key={field} className="flex flex-col gap-1">
             <label htmlFor={`summary-${field}`} className="font-medium">
@@ -63,7 +63,12 @@ export function SummaryForm({
         </SubmitButton>
       </Form>
       {canEnd ? (
-        <details className="rounded-box border border-base-300 p-3" data-testid="end-consultation">
+        // Closed again after every answer (a save, a refusal), like the form it belongs to.
+        <details
+          className="rounded-box border border-base-300 p-3"
+          data-testid="end-consultation"
+          key={`end:${JSON.stringify(typed ?? null)}`}
+        >
           <summary className="cursor-pointer font-medium">{t("doctor.closing.endOpen")}</summary>
           <div className="mt-3 flex flex-col gap-3">
             <p>{t("doctor.closing.endWarning")}</p>

@@ -1,0 +1,176 @@
+// Paying, closing and rating, as a patient and a doctor live them: the sandbox checkout, "Payment
+// Received" on the doctor's side, the summary and the end, feedback, deleting the photos; a payment
+// window left to close; and the same payment and feedback without JavaScript.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import type { Page } from "playwright-core";
+import { afterEach, describe, expect, inject, it } from "vitest";
+
+import { DEMO_PASSWORD } from "../../scripts/demo-data";
+import { expectAccessible } from "./accessibility";
+import { baseUrl, endJourneys, signIn, signUpNewPatient, startJourney } from "./journey";
+
+afterEach(endJourneys);
+
+function photoOnDisk() {
+  const file = join(mkdtempSync(join(tmpdir(), "qoda-photo-")), "rash.png");
+  writeFileSync(
+    file,
+    Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC", "base64"),
+  );
+  return file;
+}
+
+/** The new patient on `page` sends a request with one photo; returns its complaint. */
+async function sendRequestWithPhoto(page: Page) {
+  await page.goto(`${baseUrl}/patient/new-consultation`, { waitUntil: "networkidle" });
+  await page.getByTestId("photo-input").setInputFiles(photoOnDisk());
+  await page.locator('[data-testid="photo-upload"][data-status="done"]').waitFor({ timeout: 10_000 });
+  await page.getByTestId("wizard-next").click();
+  await page.waitForURL(/step=2/);
+  const complaint = `Red patches on my elbows ${Date.now()}`;
+  await page.getByLabel("What is going on with your skin?").fill(complaint);
+  await page.getByRole("button", { name: "Submit request" }).click();
+  await page.waitForURL(/step=3/);
+  return complaint;
+}
+
+/** Dr. Abebe opens the request from the dashboard's live list and accepts it. */
+async function acceptFromDashboard(page: Page, complaint: string) {
+  await page.goto(`${baseUrl}/doctor/dashboard`);
+  const item = page.getByTestId("waiting-request").filter({ hasText: complaint });
+  await item.waitFor();
+  await item.getByRole("link", { name: /View/ }).click();
+  await page.waitForURL(/\/doctor\/consultation\//);
+  await page.getByRole("button", { name: "Accept" }).click();
+  await page.getByTestId("awaiting-payment").waitFor();
+}
+
+describe("paying, closing and rating", () => {
+  it("the patient pays in the sandbox, the doctor ends with a summary, the patient rates it and deletes the photos", async () => {
+    const doctor = await startJourney();
+    const patient = await startJourney();
+    await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
+    await doctor.page.waitForURL(/\/doctor\/dashboard$/);
+    await signUpNewPatient(patient.page, "Selam");
+    const complaint = await sendRequestWithPhoto(patient.page);
+    await acceptFromDashboard(doctor.page, complaint);
+    // While waiting, the doctor sees the patient's time left.
+    expect(await doctor.page.getByTestId("awaiting-payment").getByRole("timer").textContent()).toMatch(/^\d+:\d\d$/);
+
+    await patient.page.waitForURL(/\/patient\/payment\//, { timeout: 10_000 });
+    await patient.page.getByText("If the consultation cannot go ahead after you have paid, your payment is refunded.").waitFor();
+    await patient.page.getByRole("button", { name: "Pay 150 ETB" }).click();
+    await patient.page.waitForURL(/\/dev\/payments\/checkout\//);
+    await patient.page.getByRole("button", { name: "Pay", exact: true }).click();
+    await patient.page.waitForURL(/\/patient\/consultation\//);
+    await patient.page.getByText("Payment Received").first().waitFor();
+
+    // The doctor hears it live.
+    await doctor.page.getByTestId("payment-received").waitFor();
+    expect(await doctor.page.getByTestId("payment-received").textContent()).toContain("Payment Received");
+    await doctor.page.reload();
+
+    // Ending needs a diagnosis and a plan; what was typed stays.
+    await doctor.page.getByLabel("Observations").fill("Symmetric scaly plaques on both elbows.");
+    await doctor.page.getByText("End consultation…").click();
+    await doctor.page.getByRole("button", { name: "Yes, end the consultation" }).click();
+    await doctor.page.getByText("Consultation End Error").waitFor();
+    await expectAccessible(doctor.page);
+    expect(await doctor.page.getByLabel("Observations").inputValue()).toBe("Symmetric scaly plaques on both elbows.");
+    await doctor.page.getByLabel("Diagnosis").fill("Plaque psoriasis");
+    await doctor.page.getByLabel("Treatment plan").fill("Betamethasone cream once daily for two weeks.");
+    await doctor.page.getByRole("button", { name: "Save summary" }).click();
+    await doctor.page.getByText("Summary Saved").waitFor();
+    await doctor.page.getByText("End consultation…").click();
+    await doctor.page.getByRole("button", { name: "Yes, end the consultation" }).click();
+    await doctor.page.waitForURL(/\/doctor\/thank-you$/);
+
+    // The patient's page says it ended, live, and leads to the summary and the feedback.
+    await patient.page.getByTestId("consultation-ended").waitFor();
+    await patient.page.getByRole("link", { name: "Read the summary and give feedback" }).click();
+    await patient.page.waitForURL(/\/patient\/feedback\//);
+    await patient.page.getByText("Plaque psoriasis").waitFor();
+    await patient.page.getByRole("button", { name: "Send feedback" }).click();
+    await patient.page.getByText("Missing info").waitFor();
+    await expectAccessible(patient.page);
+    await patient.page.getByLabel("4 stars").check();
+    await patient.page.getByLabel("Your message (optional)").fill("Clear and kind.");
+    await patient.page.getByRole("button", { name: "Send feedback" }).click();
+    await patient.page.getByText("Thank you for your feedback!").waitFor();
+
+    // The notifications tell the patient what happened; the consultation shows the feedback; photos go for good.
+    await patient.page.goto(`${baseUrl}/notifications`);
+    await patient.page.getByText("Your doctor's summary is ready.").waitFor();
+    await patient.page.getByRole("button", { name: "View" }).first().click();
+    await patient.page.waitForURL(/\/patient\/consultation\//);
+    await patient.page.getByTestId("given-feedback").getByText("Clear and kind.").waitFor();
+    const photoLink = await patient.page.getByTestId("photo-thumbnail").first().getAttribute("href");
+    await patient.page.getByText("Delete my photos…").click();
+    await patient.page.getByRole("button", { name: "Yes, delete my photos" }).click();
+    await patient.page.getByText("1 photo deleted").waitFor();
+    expect((await patient.page.request.get(`${baseUrl}${photoLink}`)).status()).toBe(404);
+    expect(doctor.problems.join("\n")).toBe("");
+    expect(patient.problems.join("\n")).toBe("");
+  }, 120_000);
+
+  it("a payment window left to close sends the request back to the queue, and both sides hear it", async () => {
+    const doctor = await startJourney();
+    const patient = await startJourney();
+    await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
+    await doctor.page.waitForURL(/\/doctor\/dashboard$/);
+    await signUpNewPatient(patient.page, "Liya");
+    const complaint = await sendRequestWithPhoto(patient.page);
+    await acceptFromDashboard(doctor.page, complaint);
+    await patient.page.waitForURL(/\/patient\/payment\//, { timeout: 10_000 });
+
+    const windowMs = inject("paymentWindowSeconds") * 1_000;
+    await patient.page.getByText("Payment Time Expired").waitFor({ timeout: windowMs + 15_000 });
+    expect(await patient.page.getByText("Consultation returned to the queue.").isVisible()).toBe(true);
+    await doctor.page.goto(`${baseUrl}/doctor/dashboard`);
+    await doctor.page.getByTestId("waiting-request").filter({ hasText: complaint }).waitFor();
+  }, 120_000);
+
+  it("works without JavaScript: paying in the sandbox and giving feedback", async () => {
+    const doctor = await startJourney();
+    const patient = await startJourney({ javaScriptEnabled: false });
+    await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
+    await doctor.page.waitForURL(/\/doctor\/dashboard$/);
+    await signUpNewPatient(patient.page, "Kidist");
+    const complaint = `Itchy wrists ${Date.now()}`;
+    await patient.page.goto(`${baseUrl}/patient/new-consultation?step=2`);
+    await patient.page.getByLabel("What is going on with your skin?").fill(complaint);
+    await patient.page.getByRole("button", { name: "Submit request" }).click();
+    await patient.page.waitForURL(/step=3/);
+    await acceptFromDashboard(doctor.page, complaint);
+
+    await patient.page.goto(`${baseUrl}/patient/dashboard`);
+    await patient.page.getByTestId("pending-payment").filter({ hasText: complaint }).getByRole("link", { name: "Pay" }).click();
+    await patient.page.waitForURL(/\/patient\/payment\//);
+    await patient.page.getByRole("button", { name: "Pay 150 ETB" }).click();
+    await patient.page.getByRole("button", { name: "Pay", exact: true }).click();
+    await patient.page.waitForURL(/\/patient\/consultation\//);
+    await patient.page.getByText("Payment Received").first().waitFor();
+
+    await doctor.page.reload();
+    await doctor.page.getByLabel("Diagnosis").fill("Contact dermatitis");
+    await doctor.page.getByLabel("Treatment plan").fill("Avoid the new watch strap; hydrocortisone 1% for a week.");
+    await doctor.page.getByText("End consultation…").click();
+    await doctor.page.getByRole("button", { name: "Yes, end the consultation" }).click();
+    await doctor.page.waitForURL(/\/doctor\/thank-you$/);
+
+    await patient.page.reload();
+    await patient.page.waitForURL(/\/patient\/feedback\//);
+    await patient.page.getByLabel("You may contact me about my feedback").check();
+    await patient.page.getByLabel("5 stars").check();
+    await patient.page.getByRole("button", { name: "Send feedback" }).click();
+    await patient.page.getByText("Missing info").waitFor();
+    expect(await patient.page.getByLabel("5 stars").isChecked()).toBe(true);
+    await patient.page.getByLabel("How should we contact you?").selectOption("phone");
+    await patient.page.getByLabel("Your Telegram username, phone number or email").fill("+251911234567");
+    await patient.page.getByRole("button", { name: "Send feedback" }).click();
+    await patient.page.getByText("Thank you for your feedback!").waitFor();
+  }, 90_000);
+});
