@@ -166,8 +166,8 @@ describe("the patient's feedback", () => {
       patient.post(`/patient/feedback/${consultation.id}`, fields),
     ]);
     expect([first, second].map((answer) => answer.headers.get("Location")).sort()).toEqual([
-      "/",
       `/patient/consultation/${consultation.id}`,
+      "/patient/dashboard",
     ]);
     const rows = await db.select().from(patientFeedback).where(eq(patientFeedback.consultationId, consultation.id));
     expect(rows).toHaveLength(1);
