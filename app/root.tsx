@@ -10,7 +10,7 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import { type ReactNode, useEffect } from "react";
+import { lazy, type ReactNode, Suspense, useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { useChangeLanguage } from "remix-i18next/react";
 
@@ -18,7 +18,7 @@ import stylesheet from "~/app.css?url";
 import { SessionEndedNotice } from "~/components/session-ended-notice";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
-import { StatusPage } from "~/components/status-page";
+import { StatusPage as StatusPageOnServer } from "~/components/status-page";
 import { Toaster } from "~/components/toaster";
 import { useFocusOnArrival } from "~/components/use-focus-on-arrival";
 import { DEFAULT_LANGUAGE, LANGUAGE_STORAGE_KEY } from "~/domain/languages";
@@ -144,8 +144,18 @@ export default function App() {
   return <Outlet />;
 }
 
+// The error page is rendered whole by the server (it must read without script); browsers load its code
+// only when an error happens in the page, so no healthy page pays for it. During hydration React keeps
+// the server's HTML until the chunk arrives.
+const StatusPageInBrowser = lazy(() => import("~/components/status-page").then((module) => ({ default: module.StatusPage })));
+const StatusPage = import.meta.env.SSR ? StatusPageOnServer : StatusPageInBrowser;
+
 export function ErrorBoundary() {
   const error = useRouteError();
   if (!isRouteErrorResponse(error)) console.error(error);
-  return <StatusPage status={isRouteErrorResponse(error) ? error.status : 500} />;
+  return (
+    <Suspense fallback={null}>
+      <StatusPage status={isRouteErrorResponse(error) ? error.status : 500} />
+    </Suspense>
+  );
 }

@@ -68,15 +68,12 @@ export function SiteHeader({
   );
 }
 
-/** The notifications bell: a plain link to the list, with the unread count in its name. */
+/** The notifications link, named by its words and the unread count beside them. */
 function NotificationsLink({ unread }: { unread: number }) {
   const { t } = useTranslation();
   return (
     <Link to="/notifications" className="btn btn-sm btn-ghost gap-1" data-testid="notifications-link">
-      <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2">
-        <path d="M18 8a6 6 0 0 0-12 0c0 7-3 9-3 9h18s-3-2-3-9M13.7 21a2 2 0 0 1-3.4 0" />
-      </svg>
-      <span className="sr-only">{t("notifications.title")}</span>
+      {t("notifications.title")}
       {unread > 0 ? (
         <span className="badge badge-sm badge-primary">
           {unread}
