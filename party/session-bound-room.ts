@@ -105,7 +105,7 @@ export abstract class SessionBoundRoom extends Server<Env> {
    * Of `connections` (all open ones by default), those whose session is alive and whose person may
    * still listen, with their sessions' end times refreshed; the others are closed, saying why.
    */
-  private async liveConnections(connections = [...this.getConnections<RoomIdentity>()]): Promise<Array<Connection<RoomIdentity>>> {
+  protected async liveConnections(connections = [...this.getConnections<RoomIdentity>()]): Promise<Array<Connection<RoomIdentity>>> {
     const open = connections.filter((connection) => connection.readyState === WebSocket.OPEN);
     if (open.length === 0) return [];
     const sessionIds = [...new Set(open.flatMap((connection) => connection.state?.sessionId ?? []))];

@@ -25,6 +25,8 @@ export const MAX_LICENCE_BYTES = 10 * 1024 * 1024;
 export const LICENCE_CONTENT_TYPES = ["application/pdf", "image/jpeg", "image/png"] as const;
 
 export const MAX_TITLE_CHARS = 100;
+/** A chat message may hold this many characters (after hidden characters are cleaned and the ends trimmed). */
+export const MAX_CHAT_MESSAGE_CHARS = 4000;
 export const MIN_PASSWORD_CHARS = 6;
 export const MIN_EXPERIENCE_YEARS = 0;
 export const RATING_MIN = 1;
