@@ -1,21 +1,24 @@
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 
+import { ChatPanel } from "~/components/chat/chat-panel";
 import { ConsultationHeader } from "~/components/consultation-header";
 import { ConsultationSections } from "~/components/consultation-sections";
 import { DeclineForm } from "~/components/doctor/decline-form";
 import { FormAlert, SubmitButton } from "~/components/form-fields";
 import { PhotoViewer } from "~/components/photo-viewer";
-import { useConsultationStatus } from "~/components/realtime/use-consultation-status";
+import { useConsultationRoom } from "~/components/realtime/use-consultation-room";
 import { useStillWaiting } from "~/components/realtime/use-still-waiting";
+import { CHAT_INTENTS, hasChat } from "~/domain/chat";
 import { ACCEPT_CONFIRMATION_SHOWN_MS, formatConsultationId } from "~/domain/constants";
 import { DECISION_INTENTS, DECISION_REFUSAL_MESSAGES, type DecisionRefusal, refusalHttpStatus } from "~/domain/consultation-decisions";
 import { DeclineSchema } from "~/domain/decline-schema";
 import { parseForm } from "~/forms";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireActiveDoctor } from "~/server/auth/guards.server";
+import { chatForPage, sendChatMessageFromForm } from "~/server/chat.server";
 import { consultationOrWhyGone } from "~/server/consultation-access.server";
 import { consultationForPage } from "~/server/consultation-view.server";
 import { acceptConsultation } from "~/server/consultations/accept.server";
@@ -39,7 +42,13 @@ export async function loader(args: LoaderFunctionArgs) {
   return data({
     title: pageTitle(`${t("consultation.title")} ${formatConsultationId(consultation.id)}`),
     gone: null,
-    page: { consultation: consultationForPage(consultation), patientName, photoIds: photos.map((photo) => photo.id) },
+    page: {
+      consultation: consultationForPage(consultation),
+      patientName,
+      photoIds: photos.map((photo) => photo.id),
+      // For the doctor the consultation is with (null for a doctor deciding on a request).
+      chat: await chatForPage(context.cloudflare.env, t, consultation, doctor.userId, patientName),
+    },
   });
 }
 
@@ -51,6 +60,11 @@ export async function action(args: ActionFunctionArgs) {
   const id = params.id ?? "";
   const formData = await readFormData(request);
   const intent = formData.get("intent");
+  if (intent === CHAT_INTENTS.send) {
+    const sent = await sendChatMessageFromForm(context, request, doctor, id, formData);
+    if (sent.ok) return redirect(`/doctor/consultation/${id}`);
+    return data({ intent, refusal: null, decline: null, chat: sent.failure }, { status: sent.status });
+  }
   if (intent === DECISION_INTENTS.decline) {
     const submission = parseForm(formData, DeclineSchema);
     if (submission.status !== "success") return data({ intent, refusal: null, decline: submission.reply() }, { status: 400 });
@@ -84,11 +98,12 @@ function NoLongerWaiting({ why }: { why: DecisionRefusal }) {
 
 type PageData = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["page"]>;
 
-function DoctorConsultation({ consultation, patientName, photoIds }: PageData) {
+function DoctorConsultation({ consultation, patientName, photoIds, chat }: PageData) {
   const { t } = useTranslation();
   const actionData = useActionData<typeof action>();
   // The room admits only the patient and the assigned doctor, so this page joins it once the request is this doctor's.
-  const { status } = useConsultationStatus(consultation.id, consultation.status, { enabled: consultation.status !== "pending" });
+  const listening = consultation.status !== "pending";
+  const { status, room } = useConsultationRoom(consultation.id, consultation.status, { enabled: listening });
   // Until this doctor accepts, the room is not theirs to join; the lobby says when the request is taken.
   const stillWaiting = useStillWaiting(consultation.id, consultation.status === "pending");
   // The confirmation shows for a few seconds after this page's own accept.
@@ -134,6 +149,17 @@ function DoctorConsultation({ consultation, patientName, photoIds }: PageData) {
         <div role="status" className="alert alert-info" data-testid="awaiting-payment">
           {t("consultation.waitingForPayment")}
         </div>
+      ) : null}
+      {chat && hasChat(currentStatus) ? (
+        <ChatPanel
+          consultationId={consultation.id}
+          viewerRole="doctor"
+          status={currentStatus}
+          chat={chat}
+          failure={actionData && "chat" in actionData ? actionData.chat : null}
+          room={room}
+          live={listening}
+        />
       ) : null}
       <ConsultationSections
         mainConcern={consultation.mainConcern}

@@ -89,6 +89,8 @@ const MATRIX: Record<string, Record<Persona, Expectation>> = {
   "routes/doctor.patients": onlyFor("doctor"),
   "routes/doctor.consultation.$id": { ...onlyFor("doctor"), activeDoctor: 404 },
   "routes/consultation.$id.accept": { ...everyone(403), anonymous: LOGIN, inactiveDoctor: "/account-issue", activeDoctor: 404 },
+  // POST only (a GET answers 400 to everyone); its POST guard is tested with the chat.
+  "routes/consultation.$id.chat-image": everyone(400),
   "routes/admin.dashboard": onlyFor("admin"),
   "routes/admin.profile": onlyFor("admin"),
 };
