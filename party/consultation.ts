@@ -58,8 +58,7 @@ export class ConsultationRoom extends SessionBoundRoom {
 
   /** Only its patient and its doctor of the moment listen (a doctor cleared at payment expiry no longer does). */
   protected override async mayListen(): Promise<(userId: string) => boolean> {
-    const consultation = await this.consultation();
-    return (userId) => consultation !== undefined && takesPartIn(userId, consultation);
+    return listenersOf(await this.consultation());
   }
 
   /** A participant sends a text or asks for what they missed; anything that does not parse is dropped. */
@@ -95,7 +94,7 @@ export class ConsultationRoom extends SessionBoundRoom {
 
   /** The whole chat and who is connected, for a page rendered by the server. */
   async chatSnapshot(): Promise<{ messages: ChatMessage[]; online: ChatSenderRole[] }> {
-    const [consultation, live] = await Promise.all([this.consultation(), this.liveConnections()]);
+    const [consultation, live] = await this.consultationAndLiveConnections();
     return { messages: this.chat.after(0), online: consultation ? onlineRoles(live, consultation) : [] };
   }
 
@@ -129,7 +128,7 @@ export class ConsultationRoom extends SessionBoundRoom {
     draft: ChatDraft,
     { from, clientId = null }: { from?: Connection<RoomIdentity>; clientId?: string | null },
   ): Promise<ChatPostOutcome | null> {
-    const [consultation, live] = await Promise.all([this.consultation(), this.liveConnections()]);
+    const [consultation, live] = await this.consultationAndLiveConnections();
     if (from && !live.includes(from)) return null;
     if (!consultation) return { ok: false, reason: "not_found" };
     const refusal = chatSendRefusal(consultation, draft.senderId);
@@ -162,10 +161,16 @@ export class ConsultationRoom extends SessionBoundRoom {
   }
 
   private async announcePresence(): Promise<void> {
-    const [consultation, live] = await Promise.all([this.consultation(), this.liveConnections()]);
+    const [consultation, live] = await this.consultationAndLiveConnections();
     if (!consultation) return;
     const event = JSON.stringify({ type: "presence", online: onlineRoles(live, consultation) } satisfies ConsultationRoomEvent);
     for (const connection of live) connection.send(event);
+  }
+
+  /** The consultation as D1 has it now, and the connections still live by it (one read of it serves both). */
+  private consultationAndLiveConnections() {
+    const reading = this.consultation();
+    return Promise.all([reading, this.liveConnections(undefined, reading.then(listenersOf))]);
   }
 
   /** The consultation as D1 has it now; never kept, so a status change is seen at once. */
@@ -175,6 +180,11 @@ export class ConsultationRoom extends SessionBoundRoom {
       where: eq(consultations.id, this.name),
     });
   }
+}
+
+/** Who may listen in the room of `consultation`: its two people (nobody when it is gone). */
+function listenersOf(consultation: { patientId: string; doctorId: string | null } | undefined) {
+  return (userId: string) => consultation !== undefined && takesPartIn(userId, consultation);
 }
 
 /** Which of the consultation's two people have a live socket here. */
