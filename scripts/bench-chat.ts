@@ -4,13 +4,12 @@
 // WebSocket, and lets every pair talk at once: each message goes one way, and the next leaves once it
 // has arrived (after a short pause, as people type). Prints p50 and p99 of the time from send to the
 // other side receiving it, and how many messages never arrived (which must be 0).
-import { randomBytes, randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { benchAccount, percentile, quote, socketWithCookie } from "./bench-accounts.ts";
-import { applyMigrations, build, run, startDevServer } from "./local-stack.ts";
+import { benchAccount, printLatencies, quote, serveSeeded, socketWithCookie } from "./bench-stack.ts";
 
 const PORT = 8897;
 const CONSULTATIONS = Number(process.env.BENCH_CONSULTATIONS ?? 100);
@@ -54,8 +53,6 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const stateDir = mkdtempSync(join(process.env.BENCH_STATE_ROOT ?? tmpdir(), "qoda-bench-chat-"));
 let stop: (() => Promise<void>) | undefined;
 try {
-  await build({ quiet: true });
-  await applyMigrations(stateDir, { quiet: true });
   // Sessions count as active for an hour from now, so the run is not cut short by the idle timeout.
   const now = Date.now();
   const pairs = Array.from({ length: CONSULTATIONS }, (_, index) => ({
@@ -63,24 +60,15 @@ try {
     patient: benchAccount("patient", index, now),
     doctor: benchAccount("doctor", index, now),
   }));
-  const seed = join(stateDir, "bench-seed.sql");
-  writeFileSync(
-    seed,
-    pairs
-      .flatMap(({ consultationId, patient, doctor }) => [
-        ...patient.statements,
-        ...doctor.statements,
-        consultationRow(consultationId, patient.id, doctor.id, now),
-      ])
-      .join("\n"),
+  const server = await serveSeeded(
+    PORT,
+    stateDir,
+    pairs.flatMap(({ consultationId, patient, doctor }) => [
+      ...patient.statements,
+      ...doctor.statements,
+      consultationRow(consultationId, patient.id, doctor.id, now),
+    ]),
   );
-  await run("wrangler", ["d1", "execute", "DB", "--local", `--file=${seed}`, "--persist-to", stateDir], { quiet: true });
-
-  const server = await startDevServer({
-    port: PORT,
-    persistTo: stateDir,
-    vars: { APP_ENV: "test", SESSION_SECRET: randomBytes(32).toString("hex") },
-  });
   stop = server.stop;
 
   // When each text was sent, and a way to hear that it arrived.
@@ -121,14 +109,11 @@ try {
   const seconds = (performance.now() - startedAt) / 1000;
   for (const chat of chats) for (const socket of [chat.patient, chat.doctor]) socket.close(1000, "bench done");
 
-  const sorted = [...latenciesMs].sort((a, b) => a - b);
-  console.log(`\nChat, ${CONSULTATIONS} consultations talking at once, ${MESSAGES} messages each (send to the other side receiving it):`);
-  console.log(`  messages ${CONSULTATIONS * MESSAGES}, lost ${lost}, ${(sorted.length / seconds).toFixed(0)} delivered per second`);
-  if (sorted.length) {
-    console.log(`  p50 ${percentile(sorted, 0.5).toFixed(1)} ms`);
-    console.log(`  p99 ${percentile(sorted, 0.99).toFixed(1)} ms`);
-    console.log(`  min ${sorted[0]!.toFixed(1)} ms, max ${sorted[sorted.length - 1]!.toFixed(1)} ms`);
-  }
+  printLatencies(
+    `Chat, ${CONSULTATIONS} consultations talking at once, ${MESSAGES} messages each (send to the other side receiving it):`,
+    latenciesMs,
+    `messages ${CONSULTATIONS * MESSAGES}, lost ${lost}, ${(latenciesMs.length / seconds).toFixed(0)} delivered per second`,
+  );
 } finally {
   await stop?.();
   rmSync(stateDir, { recursive: true, force: true });

@@ -2,13 +2,12 @@
 // Starts its own `wrangler dev` on port 8798 with fresh local state, seeds 200 active doctors (each
 // with a session) and a patient per request (a patient may have only 3 waiting), connects 200 doctor sockets to the lobby, submits requests through
 // the real form action, and prints p50 and p99 of the time from submit to the LAST socket receiving it.
-import { randomBytes, randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { benchAccount, percentile, socketWithCookie } from "./bench-accounts.ts";
-import { applyMigrations, build, run, startDevServer } from "./local-stack.ts";
+import { benchAccount, printLatencies, serveSeeded, socketWithCookie } from "./bench-stack.ts";
 
 const PORT = 8798;
 const DOCTORS = Number(process.env.BENCH_DOCTORS ?? 200);
@@ -17,21 +16,15 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100);
 const stateDir = mkdtempSync(join(tmpdir(), "qoda-bench-"));
 let stop: (() => Promise<void>) | undefined;
 try {
-  await build({ quiet: true });
-  await applyMigrations(stateDir, { quiet: true });
   // Sessions count as active for an hour from now, so the run is not cut short by the idle timeout.
   const now = Date.now();
   const doctors = Array.from({ length: DOCTORS }, (_, index) => benchAccount("doctor", index, now));
   const patients = Array.from({ length: REQUESTS }, (_, index) => benchAccount("patient", index, now));
-  const seed = join(stateDir, "bench-seed.sql");
-  writeFileSync(seed, [...doctors, ...patients].flatMap((item) => item.statements).join("\n"));
-  await run("wrangler", ["d1", "execute", "DB", "--local", `--file=${seed}`, "--persist-to", stateDir], { quiet: true });
-
-  const server = await startDevServer({
-    port: PORT,
-    persistTo: stateDir,
-    vars: { APP_ENV: "test", SESSION_SECRET: randomBytes(32).toString("hex") },
-  });
+  const server = await serveSeeded(
+    PORT,
+    stateDir,
+    [...doctors, ...patients].flatMap((item) => item.statements),
+  );
   stop = server.stop;
   const wsUrl = `ws://localhost:${PORT}/parties/doctors-lobby/main`;
 
@@ -72,11 +65,7 @@ try {
   }
   for (const socket of sockets) socket.close(1000, "bench done");
 
-  const sorted = [...latenciesMs].sort((a, b) => a - b);
-  console.log(`\nLobby fan-out, ${DOCTORS} doctors, ${REQUESTS} requests (submit to the last socket receiving it):`);
-  console.log(`  p50 ${percentile(sorted, 0.5).toFixed(1)} ms`);
-  console.log(`  p99 ${percentile(sorted, 0.99).toFixed(1)} ms`);
-  console.log(`  min ${sorted[0]!.toFixed(1)} ms, max ${sorted[sorted.length - 1]!.toFixed(1)} ms`);
+  printLatencies(`Lobby fan-out, ${DOCTORS} doctors, ${REQUESTS} requests (submit to the last socket receiving it):`, latenciesMs);
 } finally {
   await stop?.();
   rmSync(stateDir, { recursive: true, force: true });

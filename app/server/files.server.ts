@@ -80,13 +80,23 @@ export async function storePhoto(
     const full = (await countPhotos(db, consultationId)) >= MAX_PHOTOS_PER_REQUEST;
     return { ok: false, refusal: full ? "tooManyPhotos" : "alreadySubmitted", fileName: file.name };
   }
+  await putRecordedPhoto(db, bucket, { id, storageKey, contentType }, file);
+  return { ok: true, id };
+}
+
+/** Writes the object of a photo whose row is recorded; if the write fails, the row goes too. */
+async function putRecordedPhoto(
+  db: Database,
+  bucket: R2Bucket,
+  { id, storageKey, contentType }: { id: string; storageKey: string; contentType: string },
+  file: File,
+) {
   try {
     await bucket.put(storageKey, file.stream(), { httpMetadata: { contentType } });
   } catch (error) {
     await db.delete(consultationFiles).where(eq(consultationFiles.id, id));
     throw error;
   }
-  return { ok: true, id };
 }
 
 const chatImageKey = (consultationId: string, fileId: string) => `consultations/${consultationId}/chat/${fileId}`;
@@ -111,12 +121,7 @@ export async function storeChatImage(
   await db
     .insert(consultationFiles)
     .values({ id, consultationId, uploaderId, kind: "chat_image", storageKey, contentType, sizeBytes: file.size });
-  try {
-    await bucket.put(storageKey, file.stream(), { httpMetadata: { contentType } });
-  } catch (error) {
-    await db.delete(consultationFiles).where(eq(consultationFiles.id, id));
-    throw error;
-  }
+  await putRecordedPhoto(db, bucket, { id, storageKey, contentType }, file);
   return { ok: true, id };
 }
 

@@ -1,29 +1,15 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-
 import type { Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { DEMO_CONSULTATIONS, DEMO_PASSWORD } from "../../scripts/demo-data";
 import { expectAccessible } from "./accessibility";
-import { baseUrl, endJourneys, path, signIn, startJourney } from "./journey";
+import { baseUrl, endJourneys, path, photoOnDisk, signIn, startJourney } from "./journey";
 
 afterEach(endJourneys);
 
 // The seeded consultations between Hana and Dr. Abebe: one paid for and under way, one completed.
 const inProgress = DEMO_CONSULTATIONS.find((consultation) => consultation.status === "in_progress")!.id;
 const completed = DEMO_CONSULTATIONS.find((consultation) => consultation.status === "completed")!.id;
-
-/** A real 4×3 PNG on disk, for the file picker. */
-function photoOnDisk() {
-  const file = join(mkdtempSync(join(tmpdir(), "qoda-chat-photo-")), "rash.png");
-  writeFileSync(
-    file,
-    Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAQAAAADCAIAAAA7ljmRAAAAEElEQVR42mM4UZECRww4OQCEzhOxZgeNrgAAAABJRU5ErkJggg==", "base64"),
-  );
-  return file;
-}
 
 async function openChat(page: Page, email: string, consultationPath: string) {
   await signIn(page, email, DEMO_PASSWORD);
