@@ -2,44 +2,100 @@
 // of its alarm, which survives restarts, and tells both participants when the consultation's status
 // moves; each connection first receives the current status, so a page that reconnects catches up. A
 // socket lives no longer than its session (session-bound-room.ts).
-// Chat messages arrive with the chat issue and live in this room's SQLite storage.
+// It also holds the consultation's chat (chat-log.ts): messages come from a participant's socket or
+// from the server (a photo uploaded, a form sent without JavaScript), and both ways go through
+// `take`, which reads the consultation from D1 each time, so a status change is never missed. Both
+// people hear who of them is connected (presence).
 import { eq } from "drizzle-orm";
 import type { Connection, WSMessage } from "partyserver";
 
 import { consultations } from "~/db/schema";
+import { chatSendRefusal, chatTextOf, hasChat, senderRoleIn } from "~/domain/chat";
+import { CHAT_SENDER_ROLES, type ChatMessageKind, type ChatRefusal, type ChatSenderRole } from "~/domain/chat-message";
 import { takesPartIn } from "~/domain/consultation-access";
 import type { ConsultationStatus, DeclineReason } from "~/domain/consultation-status";
-import { type ConsultationRoomEvent, ConsultationRoomInbound, parseMessage, ROOMS } from "~/realtime/protocol";
+import { type ChatMessage, type ConsultationRoomEvent, ConsultationRoomInbound, parseMessage, ROOMS } from "~/realtime/protocol";
 import { expirePayment } from "~/server/consultations/expire-payment.server";
+import type { RoomIdentity } from "~/server/room-access.server";
 
+import { ChatLog } from "./chat-log";
 import { SessionBoundRoom } from "./session-bound-room";
 
 const PAYMENT_WAKE_UP = "payment";
 
+/** A message the server asks the room to take on someone's behalf (they were checked at the door). */
+export interface ChatDraft {
+  senderId: string;
+  kind: ChatMessageKind;
+  /** The typed words of a text ("" for a photo). */
+  text: string;
+  /** The stored photo of an image message. */
+  fileId: string | null;
+}
+
+export type ChatPostOutcome = { ok: true; message: ChatMessage } | { ok: false; reason: ChatRefusal | "not_found" };
+
 export class ConsultationRoom extends SessionBoundRoom {
   protected readonly roomClass = ROOMS.consultation.className;
+  private readonly chat = new ChatLog(this.ctx.storage.sql);
+  /**
+   * Chat work runs one piece at a time, in the order it came: a message waits for D1 before it is
+   * stored, and must not be overtaken by the next one (nor a newcomer's history by a message).
+   */
+  private chatTurn: Promise<unknown> = Promise.resolve();
 
-  protected override async welcome(connection: Connection): Promise<void> {
-    const consultation = await this.db.query.consultations.findFirst({
-      columns: { status: true, declineReason: true, declineNote: true },
-      where: eq(consultations.id, this.name),
-    });
+  override onStart(): void {
+    this.chat.create();
+  }
+
+  protected override async welcome(connection: Connection<RoomIdentity>): Promise<void> {
+    const consultation = await this.consultation();
     if (!consultation) return;
     connection.send(JSON.stringify(statusEventOf(this.name, consultation)));
+    if (hasChat(consultation.status)) await this.inTurn(async () => connection.send(this.historyEvent(0)));
+    await this.announcePresence();
   }
 
   /** Only its patient and its doctor of the moment listen (a doctor cleared at payment expiry no longer does). */
   protected override async mayListen(): Promise<(userId: string) => boolean> {
-    const consultation = await this.db.query.consultations.findFirst({
-      columns: { patientId: true, doctorId: true },
-      where: eq(consultations.id, this.name),
-    });
-    return (userId) => consultation !== undefined && takesPartIn(userId, consultation);
+    return listenersOf(await this.consultation());
   }
 
-  /** Participants only listen here until the chat arrives: the protocol has no message for them yet. */
-  override onMessage(_connection: Connection, message: WSMessage): void {
-    parseMessage(ConsultationRoomInbound, message);
+  /** A participant sends a text or asks for what they missed; anything that does not parse is dropped. */
+  override async onMessage(connection: Connection<RoomIdentity>, message: WSMessage): Promise<void> {
+    const event = parseMessage(ConsultationRoomInbound, message);
+    if (!event || !connection.state) return;
+    const { userId } = connection.state;
+    if (event.type === "catch_up") {
+      await this.inTurn(async () => {
+        if ((await this.liveConnections([connection])).length) connection.send(this.historyEvent(event.afterId));
+      });
+      return;
+    }
+    const outcome = await this.inTurn(() =>
+      this.take({ senderId: userId, kind: "text", text: event.text, fileId: null }, { from: connection, clientId: event.clientId }),
+    );
+    if (outcome && !outcome.ok && outcome.reason !== "not_found") {
+      connection.send(
+        JSON.stringify({ type: "send_refused", clientId: event.clientId, reason: outcome.reason } satisfies ConsultationRoomEvent),
+      );
+    }
+  }
+
+  override async onClose(connection: Connection): Promise<void> {
+    await super.onClose(connection);
+    await this.announcePresence();
+  }
+
+  /** The server's way in: the same checks as a socket's message (a photo uploaded, a form sent without JavaScript). */
+  async postMessage(draft: ChatDraft): Promise<ChatPostOutcome> {
+    return this.inTurn(async () => (await this.take(draft, {}))!);
+  }
+
+  /** The whole chat and who is connected, for a page rendered by the server. */
+  async chatSnapshot(): Promise<{ messages: ChatMessage[]; online: ChatSenderRole[] }> {
+    const [consultation, live] = await this.consultationAndLiveConnections();
+    return { messages: this.chat.after(0), online: consultation ? onlineRoles(live, consultation) : [] };
   }
 
   /** Arms (or moves) the wake-up that ends the payment window at `deadline`. */
@@ -64,9 +120,86 @@ export class ConsultationRoom extends SessionBoundRoom {
     await this.wakeUpAt(PAYMENT_WAKE_UP, outcome.kind === "not_yet" ? outcome.deadline : null);
   }
 
+  /** Tells both participants (a status moved: accepted, paid, completed…). */
   async announce(event: ConsultationRoomEvent): Promise<void> {
     await this.sendToLive(JSON.stringify(event));
   }
+
+  /**
+   * Stores a message if its sender may send it now (as D1 says at this moment) and it is a message at
+   * all, then gives it to both people. A socket whose session has ended is closed and its message
+   * dropped (null).
+   */
+  private async take(
+    draft: ChatDraft,
+    { from, clientId = null }: { from?: Connection<RoomIdentity>; clientId?: string | null },
+  ): Promise<ChatPostOutcome | null> {
+    const [consultation, live] = await this.consultationAndLiveConnections();
+    if (from && !live.includes(from)) return null;
+    if (!consultation) return { ok: false, reason: "not_found" };
+    const refusal = chatSendRefusal(consultation, draft.senderId);
+    if (refusal) return { ok: false, reason: refusal };
+    const checked = draft.kind === "text" ? chatTextOf(draft.text) : draft.fileId ? { ok: true as const, text: "" } : null;
+    if (!checked?.ok) return { ok: false, reason: checked?.refusal ?? "empty" };
+    const message = this.chat.append(
+      {
+        senderId: draft.senderId,
+        senderRole: senderRoleIn(draft.senderId, consultation)!,
+        kind: draft.kind,
+        text: checked.text,
+        fileId: draft.kind === "image" ? draft.fileId : null,
+      },
+      new Date(),
+    );
+    const event = JSON.stringify({ type: "message", message, clientId } satisfies ConsultationRoomEvent);
+    for (const connection of live) connection.send(event);
+    return { ok: true, message };
+  }
+
+  private inTurn<Result>(work: () => Promise<Result>): Promise<Result> {
+    const turn = this.chatTurn.then(work, work);
+    this.chatTurn = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private historyEvent(afterId: number): string {
+    return JSON.stringify({ type: "history", messages: this.chat.after(afterId) } satisfies ConsultationRoomEvent);
+  }
+
+  private async announcePresence(): Promise<void> {
+    const [consultation, live] = await this.consultationAndLiveConnections();
+    if (!consultation) return;
+    const event = JSON.stringify({ type: "presence", online: onlineRoles(live, consultation) } satisfies ConsultationRoomEvent);
+    for (const connection of live) connection.send(event);
+  }
+
+  /** The consultation as D1 has it now, and the connections still live by it (one read of it serves both). */
+  private consultationAndLiveConnections() {
+    const reading = this.consultation();
+    return Promise.all([reading, this.liveConnections(undefined, reading.then(listenersOf))]);
+  }
+
+  /** The consultation as D1 has it now; never kept, so a status change is seen at once. */
+  private consultation() {
+    return this.db.query.consultations.findFirst({
+      columns: { status: true, declineReason: true, declineNote: true, patientId: true, doctorId: true },
+      where: eq(consultations.id, this.name),
+    });
+  }
+}
+
+/** Who may listen in the room of `consultation`: its two people (nobody when it is gone). */
+function listenersOf(consultation: { patientId: string; doctorId: string | null } | undefined) {
+  return (userId: string) => consultation !== undefined && takesPartIn(userId, consultation);
+}
+
+/** Which of the consultation's two people have a live socket here. */
+function onlineRoles(
+  live: Array<Connection<RoomIdentity>>,
+  consultation: { patientId: string; doctorId: string | null },
+): ChatSenderRole[] {
+  const roles = new Set(live.map((connection) => connection.state && senderRoleIn(connection.state.userId, consultation)));
+  return CHAT_SENDER_ROLES.filter((role) => roles.has(role));
 }
 
 /** Where a consultation stands, as a page that (re)connects must hear it: a cancelled one says why. */

@@ -10,7 +10,7 @@
 import { type Connection, type ConnectionContext, Server } from "partyserver";
 
 import { ROOM_CLOSE_CODES } from "~/realtime/protocol";
-import { createDatabase } from "~/server/db/client.server";
+import { createDatabase, type Database } from "~/server/db/client.server";
 import { liveSessions, registerConnection, type RoomClass, unregisterConnections } from "~/server/db/room-connections.server";
 import { type RoomIdentity, roomIdentityOf } from "~/server/room-access.server";
 
@@ -34,8 +34,10 @@ export abstract class SessionBoundRoom extends Server<Env> {
     return () => true;
   }
 
-  protected get db() {
-    return createDatabase(this.env.DB);
+  // One drizzle client for the room's life: building one (its schema's relations) costs more CPU than a query.
+  private database: Database | undefined;
+  protected get db(): Database {
+    return (this.database ??= createDatabase(this.env.DB));
   }
 
   override getConnectionTags(_connection: Connection, context: ConnectionContext): string[] {
@@ -103,13 +105,20 @@ export abstract class SessionBoundRoom extends Server<Env> {
 
   /**
    * Of `connections` (all open ones by default), those whose session is alive and whose person may
-   * still listen, with their sessions' end times refreshed; the others are closed, saying why.
+   * still listen, with their sessions' end times refreshed; the others are closed, saying why. A room
+   * that has just read who may listen (with what it needed anyway) passes it in `listening`.
    */
-  private async liveConnections(connections = [...this.getConnections<RoomIdentity>()]): Promise<Array<Connection<RoomIdentity>>> {
+  protected async liveConnections(
+    connections = [...this.getConnections<RoomIdentity>()],
+    listening: Promise<(userId: string) => boolean> = this.mayListen(),
+  ): Promise<Array<Connection<RoomIdentity>>> {
     const open = connections.filter((connection) => connection.readyState === WebSocket.OPEN);
-    if (open.length === 0) return [];
+    if (open.length === 0) {
+      await listening;
+      return [];
+    }
     const sessionIds = [...new Set(open.flatMap((connection) => connection.state?.sessionId ?? []))];
-    const [live, mayListen] = await Promise.all([liveSessions(this.db, sessionIds, new Date()), this.mayListen()]);
+    const [live, mayListen] = await Promise.all([liveSessions(this.db, sessionIds, new Date()), listening]);
     const alive: Array<Connection<RoomIdentity>> = [];
     const sessionEnded: Array<Connection<RoomIdentity>> = [];
     const notListening: Array<Connection<RoomIdentity>> = [];

@@ -1,61 +1,30 @@
 // `npm run bench:lobby`: how fast a submitted request reaches every connected doctor.
 // Starts its own `wrangler dev` on port 8798 with fresh local state, seeds 200 active doctors (each
-// with a session) and one patient, connects 200 doctor sockets to the lobby, submits requests through
+// with a session) and a patient per request (a patient may have only 3 waiting), connects 200 doctor sockets to the lobby, submits requests through
 // the real form action, and prints p50 and p99 of the time from submit to the LAST socket receiving it.
-import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { applyMigrations, build, run, startDevServer } from "./local-stack.ts";
+import { benchAccount, printLatencies, serveSeeded, socketWithCookie } from "./bench-stack.ts";
 
 const PORT = 8798;
 const DOCTORS = Number(process.env.BENCH_DOCTORS ?? 200);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100);
 
-const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
-const quote = (value: string) => `'${value.replace(/'/g, "''")}'`;
-/** The session cookie as Remix's createCookie writes it (JSON, base64, URI-encoded). */
-const cookieFor = (token: string) => `__Host-qoda_session=${encodeURIComponent(Buffer.from(JSON.stringify(token)).toString("base64"))}`;
-
-function account(role: "doctor" | "patient", index: number, now: number) {
-  const id = randomUUID();
-  const token = randomBytes(32).toString("base64url");
-  const statements = [
-    `INSERT INTO users (id, email, email_confirmed_at, created_at, updated_at) VALUES (${quote(id)}, ${quote(`${role}${index}@bench.test`)}, ${now}, ${now}, ${now});`,
-    `INSERT INTO user_roles (user_id, role, created_at) VALUES (${quote(id)}, ${quote(role)}, ${now});`,
-    `INSERT INTO profiles (user_id, first_name, last_name, preferred_language, consent_terms, consent_privacy, consent_timestamp, created_at, updated_at) VALUES (${quote(id)}, 'Bench', ${quote(`${role}${index}`)}, 'en', 1, 1, ${now}, ${now}, ${now});`,
-    `INSERT INTO sessions (id, user_id, created_at, last_seen_at, expires_at) VALUES (${quote(sha256(token))}, ${quote(id)}, ${now}, ${now + 3_600_000}, ${now + 86_400_000});`,
-  ];
-  if (role === "doctor")
-    statements.push(
-      `INSERT INTO doctors (user_id, status, specialty, doctor_code, created_at, updated_at) VALUES (${quote(id)}, 'active', 'Dermatologist', ${quote(`B${index}`)}, ${now}, ${now});`,
-    );
-  return { statements, cookie: cookieFor(token) };
-}
-
-function percentile(sorted: number[], fraction: number) {
-  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)]!;
-}
-
 const stateDir = mkdtempSync(join(tmpdir(), "qoda-bench-"));
 let stop: (() => Promise<void>) | undefined;
 try {
-  await build({ quiet: true });
-  await applyMigrations(stateDir, { quiet: true });
   // Sessions count as active for an hour from now, so the run is not cut short by the idle timeout.
   const now = Date.now();
-  const doctors = Array.from({ length: DOCTORS }, (_, index) => account("doctor", index, now));
-  const patient = account("patient", 0, now);
-  const seed = join(stateDir, "bench-seed.sql");
-  writeFileSync(seed, [...doctors, patient].flatMap((item) => item.statements).join("\n"));
-  await run("wrangler", ["d1", "execute", "DB", "--local", `--file=${seed}`, "--persist-to", stateDir], { quiet: true });
-
-  const server = await startDevServer({
-    port: PORT,
-    persistTo: stateDir,
-    vars: { APP_ENV: "test", SESSION_SECRET: randomBytes(32).toString("hex") },
-  });
+  const doctors = Array.from({ length: DOCTORS }, (_, index) => benchAccount("doctor", index, now));
+  const patients = Array.from({ length: REQUESTS }, (_, index) => benchAccount("patient", index, now));
+  const server = await serveSeeded(
+    PORT,
+    stateDir,
+    [...doctors, ...patients].flatMap((item) => item.statements),
+  );
   stop = server.stop;
   const wsUrl = `ws://localhost:${PORT}/parties/doctors-lobby/main`;
 
@@ -65,7 +34,7 @@ try {
     doctors.map(
       (doctor, index) =>
         new Promise<WebSocket>((resolve, reject) => {
-          const socket = new WebSocket(wsUrl, { headers: { Cookie: doctor.cookie } } as unknown as string[]);
+          const socket = socketWithCookie(wsUrl, doctor.cookie);
           socket.addEventListener("message", (event) => {
             const message = JSON.parse(String(event.data)) as { type: string; request?: { title: string } };
             if (message.type === "queue") resolve(socket);
@@ -84,7 +53,7 @@ try {
     const response = await fetch(`${server.url}/patient/new-consultation?step=2`, {
       method: "POST",
       redirect: "manual",
-      headers: { Cookie: patient.cookie, Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" },
+      headers: { Cookie: patients[index]!.cookie, Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ intent: "submit", chiefComplaint: title, priority: "normal" }),
     });
     if (response.status !== 302) throw new Error(`submit answered ${response.status}: ${await response.text()}`);
@@ -96,11 +65,7 @@ try {
   }
   for (const socket of sockets) socket.close(1000, "bench done");
 
-  const sorted = [...latenciesMs].sort((a, b) => a - b);
-  console.log(`\nLobby fan-out, ${DOCTORS} doctors, ${REQUESTS} requests (submit to the last socket receiving it):`);
-  console.log(`  p50 ${percentile(sorted, 0.5).toFixed(1)} ms`);
-  console.log(`  p99 ${percentile(sorted, 0.99).toFixed(1)} ms`);
-  console.log(`  min ${sorted[0]!.toFixed(1)} ms, max ${sorted[sorted.length - 1]!.toFixed(1)} ms`);
+  printLatencies(`Lobby fan-out, ${DOCTORS} doctors, ${REQUESTS} requests (submit to the last socket receiving it):`, latenciesMs);
 } finally {
   await stop?.();
   rmSync(stateDir, { recursive: true, force: true });

@@ -15,10 +15,21 @@ function keepFocusInside(event: KeyboardEvent<HTMLDialogElement>) {
 /**
  * Thumbnails that open a full view in a modal dialog: focus moves into it and stays there, the arrow
  * keys move between photos, and Escape (or Close) returns focus to the thumbnail it was opened from.
- * Without JavaScript a thumbnail is a plain link to the photo.
+ * Without JavaScript a thumbnail is a plain link to the photo. A chat shows each of its photos alone,
+ * described by who sent it.
  */
-export function PhotoViewer({ photoIds }: { photoIds: string[] }) {
+export function PhotoViewer({
+  photoIds,
+  describe,
+  listClassName = "grid grid-cols-3 gap-2 sm:grid-cols-4",
+}: {
+  photoIds: string[];
+  /** The photo's text alternative (by default "Photo N"). */
+  describe?: (index: number) => string;
+  listClassName?: string;
+}) {
   const { t } = useTranslation();
+  const label = describe ?? ((index: number) => t("consultation.photoNumber", { number: index + 1 }));
   const [open, setOpen] = useState<number | null>(null);
   const dialog = useRef<HTMLDialogElement>(null);
   const opener = useRef<HTMLElement | null>(null);
@@ -29,7 +40,7 @@ export function PhotoViewer({ photoIds }: { photoIds: string[] }) {
   const step = (by: number) => setOpen((index) => (index === null ? null : (index + by + photoIds.length) % photoIds.length));
   return (
     <>
-      <ul className="grid grid-cols-3 gap-2 sm:grid-cols-4">
+      <ul className={listClassName}>
         {photoIds.map((id, index) => (
           <li key={id}>
             <a
@@ -42,12 +53,7 @@ export function PhotoViewer({ photoIds }: { photoIds: string[] }) {
               className="block"
               data-testid="photo-thumbnail"
             >
-              <img
-                src={`/files/${id}`}
-                alt={t("consultation.photoNumber", { number: index + 1 })}
-                className="h-24 w-full rounded-box object-cover"
-                loading="lazy"
-              />
+              <img src={`/files/${id}`} alt={label(index)} className="h-24 w-full rounded-box object-cover" loading="lazy" />
             </a>
           </li>
         ))}
@@ -55,7 +61,7 @@ export function PhotoViewer({ photoIds }: { photoIds: string[] }) {
       {open !== null ? (
         <dialog
           ref={dialog}
-          aria-label={t("consultation.photoNumber", { number: open + 1 })}
+          aria-label={label(open)}
           className="m-auto hidden max-h-full max-w-full flex-col open:flex items-center justify-center gap-3 bg-transparent p-4 backdrop:bg-black/90"
           data-testid="photo-dialog"
           onClose={() => {
@@ -68,11 +74,7 @@ export function PhotoViewer({ photoIds }: { photoIds: string[] }) {
             else if (event.key === "Tab") keepFocusInside(event);
           }}
         >
-          <img
-            src={`/files/${photoIds[open]}`}
-            alt={t("consultation.photoNumber", { number: open + 1 })}
-            className="max-h-[80vh] max-w-full object-contain"
-          />
+          <img src={`/files/${photoIds[open]}`} alt={label(open)} className="max-h-[80vh] max-w-full object-contain" />
           <div className="flex flex-wrap justify-center gap-2">
             <button type="button" className="btn btn-sm" onClick={() => step(-1)}>
               {t("consultation.previousPhoto")}

@@ -31,6 +31,8 @@ export const MAX_SUMMARY_FIELD_CHARS = 4_000;
 export const MAX_FEEDBACK_MESSAGE_CHARS = 2_000;
 /** A phone number, Telegram handle or email address given to be contacted about feedback. */
 export const MAX_CONTACT_VALUE_CHARS = 200;
+/** A chat message may hold this many characters (after hidden characters are cleaned and the ends trimmed). */
+export const MAX_CHAT_MESSAGE_CHARS = 4000;
 export const MIN_PASSWORD_CHARS = 6;
 export const MIN_EXPERIENCE_YEARS = 0;
 export const RATING_MIN = 1;

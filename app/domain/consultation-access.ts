@@ -37,6 +37,11 @@ export function takesPartIn(userId: string, consultation: Pick<ConsultationParti
   return userId === consultation.patientId || userId === consultation.doctorId;
 }
 
+/** A consultation's chat, its photos included, is for its two people alone (not admins, not other doctors). */
+export function mayUseChat(viewer: Viewer, consultation: ConsultationParties): boolean {
+  return takesPartIn(viewer.userId, consultation) && mayViewConsultation(viewer, consultation);
+}
+
 /** The doctors' lobby (waiting requests as they come and go) is for active doctors. */
 export function mayJoinLobby(viewer: Viewer): boolean {
   return isActiveDoctor(viewer);

@@ -4,6 +4,7 @@
 // parse is dropped. Written with `zod/mini`: this ships to the browser.
 import { z } from "zod/mini";
 
+import { CHAT_REFUSALS, CHAT_SENDER_ROLES } from "~/domain/chat-message";
 import { CONSULTATION_STATUSES, DECLINE_REASONS, PRIORITIES, PRIORITY_RANK } from "~/domain/consultation-status";
 
 /** The rooms: their party name in URLs (/parties/<party>/<name>) and their Durable Object class. */
@@ -35,8 +36,35 @@ const ConsultationStatusEvent = z.object({
   /** When a doctor declined: why, and their words for "other". */
   decline: z.optional(z.object({ reason: z.enum(DECLINE_REASONS), note: z.nullable(z.string()) })),
 });
+export type ConsultationStatusEvent = z.infer<typeof ConsultationStatusEvent>;
 
-export const ConsultationRoomEvent = z.discriminatedUnion("type", [ConsultationStatusEvent]);
+/**
+ * One message of a consultation's chat; ids grow, so they order it. Its sender is named by their role
+ * (there is one of each), so people's ids stay on the server.
+ */
+export const ChatMessage = z.object({
+  id: z.int(),
+  senderRole: z.enum(CHAT_SENDER_ROLES),
+  /** The words of a text ("" for a photo). */
+  text: z.string(),
+  /** A photo's file, shown through /files/:fileId; null for a text. */
+  fileId: z.nullable(z.string()),
+  /** When the room stored it (ms since the epoch). */
+  sentAt: z.number(),
+});
+export type ChatMessage = z.infer<typeof ChatMessage>;
+
+export const ConsultationRoomEvent = z.discriminatedUnion("type", [
+  ConsultationStatusEvent,
+  /** The chat's messages: all of them on every connection; those after its `afterId` in answer to `catch_up`. */
+  z.object({ type: z.literal("history"), messages: z.array(ChatMessage) }),
+  /** A new message, to both people; `clientId` is the sender's own id for it, so their page knows it arrived. */
+  z.object({ type: z.literal("message"), message: ChatMessage, clientId: z.nullable(z.string()) }),
+  /** Who of the two is connected now; sent whenever someone comes or goes. */
+  z.object({ type: z.literal("presence"), online: z.array(z.enum(CHAT_SENDER_ROLES)) }),
+  /** To the sender alone: their message was not taken, and why. */
+  z.object({ type: z.literal("send_refused"), clientId: z.string(), reason: z.enum(CHAT_REFUSALS) }),
+]);
 export type ConsultationRoomEvent = z.infer<typeof ConsultationRoomEvent>;
 
 // Doctors' lobby → doctors.
@@ -63,10 +91,18 @@ export const LobbyEvent = z.discriminatedUnion("type", [
 ]);
 export type LobbyEvent = z.infer<typeof LobbyEvent>;
 
-// Browsers → rooms. Nothing yet: both rooms only speak. (The chat will add the messages patients and
-// doctors send; until then anything a browser sends is dropped.)
+// Browsers → rooms. Doctors only listen in the lobby: anything they send is dropped.
 export const LobbyInbound = z.never();
-export const ConsultationRoomInbound = z.never();
+
+/** What a patient or doctor sends in a consultation room: a text (long ones are refused, not dropped), or a catch-up. */
+export const ConsultationRoomInbound = z.discriminatedUnion("type", [
+  // (No `.check()` here: only the rooms read these, and plain schema calls leave the browser's bundle.)
+  /** `clientId`: the page's own id for its message, echoed back when the room has it. */
+  z.object({ type: z.literal("send"), clientId: z.uuid(), text: z.string() }),
+  /** After a reconnection: the messages after the last one the page has (its id; 0 for all). */
+  z.object({ type: z.literal("catch_up"), afterId: z.int() }),
+]);
+export type ConsultationRoomInbound = z.infer<typeof ConsultationRoomInbound>;
 
 /** A socket message as `schema` describes it, or null when it is not JSON or does not match. */
 export function parseMessage<Schema extends z.ZodMiniType>(schema: Schema, data: unknown): z.infer<Schema> | null {

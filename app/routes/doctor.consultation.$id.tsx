@@ -4,6 +4,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 
+import { ChatPanel } from "~/components/chat/chat-panel";
 import { ConsultationHeader } from "~/components/consultation-header";
 import { ConsultationSections } from "~/components/consultation-sections";
 import { ConsultationSummary } from "~/components/consultation-summary";
@@ -12,8 +13,9 @@ import { SummaryForm } from "~/components/doctor/summary-form";
 import { FormAlert, SubmitButton, useErrorText } from "~/components/form-fields";
 import { PaymentCountdown } from "~/components/payment-countdown";
 import { PhotoViewer } from "~/components/photo-viewer";
-import { useConsultationStatus } from "~/components/realtime/use-consultation-status";
+import { useConsultationRoom } from "~/components/realtime/use-consultation-room";
 import { useStillWaiting } from "~/components/realtime/use-still-waiting";
+import { CHAT_INTENTS, hasChat } from "~/domain/chat";
 import { ACCEPT_CONFIRMATION_SHOWN_MS, formatConsultationId } from "~/domain/constants";
 import { CLOSING_INTENTS, CLOSING_REFUSAL_MESSAGES, type ClosingRefusal, SummarySchema } from "~/domain/consultation-closing";
 import { DECISION_INTENTS, DECISION_REFUSAL_MESSAGES, type DecisionRefusal, refusalHttpStatus } from "~/domain/consultation-decisions";
@@ -21,6 +23,7 @@ import { DeclineSchema } from "~/domain/decline-schema";
 import { parseForm } from "~/forms";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireActiveDoctor } from "~/server/auth/guards.server";
+import { chatForPage, sendChatMessageFromForm } from "~/server/chat.server";
 import { consultationOrWhyGone } from "~/server/consultation-access.server";
 import { consultationForPage } from "~/server/consultation-view.server";
 import { acceptConsultation } from "~/server/consultations/accept.server";
@@ -46,7 +49,13 @@ export async function loader(args: LoaderFunctionArgs) {
   return data({
     title: pageTitle(`${t("consultation.title")} ${formatConsultationId(consultation.id)}`),
     gone: null,
-    page: { consultation: consultationForPage(consultation), patientName, photoIds: photos.map((photo) => photo.id) },
+    page: {
+      consultation: consultationForPage(consultation),
+      patientName,
+      photoIds: photos.map((photo) => photo.id),
+      // For the doctor the consultation is with (null for a doctor deciding on a request).
+      chat: await chatForPage(context.cloudflare.env, t, consultation, doctor.userId, patientName),
+    },
   });
 }
 
@@ -67,6 +76,11 @@ export async function action(args: ActionFunctionArgs) {
   const id = params.id ?? "";
   const formData = await readFormData(request);
   const intent = formData.get("intent");
+  if (intent === CHAT_INTENTS.send) {
+    const sent = await sendChatMessageFromForm(context, request, doctor, id, formData);
+    if (sent.ok) return redirect(`/doctor/consultation/${id}`);
+    return data({ ...NO_ANSWER, intent, chat: sent.failure }, { status: sent.status });
+  }
   if (intent === CLOSING_INTENTS.saveSummary || intent === CLOSING_INTENTS.end) {
     const submission = parseForm(formData, SummarySchema);
     if (submission.status !== "success") return data({ ...NO_ANSWER, intent, summary: submission.reply() }, { status: 400 });
@@ -116,12 +130,13 @@ function NoLongerWaiting({ why }: { why: DecisionRefusal }) {
 
 type PageData = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["page"]>;
 
-function DoctorConsultation({ consultation, patientName, photoIds }: PageData) {
+function DoctorConsultation({ consultation, patientName, photoIds, chat }: PageData) {
   const { t } = useTranslation();
   const errorText = useErrorText();
   const actionData = useActionData<typeof action>();
   // The room admits only the patient and the assigned doctor, so this page joins it once the request is this doctor's.
-  const { status, reason } = useConsultationStatus(consultation.id, consultation.status, { enabled: consultation.status !== "pending" });
+  const listening = consultation.status !== "pending";
+  const { status, reason, room } = useConsultationRoom(consultation.id, consultation.status, { enabled: listening });
   const paidJustNow = status === "in_progress" && reason === "paid";
   // Until this doctor accepts, the room is not theirs to join; the lobby says when the request is taken.
   const stillWaiting = useStillWaiting(consultation.id, consultation.status === "pending");
@@ -182,6 +197,17 @@ function DoctorConsultation({ consultation, patientName, photoIds }: PageData) {
             <p>{t("doctor.payment.receivedBody")}</p>
           </div>
         </div>
+      ) : null}
+      {chat && hasChat(currentStatus) ? (
+        <ChatPanel
+          consultationId={consultation.id}
+          viewerRole="doctor"
+          status={currentStatus}
+          chat={chat}
+          failure={actionData && "chat" in actionData ? actionData.chat : null}
+          room={room}
+          live={listening}
+        />
       ) : null}
       <ConsultationSections
         mainConcern={consultation.mainConcern}

@@ -2,19 +2,23 @@ import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFuncti
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
+import { ChatPanel } from "~/components/chat/chat-panel";
 import { ConsultationHeader } from "~/components/consultation-header";
 import { ConsultationSections } from "~/components/consultation-sections";
 import { ConsultationSummary } from "~/components/consultation-summary";
 import { FormAlert } from "~/components/form-fields";
 import { DELETE_PHOTOS_INTENT, DeletePhotosForm } from "~/components/patient/delete-photos-form";
+import { DoctorCard } from "~/components/patient/doctor-card";
 import { RequestStatusPanel } from "~/components/patient/request-status-panel";
 import { PhotoViewer } from "~/components/photo-viewer";
-import { useConsultationStatus } from "~/components/realtime/use-consultation-status";
+import { useConsultationRoom } from "~/components/realtime/use-consultation-room";
+import { CHAT_INTENTS, hasChat } from "~/domain/chat";
 import { formatConsultationId } from "~/domain/constants";
 import { DECISION_INTENTS, DECISION_REFUSAL_MESSAGES, refusalHttpStatus } from "~/domain/consultation-decisions";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requirePatient } from "~/server/auth/guards.server";
 import type { SessionUser } from "~/server/auth/session.server";
+import { chatForPage, sendChatMessageFromForm } from "~/server/chat.server";
 import { requireConsultationAccess } from "~/server/consultation-access.server";
 import { consultationForPage } from "~/server/consultation-view.server";
 import { withdrawConsultation } from "~/server/consultations/withdraw.server";
@@ -41,6 +45,7 @@ export async function loader(args: LoaderFunctionArgs) {
     countStoredFiles(context.db, consultation.id),
   ]);
   const t = await getTranslator(request);
+  const doctorName = t("doctorCard.name", { name: doctor?.firstName ?? "" });
   return {
     title: pageTitle(`${t("consultation.title")} ${formatConsultationId(consultation.id)}`),
     consultation: consultationForPage(consultation),
@@ -50,17 +55,24 @@ export async function loader(args: LoaderFunctionArgs) {
     lateAmountsEtb: latePayments.map((payment) => payment.amountEtb),
     feedback: feedback && { rating: feedback.rating, message: feedback.feedbackMessage },
     storedFiles,
+    chat: await chatForPage(context.cloudflare.env, t, consultation, patient.userId, doctorName),
   };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
 
-// The patient withdraws a request that still waits for a doctor.
+// The patient withdraws a request that still waits for a doctor, or sends a chat message without JavaScript.
 export async function action(args: ActionFunctionArgs) {
   const patient = await requirePatient(args);
   const { context, request, params } = args;
   const id = params.id ?? "";
-  const intent = (await readFormData(request)).get("intent");
+  const formData = await readFormData(request);
+  const intent = formData.get("intent");
+  if (intent === CHAT_INTENTS.send) {
+    const sent = await sendChatMessageFromForm(context, request, patient, id, formData);
+    if (sent.ok) return redirect(`/patient/consultation/${id}`);
+    return data({ refusal: null, chat: sent.failure }, { status: sent.status });
+  }
   if (intent === DELETE_PHOTOS_INTENT) return deletePhotos(args, patient);
   if (intent !== DECISION_INTENTS.withdraw) return data({ refusal: "not_permitted" as const }, { status: 400 });
   const outcome = await withdrawConsultation(context, request, patient, id);
@@ -82,12 +94,13 @@ async function deletePhotos({ context, request, params }: ActionFunctionArgs, pa
 
 export default function PatientConsultation() {
   const { t } = useTranslation();
-  const { consultation, doctorFirstName, photoIds, lateAmountsEtb, feedback, storedFiles } = useLoaderData<typeof loader>();
+  const { consultation, doctorFirstName, photoIds, chat, lateAmountsEtb, feedback, storedFiles } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  // The room says live when a doctor accepts or declines it, when it is paid and when it ends.
-  const listening =
-    consultation.status === "pending" || consultation.status === "accepted_awaiting_payment" || consultation.status === "in_progress";
-  const live = useConsultationStatus(consultation.id, consultation.status, { enabled: listening });
+  // The room says live when a doctor accepts or declines it and when it is paid; then it carries the chat, and says when it ends.
+  const listening = ["pending", "accepted_awaiting_payment", "in_progress"].includes(consultation.status);
+  const live = useConsultationRoom(consultation.id, consultation.status, { enabled: listening });
+  const withChat = hasChat(live.status) && chat !== null;
+  const online = live.status === "in_progress" ? (live.online ?? chat?.online ?? null) : null;
   const decline = live.decline ?? consultation.decline;
   return (
     <article className="mx-auto flex max-w-3xl flex-col gap-5 px-4 py-6">
@@ -101,7 +114,7 @@ export default function PatientConsultation() {
         priority={consultation.priority}
         declined={Boolean(decline)}
       >
-        {doctorFirstName ? <p className="text-sm">{t("consultation.withDoctor", { name: doctorFirstName })}</p> : null}
+        {doctorFirstName && !withChat ? <p className="text-sm">{t("consultation.withDoctor", { name: doctorFirstName })}</p> : null}
       </ConsultationHeader>
       {actionData && "photos" in actionData ? <FormAlert title={t("photos.deleteFailed")} message={t(actionData.photos)} /> : null}
       {live.status === "completed" && consultation.status !== "completed" ? (
@@ -111,6 +124,18 @@ export default function PatientConsultation() {
             {t("feedback.give")}
           </Link>
         </div>
+      ) : null}
+      {doctorFirstName && withChat ? <DoctorCard firstName={doctorFirstName} online={online && online.includes("doctor")} /> : null}
+      {withChat ? (
+        <ChatPanel
+          consultationId={consultation.id}
+          viewerRole="patient"
+          status={live.status}
+          chat={chat}
+          failure={actionData && "chat" in actionData ? actionData.chat : null}
+          room={live.room}
+          live={listening}
+        />
       ) : null}
       {actionData?.refusal ? (
         <FormAlert title={t("consultation.errors.title")} message={t(DECISION_REFUSAL_MESSAGES[actionData.refusal])} />

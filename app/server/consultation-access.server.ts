@@ -4,7 +4,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 
 import type { consultations } from "~/db/schema";
-import { mayViewConsultation, onceWaitingFor } from "~/domain/consultation-access";
+import { type ConsultationParties, mayViewConsultation, onceWaitingFor, type Viewer } from "~/domain/consultation-access";
 import { type DecisionRefusal, whyNotWaiting } from "~/domain/consultation-decisions";
 import { type AuditAction, recordAudit } from "~/server/audit.server";
 import type { SessionUser } from "~/server/auth/session.server";
@@ -24,16 +24,17 @@ async function audited(context: AppLoadContext, request: Request, user: SessionU
   if (user.role !== "patient") await recordAudit(context.db, request, { actorId: user.userId, ...look });
 }
 
-/** The consultation if `user` may see it, else a 404 thrown (no hint that it exists). */
+/** The consultation if `user` may see it (by `rule`, the domain's one by default), else a 404 thrown (no hint that it exists). */
 export async function requireConsultationAccess(
   context: AppLoadContext,
   request: Request,
   user: SessionUser,
   consultationId: string,
   look: AuditedLook = { action: "consultation.viewed", targetType: "consultation", targetId: consultationId },
+  rule: (viewer: Viewer, consultation: ConsultationParties) => boolean = mayViewConsultation,
 ): Promise<ConsultationRow> {
   const consultation = await findConsultationById(context.db, consultationId);
-  if (!consultation || !mayViewConsultation(user, consultation)) throw notFound();
+  if (!consultation || !rule(user, consultation)) throw notFound();
   await audited(context, request, user, look);
   return consultation;
 }

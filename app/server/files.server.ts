@@ -1,10 +1,12 @@
-// Photos in R2: checked by their bytes, stored under generated keys, recorded in D1, and served only
-// through the authorized resource route (routes/files.$fileId.ts).
+// Photos in R2 (a request's, and those sent in a consultation's chat): checked by their bytes, stored
+// under generated keys, recorded in D1, and served only through the authorized resource route
+// (routes/files.$fileId.ts).
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { and, count, eq, isNull, sql } from "drizzle-orm";
 
 import { consultationFiles, consultations } from "~/db/schema";
 import { MAX_PHOTO_BYTES, MAX_PHOTOS_PER_REQUEST } from "~/domain/constants";
+import { mayUseChat, mayViewConsultation } from "~/domain/consultation-access";
 import { type PhotoRefusal, photoRefusal, sniffPhotoType } from "~/domain/consultation-request";
 import { isUuid } from "~/domain/ids";
 import { auditStatement } from "~/server/audit.server";
@@ -79,13 +81,55 @@ export async function storePhoto(
     const full = (await countPhotos(db, consultationId)) >= MAX_PHOTOS_PER_REQUEST;
     return { ok: false, refusal: full ? "tooManyPhotos" : "alreadySubmitted", fileName: file.name };
   }
+  await putRecordedPhoto(db, bucket, { id, storageKey, contentType }, file);
+  return { ok: true, id };
+}
+
+/** Writes the object of a photo whose row is recorded; if the write fails, the row goes too. */
+async function putRecordedPhoto(
+  db: Database,
+  bucket: R2Bucket,
+  { id, storageKey, contentType }: { id: string; storageKey: string; contentType: string },
+  file: File,
+) {
   try {
     await bucket.put(storageKey, file.stream(), { httpMetadata: { contentType } });
   } catch (error) {
     await db.delete(consultationFiles).where(eq(consultationFiles.id, id));
     throw error;
   }
+}
+
+const chatImageKey = (consultationId: string, fileId: string) => `consultations/${consultationId}/chat/${fileId}`;
+
+/**
+ * Checks and stores a photo sent in a consultation's chat (the same checks as a request's photos: type
+ * by its bytes, size, pixels). Nothing is left behind when it is refused or the write fails.
+ */
+export async function storeChatImage(
+  db: Database,
+  bucket: R2Bucket,
+  consultationId: string,
+  uploaderId: string,
+  file: File,
+): Promise<{ ok: true; id: string } | { ok: false; refusal: PhotoRefusal }> {
+  const header = await headerOf(file);
+  const refusal = photoRefusal(file.size, header, 0);
+  if (refusal) return { ok: false, refusal };
+  const contentType = sniffPhotoType(header)!;
+  const id = crypto.randomUUID();
+  const storageKey = chatImageKey(consultationId, id);
+  await db
+    .insert(consultationFiles)
+    .values({ id, consultationId, uploaderId, kind: "chat_image", storageKey, contentType, sizeBytes: file.size });
+  await putRecordedPhoto(db, bucket, { id, storageKey, contentType }, file);
   return { ok: true, id };
+}
+
+/** Removes a chat photo that never became a message (the consultation ended meanwhile). */
+export async function removeChatImage(db: Database, bucket: R2Bucket, consultationId: string, fileId: string) {
+  await bucket.delete(chatImageKey(consultationId, fileId));
+  await db.delete(consultationFiles).where(and(eq(consultationFiles.id, fileId), eq(consultationFiles.kind, "chat_image")));
 }
 
 export async function listPhotos(db: Database, consultationId: string) {
@@ -117,17 +161,23 @@ export async function removeDraftPhoto(db: Database, bucket: R2Bucket, consultat
   return true;
 }
 
-/** A stored photo and its bytes, for someone who may see its consultation (a doctor's or admin's look is audited); else a 404 thrown. */
+/**
+ * A stored photo and its bytes, for someone who may see its consultation (a doctor's or admin's look is
+ * audited), and a chat's photo for its two people alone; else a 404 thrown.
+ */
 export async function openPhoto(context: AppLoadContext, request: Request, user: SessionUser, fileId: string | undefined) {
   const notFound = () => new Response("Not Found", { status: 404 });
   if (!isUuid(fileId)) throw notFound();
   const file = await context.db.query.consultationFiles.findFirst({ where: eq(consultationFiles.id, fileId) });
   if (!file || file.deletedAt) throw notFound();
-  await requireConsultationAccess(context, request, user, file.consultationId, {
-    action: "file.viewed",
-    targetType: "file",
-    targetId: file.id,
-  });
+  await requireConsultationAccess(
+    context,
+    request,
+    user,
+    file.consultationId,
+    { action: "file.viewed", targetType: "file", targetId: file.id },
+    file.kind === "chat_image" ? mayUseChat : mayViewConsultation,
+  );
   const object = await context.cloudflare.env.FILES.get(file.storageKey);
   if (!object) throw notFound();
   return { file, object };

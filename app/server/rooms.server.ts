@@ -1,11 +1,11 @@
 // Typed calls from the Worker into the two kinds of rooms.
 import { getServerByName } from "partyserver";
 
-import { type ConsultationRoomEvent, type RequestSummary, ROOMS } from "~/realtime/protocol";
+import { type ConsultationStatusEvent, type RequestSummary, ROOMS } from "~/realtime/protocol";
 import type { Database } from "~/server/db/client.server";
 import { forgetSessionsConnections, roomsWithSessions } from "~/server/db/room-connections.server";
 
-import type { ConsultationRoom } from "../../party/consultation";
+import type { ChatDraft, ConsultationRoom } from "../../party/consultation";
 import type { DoctorsLobby } from "../../party/lobby";
 
 function lobby(env: Env) {
@@ -26,13 +26,24 @@ export async function withdrawRequest(env: Env, consultationId: string) {
   await (await lobby(env)).requestRemoved(consultationId);
 }
 
-export async function tellParticipants(env: Env, event: ConsultationRoomEvent) {
+/** Both people of the consultation hear that its status moved. */
+export async function tellParticipants(env: Env, event: ConsultationStatusEvent) {
   await (await consultationRoom(env, event.consultationId)).announce(event);
 }
 
 /** The payment arrived: the room stops its countdown and tells both participants. */
 export async function paymentConfirmed(env: Env, consultationId: string) {
   await (await consultationRoom(env, consultationId)).paymentConfirmed();
+}
+
+/** The consultation's whole chat and who of its two people is connected (a page rendered by the server). */
+export async function chatSnapshot(env: Env, consultationId: string) {
+  return (await consultationRoom(env, consultationId)).chatSnapshot();
+}
+
+/** A message into the consultation's chat, checked by the room exactly as a socket's message is. */
+export async function postChatMessage(env: Env, consultationId: string, draft: ChatDraft) {
+  return (await consultationRoom(env, consultationId)).postMessage(draft);
 }
 
 export async function armPaymentDeadline(env: Env, consultationId: string, deadline: Date) {

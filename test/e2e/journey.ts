@@ -1,4 +1,8 @@
 // Shared steps of browser journeys.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
 import type { BrowserContext, Page } from "playwright-core";
 import { inject } from "vitest";
 
@@ -126,4 +130,14 @@ export async function sendRequestDirectly(page: Page, chiefComplaint: string) {
     maxRedirects: 0,
   });
   if (response.status() !== 302) throw new Error(`Submitting answered ${response.status()}`);
+}
+
+/** A real 1×1 PNG on disk, named `name`, for a file picker. */
+export function photoOnDisk(name = "rash.png") {
+  const file = join(mkdtempSync(join(tmpdir(), "qoda-photo-")), name);
+  writeFileSync(
+    file,
+    Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC", "base64"),
+  );
+  return file;
 }

@@ -1,23 +1,10 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-
 import type { Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { DEMO_PASSWORD } from "../../scripts/demo-data";
-import { baseUrl, endJourneys, signIn, signUpNewPatient, startJourney } from "./journey";
+import { baseUrl, endJourneys, photoOnDisk, signIn, signUpNewPatient, startJourney } from "./journey";
 
 afterEach(endJourneys);
-
-function photoOnDisk() {
-  const file = join(mkdtempSync(join(tmpdir(), "qoda-photo-")), "arm.png");
-  writeFileSync(
-    file,
-    Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC", "base64"),
-  );
-  return file;
-}
 
 /** What has the keyboard focus: its tag, its text or label, and whether it sits inside `within`. */
 const focused = (page: Page, within?: string) =>
@@ -49,7 +36,7 @@ describe("a patient using only the keyboard", () => {
     await tabUntil(page, (now) => now.tag === "input" && now.type === "file");
     const chooser = page.waitForEvent("filechooser");
     await page.keyboard.press("Enter");
-    await (await chooser).setFiles(photoOnDisk());
+    await (await chooser).setFiles(photoOnDisk("arm.png"));
     await page.locator('[data-testid="photo-upload"][data-status="done"]').waitFor({ timeout: 10_000 });
     await tabUntil(page, (now) => now.tag === "input" && now.type === "file");
     expect(await page.getByTestId("sidebar-photos").textContent()).toContain("1 photo");

@@ -1,23 +1,9 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-
 import { afterEach, describe, expect, inject, it } from "vitest";
 
 import { DEMO_PASSWORD } from "../../scripts/demo-data";
-import { baseUrl, endJourneys, path, signIn, startJourney } from "./journey";
+import { baseUrl, endJourneys, path, photoOnDisk, signIn, startJourney } from "./journey";
 
 afterEach(endJourneys);
-
-/** A real 1×1 PNG on disk, for the file picker. */
-function photoOnDisk() {
-  const file = join(mkdtempSync(join(tmpdir(), "qoda-photo-")), "rash.png");
-  writeFileSync(
-    file,
-    Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC", "base64"),
-  );
-  return file;
-}
 
 describe("a request reaches the doctors live", () => {
   it("patient submits with a photo; the doctor's toast and bell update without reload; the doctor accepts; the patient moves to payment", async () => {

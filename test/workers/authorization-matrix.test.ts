@@ -96,6 +96,8 @@ const MATRIX: Record<string, Record<Persona, Expectation>> = {
   "routes/payments.webhook": everyone(405),
   "routes/payments.return.$txRef": { ...onlyFor("patient"), patient: 404, anotherPatient: 404 },
   "routes/dev.payments.checkout.$txRef": everyone(404),
+  // POST only (a GET answers 400 to everyone); its POST guard is tested with the chat.
+  "routes/consultation.$id.chat-image": everyone(400),
   "routes/admin.dashboard": onlyFor("admin"),
   "routes/admin.profile": onlyFor("admin"),
 };

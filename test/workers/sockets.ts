@@ -2,7 +2,7 @@
 // event they receive, with a way to wait for one and to see when the room closes them.
 import { SELF } from "cloudflare:test";
 
-import { LobbyEvent } from "~/realtime/protocol";
+import { ConsultationRoomEvent, type ConsultationRoomInbound, LobbyEvent } from "~/realtime/protocol";
 
 import { ORIGIN, signedIn } from "./fixtures";
 
@@ -51,4 +51,13 @@ export async function openLobbySocket(cookie?: string, query = "", path = "/part
 /** A consultation room socket of `cookie`'s user. */
 export function openConsultationSocket(consultationId: string, cookie: string) {
   return collect(`/parties/consultation-room/${consultationId}`, cookie, (data) => data as Record<string, unknown>);
+}
+
+/** A consultation room socket that speaks the protocol: its events typed, and a way to send (raw text too). */
+export async function openChatSocket(consultationId: string, cookie: string) {
+  const opened = await collect(`/parties/consultation-room/${consultationId}`, cookie, (data) => ConsultationRoomEvent.parse(data));
+  return {
+    ...opened,
+    send: (event: ConsultationRoomInbound | string) => opened.socket.send(typeof event === "string" ? event : JSON.stringify(event)),
+  };
 }

@@ -24,9 +24,11 @@ const FINAL_CLOSE_CODES: number[] = [ROOM_CLOSE_CODES.sessionEnded, ROOM_CLOSE_C
  * A room socket (partysocket's PartySocket) that reconnects by itself after a network loss and catches
  * up, except when the room closes it for good: the session has ended (the page says so), or the person
  * no longer takes part. One socket per party and room while enabled; the latest handlers always answer.
+ * Returns the socket of the moment (null while there is none), for pages that also speak in the room.
  */
 export function useRoomSocket({ party, room, enabled = true, ...handlers }: RoomSocketOptions) {
   const latest = useRef(handlers);
+  const current = useRef<PartySocket | null>(null);
   useEffect(() => {
     latest.current = handlers;
   });
@@ -47,6 +49,11 @@ export function useRoomSocket({ party, room, enabled = true, ...handlers }: Room
       if (event.code === ROOM_CLOSE_CODES.noLongerParticipant) latest.current.onNoLongerParticipant?.();
       latest.current.onClose?.();
     });
-    return () => socket.close();
+    current.current = socket;
+    return () => {
+      current.current = null;
+      socket.close();
+    };
   }, [party, room, enabled]);
+  return current;
 }

@@ -4,7 +4,7 @@
 import { and, eq, lte } from "drizzle-orm";
 
 import { consultations } from "~/db/schema";
-import type { ConsultationRoomEvent } from "~/realtime/protocol";
+import type { ConsultationStatusEvent } from "~/realtime/protocol";
 import { createDatabase, type Database } from "~/server/db/client.server";
 import { requestSummary } from "~/server/db/requests.server";
 import { announceRequest, tellParticipants } from "~/server/rooms.server";
@@ -21,7 +21,7 @@ export async function expirePayment(
   env: Env,
   consultationId: string,
   now: Date,
-  tell: (event: ConsultationRoomEvent) => Promise<void> = (event) => tellParticipants(env, event),
+  tell: (event: ConsultationStatusEvent) => Promise<void> = (event) => tellParticipants(env, event),
 ): Promise<ExpiryOutcome> {
   const db = createDatabase(env.DB);
   const current = await db.query.consultations.findFirst({

@@ -1,0 +1,70 @@
+import { forwardRef } from "react";
+import { useTranslation } from "react-i18next";
+
+import { PhotoViewer } from "~/components/photo-viewer";
+import type { ChatSenderRole } from "~/domain/chat-message";
+import type { ChatMessage } from "~/realtime/protocol";
+
+import type { ChatTexts } from "./chat-texts";
+
+/** Chat times read as an Ethiopian reader's clock shows them, wherever the page is rendered. */
+const TIME_ZONE = "Africa/Addis_Ababa";
+
+/**
+ * The messages, oldest first, in a panel of fixed height that opens at the newest (a reversed column:
+ * no script needed). New ones are announced politely (a log region: additions only, never the whole
+ * history again). A date line starts each day.
+ */
+export const ChatLog = forwardRef<
+  HTMLDivElement,
+  { messages: ChatMessage[]; viewerRole: ChatSenderRole; texts: ChatTexts; labelledBy: string }
+>(function ChatLog({ messages, viewerRole, texts, labelledBy }, ref) {
+  const { i18n } = useTranslation();
+  const locale = i18n.language === "am" ? "am-ET" : "en-GB";
+  const time = new Intl.DateTimeFormat(locale, { timeZone: TIME_ZONE, hour: "2-digit", minute: "2-digit" });
+  const day = new Intl.DateTimeFormat(locale, { timeZone: TIME_ZONE, dateStyle: "medium" });
+  return (
+    <div
+      ref={ref}
+      role="log"
+      aria-live="polite"
+      aria-labelledby={labelledBy}
+      // Scrollable, so reachable by keyboard.
+      tabIndex={0}
+      className="flex h-96 flex-col-reverse overflow-y-auto rounded-box border border-base-300 bg-base-100 p-3"
+      data-testid="chat-log"
+    >
+      <ol className="flex flex-col gap-1">
+        {messages.length === 0 ? <li className="py-8 text-center text-sm text-base-content/80">{texts.empty}</li> : null}
+        {messages.map((message, index) => {
+          const own = message.senderRole === viewerRole;
+          const sender = own ? texts.you : texts.other;
+          const date = day.format(message.sentAt);
+          const newDay = index === 0 || day.format(messages[index - 1]!.sentAt) !== date;
+          return (
+            <li key={message.id} data-testid="chat-message" data-own={own ? "" : undefined} data-kind={message.fileId ? "image" : "text"}>
+              {newDay ? <p className="my-2 text-center text-xs text-base-content/80">{date}</p> : null}
+              <div className={`chat ${own ? "chat-end" : "chat-start"}`}>
+                <p className="chat-header gap-2 text-xs text-base-content/80">
+                  <span className="font-semibold">{sender}</span>
+                  <time dateTime={new Date(message.sentAt).toISOString()}>{time.format(message.sentAt)}</time>
+                </p>
+                <div className={`chat-bubble ${own ? "chat-bubble-primary" : ""} whitespace-pre-wrap break-words`}>
+                  {message.fileId ? (
+                    <PhotoViewer
+                      photoIds={[message.fileId]}
+                      describe={() => (own ? texts.photoFromYou : texts.photoFromOther)}
+                      listClassName="w-40 max-w-full"
+                    />
+                  ) : (
+                    message.text
+                  )}
+                </div>
+              </div>
+            </li>
+          );
+        })}
+      </ol>
+    </div>
+  );
+});

@@ -1,0 +1,60 @@
+// What the benchmarks share: a fresh local stack of their own (built, migrated, seeded with their rows,
+// served by `wrangler dev` on their port), and accounts with a live session each (the cookie a client
+// sends), written as SQL so hundreds are made in one `wrangler d1 execute`.
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+import { applyMigrations, build, run, startDevServer } from "./local-stack.ts";
+
+const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
+export const quote = (value: string) => `'${value.replace(/'/g, "''")}'`;
+/** The session cookie as Remix's createCookie writes it (JSON, base64, URI-encoded). */
+const cookieFor = (token: string) => `__Host-qoda_session=${encodeURIComponent(Buffer.from(JSON.stringify(token)).toString("base64"))}`;
+
+/** A confirmed account of `role` with a session that lasts the run (active doctors have a code). */
+export function benchAccount(role: "doctor" | "patient", index: number, now: number) {
+  const id = randomUUID();
+  const token = randomBytes(32).toString("base64url");
+  const statements = [
+    `INSERT INTO users (id, email, email_confirmed_at, created_at, updated_at) VALUES (${quote(id)}, ${quote(`${role}${index}@bench.test`)}, ${now}, ${now}, ${now});`,
+    `INSERT INTO user_roles (user_id, role, created_at) VALUES (${quote(id)}, ${quote(role)}, ${now});`,
+    `INSERT INTO profiles (user_id, first_name, last_name, preferred_language, consent_terms, consent_privacy, consent_timestamp, created_at, updated_at) VALUES (${quote(id)}, 'Bench', ${quote(`${role}${index}`)}, 'en', 1, 1, ${now}, ${now}, ${now});`,
+    `INSERT INTO sessions (id, user_id, created_at, last_seen_at, expires_at) VALUES (${quote(sha256(token))}, ${quote(id)}, ${now}, ${now + 3_600_000}, ${now + 86_400_000});`,
+  ];
+  if (role === "doctor")
+    statements.push(
+      `INSERT INTO doctors (user_id, status, specialty, doctor_code, created_at, updated_at) VALUES (${quote(id)}, 'active', 'Dermatologist', ${quote(`B${index}`)}, ${now}, ${now});`,
+    );
+  return { id, statements, cookie: cookieFor(token) };
+}
+
+function percentile(sorted: number[], fraction: number) {
+  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)]!;
+}
+
+/** Prints `heading`, then p50, p99, min and max of `latenciesMs` (unless there are none). */
+export function printLatencies(heading: string, latenciesMs: number[], ...details: string[]) {
+  const sorted = [...latenciesMs].sort((a, b) => a - b);
+  console.log(`\n${heading}`);
+  for (const detail of details) console.log(`  ${detail}`);
+  if (sorted.length === 0) return;
+  console.log(`  p50 ${percentile(sorted, 0.5).toFixed(1)} ms`);
+  console.log(`  p99 ${percentile(sorted, 0.99).toFixed(1)} ms`);
+  console.log(`  min ${sorted[0]!.toFixed(1)} ms, max ${sorted[sorted.length - 1]!.toFixed(1)} ms`);
+}
+
+/** A WebSocket from Node with the account's cookie (Node's WebSocket takes headers as a second argument). */
+export function socketWithCookie(url: string, cookie: string) {
+  return new WebSocket(url, { headers: { Cookie: cookie } } as unknown as string[]);
+}
+
+/** Builds, migrates `stateDir`, runs `statements` into its D1, and serves the app on `port` (stop it by PID). */
+export async function serveSeeded(port: number, stateDir: string, statements: string[]) {
+  await build({ quiet: true });
+  await applyMigrations(stateDir, { quiet: true });
+  const seed = join(stateDir, "bench-seed.sql");
+  writeFileSync(seed, statements.join("\n"));
+  await run("wrangler", ["d1", "execute", "DB", "--local", `--file=${seed}`, "--persist-to", stateDir], { quiet: true });
+  return startDevServer({ port, persistTo: stateDir, vars: { APP_ENV: "test", SESSION_SECRET: randomBytes(32).toString("hex") } });
+}

@@ -1,0 +1,127 @@
+import type { Page } from "playwright-core";
+import { afterEach, describe, expect, it } from "vitest";
+
+import { DEMO_CONSULTATIONS, DEMO_PASSWORD } from "../../scripts/demo-data";
+import { expectAccessible } from "./accessibility";
+import { baseUrl, endJourneys, path, photoOnDisk, signIn, startJourney } from "./journey";
+
+afterEach(endJourneys);
+
+// The seeded consultations between Hana and Dr. Abebe: one paid for and under way, one completed.
+const inProgress = DEMO_CONSULTATIONS.find((consultation) => consultation.status === "in_progress")!.id;
+const completed = DEMO_CONSULTATIONS.find((consultation) => consultation.status === "completed")!.id;
+
+async function openChat(page: Page, email: string, consultationPath: string) {
+  await signIn(page, email, DEMO_PASSWORD);
+  await page.waitForURL(/\/(patient|doctor)\/dashboard$/);
+  await page.goto(`${baseUrl}${consultationPath}`);
+  // The live half has loaded: the form now sends over the socket.
+  await page.locator('[data-testid="chat"][data-live]').waitFor();
+}
+
+async function send(page: Page, text: string) {
+  await page.getByLabel("Your message").fill(text);
+  await page.getByRole("button", { name: "Send", exact: true }).click();
+}
+
+const message = (page: Page, text: string) => page.getByTestId("chat-message").filter({ hasText: text });
+
+/** Fits the phone's width: nothing wider than the window. */
+const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+describe("the consultation chat", () => {
+  it("patient and doctor chat both ways live, with text and a photo, at 360 px", async () => {
+    const patient = await startJourney();
+    const doctor = await startJourney();
+    await openChat(patient.page, "hana@qoda.test", `/patient/consultation/${inProgress}`);
+    await openChat(doctor.page, "dr.abebe@qoda.test", `/doctor/consultation/${inProgress}`);
+
+    // The patient's doctor card says the doctor is here.
+    const card = patient.page.getByTestId("doctor-card");
+    expect(await card.textContent()).toContain("Dr. Abebe");
+    expect(await card.textContent()).toContain("Dermatologist");
+    await expect.poll(() => patient.page.getByTestId("doctor-presence").textContent()).toBe("Online");
+
+    const stamp = Date.now();
+    await send(patient.page, `Hello doctor ${stamp}`);
+    await message(doctor.page, `Hello doctor ${stamp}`).waitFor();
+    await message(patient.page, `Hello doctor ${stamp}`).waitFor();
+    // Sent: the box is empty again, and the patient's own message is marked as theirs.
+    await expect.poll(() => patient.page.getByLabel("Your message").inputValue()).toBe("");
+    expect(await message(patient.page, `Hello doctor ${stamp}`).getAttribute("data-own")).toBe("");
+    expect(await message(doctor.page, `Hello doctor ${stamp}`).getAttribute("data-own")).toBeNull();
+    expect(await message(doctor.page, `Hello doctor ${stamp}`).textContent()).toContain("Hana Bekele");
+
+    await send(doctor.page, `Please send a photo ${stamp}`);
+    await message(patient.page, `Please send a photo ${stamp}`).waitFor();
+    expect(await message(patient.page, `Please send a photo ${stamp}`).textContent()).toContain("Dr. Abebe");
+
+    const photosBefore = await doctor.page.locator('[data-testid="chat-message"][data-kind="image"]').count();
+    await patient.page.getByTestId("chat-image").setInputFiles(photoOnDisk());
+    await patient.page.getByRole("button", { name: "Send", exact: true }).click();
+    const photo = doctor.page.locator('[data-testid="chat-message"][data-kind="image"]').nth(photosBefore);
+    await photo.waitFor();
+    // Opened in the photo viewer, and closed with Escape.
+    await photo.getByRole("link").click();
+    await doctor.page.getByTestId("photo-dialog").waitFor();
+    expect(await doctor.page.getByTestId("photo-dialog").getAttribute("aria-label")).toBe("Photo from Hana Bekele");
+    await doctor.page.keyboard.press("Escape");
+    await doctor.page.getByTestId("photo-dialog").waitFor({ state: "detached" });
+
+    // A message that is too long is refused, and the words stay in the box.
+    const tooLong = "a".repeat(4001);
+    await send(patient.page, tooLong);
+    await patient.page.getByText("A message can have at most 4,000 characters.").waitFor();
+    expect(await patient.page.getByLabel("Your message").inputValue()).toBe(tooLong);
+    await expectAccessible(patient.page);
+
+    // The doctor leaves: the patient sees it.
+    await doctor.page.goto(`${baseUrl}/doctor/dashboard`);
+    await expect.poll(() => patient.page.getByTestId("doctor-presence").textContent()).toBe("Offline");
+
+    for (const { page } of [patient, doctor]) expect(await fitsWidth(page)).toBe(true);
+    expect(patient.problems.join("\n")).toBe("");
+    expect(doctor.problems.join("\n")).toBe("");
+  }, 90_000);
+
+  it("works without JavaScript: the history is on the page and the form sends and comes back", async () => {
+    const patient = await startJourney({ javaScriptEnabled: false });
+    await signIn(patient.page, "hana@qoda.test", DEMO_PASSWORD);
+    await patient.page.waitForURL(/\/patient\/dashboard$/);
+    const consultationPath = `/patient/consultation/${inProgress}`;
+    await patient.page.goto(`${baseUrl}${consultationPath}`);
+    const text = `Sent without JavaScript ${Date.now()}`;
+    await send(patient.page, text);
+    await patient.page.waitForLoadState("load");
+    expect(path(patient.page)).toBe(consultationPath);
+    await message(patient.page, text).waitFor();
+
+    // A photo too.
+    const photos = await patient.page.locator('[data-testid="chat-message"][data-kind="image"]').count();
+    await patient.page.getByTestId("chat-image").setInputFiles(photoOnDisk());
+    await patient.page.getByRole("button", { name: "Send", exact: true }).click();
+    await patient.page.waitForLoadState("load");
+    expect(await patient.page.locator('[data-testid="chat-message"][data-kind="image"]').count()).toBe(photos + 1);
+    expect(await fitsWidth(patient.page)).toBe(true);
+  }, 60_000);
+
+  it("shows a completed consultation's chat with the ended message instead of the form, on both sides", async () => {
+    const patient = await startJourney();
+    const doctor = await startJourney();
+    await signIn(patient.page, "hana@qoda.test", DEMO_PASSWORD);
+    await patient.page.waitForURL(/\/patient\/dashboard$/);
+    await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
+    await doctor.page.waitForURL(/\/doctor\/dashboard$/);
+    for (const [page, pagePath] of [
+      [patient.page, `/patient/consultation/${completed}`],
+      [doctor.page, `/doctor/consultation/${completed}`],
+    ] as const) {
+      await page.goto(`${baseUrl}${pagePath}`, { waitUntil: "networkidle" });
+      await page.getByTestId("chat-ended").waitFor();
+      expect(await page.getByTestId("chat-ended").textContent()).toBe("This consultation has ended.");
+      expect(await page.getByLabel("Your message").count()).toBe(0);
+    }
+    expect(patient.problems.join("\n")).toBe("");
+    expect(doctor.problems.join("\n")).toBe("");
+  });
+});
