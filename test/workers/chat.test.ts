@@ -6,7 +6,7 @@ import { and, eq } from "drizzle-orm";
 import { getServerByName } from "partyserver";
 import { describe, expect, it } from "vitest";
 
-import { consultationFiles, consultations } from "~/db/schema";
+import { consultationFiles, consultations, patientFeedback } from "~/db/schema";
 import { MAX_CHAT_MESSAGE_CHARS } from "~/domain/constants";
 import type { ConsultationStatus } from "~/domain/consultation-status";
 import type { ChatMessage, ConsultationRoomEvent } from "~/realtime/protocol";
@@ -313,6 +313,8 @@ describe("the chat without JavaScript", () => {
 
   it("refuses the form when the consultation is not in progress, and strangers get 404", async () => {
     const { patient, consultation } = await consultationBetween("completed");
+    // Rated already (a completed consultation without feedback sends its patient to the feedback page first).
+    await db.insert(patientFeedback).values({ consultationId: consultation.id, patientId: patient.userId, rating: 5 });
     const path = `/patient/consultation/${consultation.id}`;
     const refused = await new Visitor(patient.cookie).post(path, { intent: "send-message", text: "Hello?" });
     expect(refused.status).toBe(409);

@@ -59,7 +59,8 @@ describe("ids that arrive in forms and URLs", () => {
     expect(await link.text()).toContain("Oops!");
     // A draft address that is not an id is simply no draft.
     expect((await visitor.get(`/patient/new-consultation?step=1&draft=${bad}`)).status).toBe(200);
-  });
+    // A dozen page loads: more than the default 5 s when the machine is busy.
+  }, 20_000);
 
   it("the Google stand-in refuses a state it would have to echo unchecked", async () => {
     const visitor = new Visitor();
