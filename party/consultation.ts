@@ -14,8 +14,10 @@ import { chatSendRefusal, chatTextOf, hasChat, senderRoleIn } from "~/domain/cha
 import { CHAT_SENDER_ROLES, type ChatMessageKind, type ChatRefusal, type ChatSenderRole } from "~/domain/chat-message";
 import { takesPartIn } from "~/domain/consultation-access";
 import type { ConsultationStatus, DeclineReason } from "~/domain/consultation-status";
+import { consultationLink } from "~/domain/notifications";
 import { type ChatMessage, type ConsultationRoomEvent, ConsultationRoomInbound, parseMessage, ROOMS } from "~/realtime/protocol";
 import { expirePayment } from "~/server/consultations/expire-payment.server";
+import { notifyOnce } from "~/server/db/notifications.server";
 import type { RoomIdentity } from "~/server/room-access.server";
 
 import { ChatLog } from "./chat-log";
@@ -153,7 +155,20 @@ export class ConsultationRoom extends SessionBoundRoom {
     );
     const event = JSON.stringify({ type: "message", message, clientId } satisfies ConsultationRoomEvent);
     for (const connection of live) connection.send(event);
+    await this.tellIfAway(consultation, message.senderRole, live);
     return { ok: true, message };
+  }
+
+  /** The other person, if they have no live socket here, finds "new message" in their notifications (once until read). */
+  private async tellIfAway(
+    consultation: { patientId: string; doctorId: string | null },
+    senderRole: ChatSenderRole,
+    live: Array<Connection<RoomIdentity>>,
+  ): Promise<void> {
+    const recipientRole = senderRole === "patient" ? "doctor" : "patient";
+    const recipientId = recipientRole === "patient" ? consultation.patientId : consultation.doctorId;
+    if (!recipientId || onlineRoles(live, consultation).includes(recipientRole)) return;
+    await notifyOnce(this.db, recipientId, "new_message", this.name, consultationLink(recipientRole, this.name));
   }
 
   private inTurn<Result>(work: () => Promise<Result>): Promise<Result> {

@@ -2,10 +2,12 @@
 // for real, and the notifications that tell each side what happened.
 import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
+import { getServerByName } from "partyserver";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { auditLog, chats, consultationFiles, consultations, notifications, patientFeedback } from "~/db/schema";
 
+import type { ConsultationRoom } from "../../party/consultation";
 import { emailsTo } from "./auth-helpers";
 import { Visitor } from "./browser-like";
 import { createConsultation, createUser, db, sessionCookieFor } from "./fixtures";
@@ -255,6 +257,29 @@ describe("deleting the photos", () => {
 });
 
 describe("notifications", () => {
+  it("tell the doctor of a new message while they are away, once until read, and not while they are there", async () => {
+    const { consultation, patientId, doctorId } = await consultationInProgress();
+    const room = (await getServerByName(env.ConsultationRoom, consultation.id)) as DurableObjectStub<ConsultationRoom>;
+    const unreadOf = (userId: string) =>
+      db
+        .select()
+        .from(notifications)
+        .where(and(eq(notifications.userId, userId), eq(notifications.kind, "new_message"), eq(notifications.isRead, false)));
+    await room.postMessage({ senderId: patientId, kind: "text", text: "Are you there?", fileId: null });
+    await room.postMessage({ senderId: patientId, kind: "text", text: "It itches more today.", fileId: null });
+    const rows = await unreadOf(doctorId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.link).toBe(`/doctor/consultation/${consultation.id}`);
+
+    // With the doctor's page open, nothing is added.
+    await db.update(notifications).set({ isRead: true }).where(eq(notifications.userId, doctorId));
+    const doctorSocket = await openConsultationSocket(consultation.id, await sessionCookieFor(doctorId));
+    await doctorSocket.until((events) => events.some((event) => event.type === "status"));
+    await room.postMessage({ senderId: patientId, kind: "text", text: "Thank you!", fileId: null });
+    expect(await unreadOf(doctorId)).toHaveLength(0);
+    doctorSocket.close();
+  });
+
   it("lists one's own, opens one (marked read, to its consultation), marks all read; another's id is not found", async () => {
     const { consultation, patientId, patient } = await consultationInProgress();
     const [row] = await db

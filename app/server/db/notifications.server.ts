@@ -17,6 +17,23 @@ export async function notify(db: Database, userId: string, kind: NotificationKin
   await db.insert(notifications).values(notificationRow(userId, kind, consultationId, link, now));
 }
 
+/** Only one unread notification of `kind` per consultation (a chat of fifty messages is one "new message"). */
+export async function notifyOnce(db: Database, userId: string, kind: NotificationKind, consultationId: string, link: string) {
+  const [unread] = await db
+    .select({ id: notifications.id })
+    .from(notifications)
+    .where(
+      and(
+        eq(notifications.userId, userId),
+        eq(notifications.kind, kind),
+        eq(notifications.consultationId, consultationId),
+        eq(notifications.isRead, false),
+      ),
+    )
+    .limit(1);
+  if (!unread) await notify(db, userId, kind, consultationId, link);
+}
+
 export async function unreadNotificationCount(db: Database, userId: string) {
   const [row] = await db
     .select({ unread: count() })
