@@ -10,8 +10,16 @@ import { cleanText } from "./text-hygiene";
 
 export const CLOSING_INTENTS = { saveSummary: "save-summary", end: "end-consultation" } as const;
 
+/** Every error the summary form can come back with (its page shows them in words the server gives it). */
+export const SUMMARY_ERRORS = [
+  "forms.errors.tooLong",
+  "forms.errors.invalid",
+  "doctor.closing.diagnosisRequired",
+  "doctor.closing.planRequired",
+] as const;
+
 const summaryField = z.pipe(
-  z.optional(z.string().check(z.overwrite(cleanText), z.trim(), z.maxLength(MAX_SUMMARY_FIELD_CHARS, { error: "forms.errors.tooLong" }))),
+  z.optional(z.string().check(z.overwrite(cleanText), z.trim(), z.maxLength(MAX_SUMMARY_FIELD_CHARS, { error: SUMMARY_ERRORS[0] }))),
   z.transform((text) => text ?? ""),
 );
 
@@ -25,11 +33,11 @@ export const SummarySchema = z
   })
   .check(
     z.refine((form) => form.intent !== CLOSING_INTENTS.end || form.diagnosis.length > 0, {
-      error: "doctor.closing.diagnosisRequired",
+      error: SUMMARY_ERRORS[2],
       path: ["diagnosis"],
     }),
     z.refine((form) => form.intent !== CLOSING_INTENTS.end || form.treatmentPlan.length > 0, {
-      error: "doctor.closing.planRequired",
+      error: SUMMARY_ERRORS[3],
       path: ["treatmentPlan"],
     }),
   );

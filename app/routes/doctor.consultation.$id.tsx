@@ -10,7 +10,7 @@ import { ConsultationSections } from "~/components/consultation-sections";
 import { ConsultationSummary } from "~/components/consultation-summary";
 import { DeclineForm } from "~/components/doctor/decline-form";
 import { SummaryForm } from "~/components/doctor/summary-form";
-import { FormAlert, SubmitButton, useErrorText } from "~/components/form-fields";
+import { FormAlert, SubmitButton } from "~/components/form-fields";
 import { PaymentCountdown } from "~/components/payment-countdown";
 import { PhotoViewer } from "~/components/photo-viewer";
 import { useConsultationRoom } from "~/components/realtime/use-consultation-room";
@@ -25,7 +25,7 @@ import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireActiveDoctor } from "~/server/auth/guards.server";
 import { chatForPage, sendChatMessageFromForm } from "~/server/chat.server";
 import { consultationOrWhyGone } from "~/server/consultation-access.server";
-import { consultationForPage } from "~/server/consultation-view.server";
+import { consultationForPage, doctorClosingTexts } from "~/server/consultation-view.server";
 import { acceptConsultation } from "~/server/consultations/accept.server";
 import { declineConsultation } from "~/server/consultations/decline.server";
 import { endConsultation } from "~/server/consultations/end.server";
@@ -55,6 +55,7 @@ export async function loader(args: LoaderFunctionArgs) {
       photoIds: photos.map((photo) => photo.id),
       // For the doctor the consultation is with (null for a doctor deciding on a request).
       chat: await chatForPage(context.cloudflare.env, t, consultation, doctor.userId, patientName),
+      closingTexts: doctorClosingTexts(t),
     },
   });
 }
@@ -130,9 +131,8 @@ function NoLongerWaiting({ why }: { why: DecisionRefusal }) {
 
 type PageData = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["page"]>;
 
-function DoctorConsultation({ consultation, patientName, photoIds, chat }: PageData) {
+function DoctorConsultation({ consultation, patientName, photoIds, chat, closingTexts }: PageData) {
   const { t } = useTranslation();
-  const errorText = useErrorText();
   const actionData = useActionData<typeof action>();
   // The room admits only the patient and the assigned doctor, so this page joins it once the request is this doctor's.
   const listening = consultation.status !== "pending";
@@ -184,8 +184,7 @@ function DoctorConsultation({ consultation, patientName, photoIds, chat }: PageD
           <span>{t("consultation.waitingForPayment")}</span>
           {consultation.paymentDeadline ? (
             <span>
-              {t("doctor.payment.patientTimeLeft")}{" "}
-              <PaymentCountdown deadline={consultation.paymentDeadline} className="font-mono font-bold" />
+              {closingTexts.patientTimeLeft} <PaymentCountdown deadline={consultation.paymentDeadline} className="font-mono font-bold" />
             </span>
           ) : null}
         </div>
@@ -193,8 +192,8 @@ function DoctorConsultation({ consultation, patientName, photoIds, chat }: PageD
       {paidJustNow ? (
         <div role="status" className="alert alert-success" data-testid="payment-received">
           <div>
-            <p className="font-bold">{t("doctor.payment.received")}</p>
-            <p>{t("doctor.payment.receivedBody")}</p>
+            <p className="font-bold">{closingTexts.paymentReceived}</p>
+            <p>{closingTexts.paymentReceivedBody}</p>
           </div>
         </div>
       ) : null}
@@ -220,16 +219,26 @@ function DoctorConsultation({ consultation, patientName, photoIds, chat }: PageD
       </section>
       {actionData?.closingRefusal ? (
         <FormAlert
-          title={t(actionData.intent === CLOSING_INTENTS.end ? "doctor.closing.endError" : "doctor.closing.saveFailed")}
-          message={t(CLOSING_REFUSAL_MESSAGES[actionData.closingRefusal])}
+          title={actionData.intent === CLOSING_INTENTS.end ? closingTexts.endError : closingTexts.saveFailed}
+          message={closingTexts.messages[CLOSING_REFUSAL_MESSAGES[actionData.closingRefusal]]!}
         />
       ) : actionData?.intent === CLOSING_INTENTS.end && actionData.summary?.error ? (
-        <FormAlert title={t("doctor.closing.endError")} message={errorText(Object.values(actionData.summary.error).flat()[0] ?? "")} />
+        <FormAlert
+          title={closingTexts.endError}
+          message={
+            closingTexts.messages[Object.values(actionData.summary.error).flat()[0] ?? ""] ?? closingTexts.messages["forms.errors.invalid"]!
+          }
+        />
       ) : null}
       {currentStatus === "completed" ? (
         <ConsultationSummary summary={consultation.summary} />
       ) : currentStatus === "in_progress" || currentStatus === "accepted_awaiting_payment" ? (
-        <SummaryForm saved={consultation.summary} lastResult={actionData?.summary} canEnd={currentStatus === "in_progress"} />
+        <SummaryForm
+          saved={consultation.summary}
+          lastResult={actionData?.summary}
+          canEnd={currentStatus === "in_progress"}
+          texts={closingTexts}
+        />
       ) : null}
       {currentStatus === "pending" && !takenElsewhere ? (
         <section className="flex flex-col gap-3">

@@ -1,11 +1,12 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
 
 import type { SummaryText } from "~/components/consultation-summary";
-import { FieldErrors, SubmitButton } from "~/components/form-fields";
+import { SubmitButton } from "~/components/form-fields";
 import { MAX_SUMMARY_FIELD_CHARS } from "~/domain/constants";
 import { CLOSING_INTENTS } from "~/domain/consultation-closing";
+
+import type { DoctorClosingTexts } from "./closing-texts";
 
 const FIELDS = ["observations", "diagnosis", "treatmentPlan"] as const;
 const FORM_ID = "summary-form";
@@ -14,18 +15,20 @@ const FORM_ID = "summary-form";
  * The assigned doctor's summary, saved as they go, and ending the consultation with it: the confirm
  * button inside the disclosure belongs to the same form (the `form` attribute), so ending sends what is
  * typed, with or without script. Only the server checks it; its errors show here, with the words kept.
+ * Its words come from the page (translated by the server), so no other page ships them.
  */
 export function SummaryForm({
   saved,
   lastResult,
   canEnd,
+  texts,
 }: {
   saved: SummaryText;
   lastResult?: SubmissionResult<string[]> | null;
   /** Only a consultation in progress can be ended (not one still waiting for payment). */
   canEnd: boolean;
+  texts: DoctorClosingTexts;
 }) {
-  const { t } = useTranslation();
   const typed = lastResult?.initialValue;
   const errors = lastResult?.error ?? {};
   const valueOf = (field: (typeof FIELDS)[number]) => {
@@ -35,15 +38,15 @@ export function SummaryForm({
   return (
     <section className="flex flex-col gap-3" aria-labelledby="summary-form-title">
       <h2 id="summary-form-title" className="text-lg font-bold">
-        {t("consultation.summary.title")}
+        {texts.summaryTitle}
       </h2>
-      <p className="text-sm text-base-content/80">{t("doctor.closing.hint")}</p>
+      <p className="text-sm text-base-content/80">{texts.hint}</p>
       {/* Keyed by the answer, so the server's kept words replace what the fields show. */}
       <Form method="post" id={FORM_ID} className="flex flex-col gap-3" key={`form:${JSON.stringify(typed ?? null)}`}>
         {FIELDS.map((field) => (
           <div key={field} className="flex flex-col gap-1">
             <label htmlFor={`summary-${field}`} className="font-medium">
-              {t(`consultation.summary.${field}`)}
+              {texts.labels[field]}
             </label>
             <textarea
               id={`summary-${field}`}
@@ -55,11 +58,17 @@ export function SummaryForm({
               aria-describedby={errors[field] ? `summary-${field}-error` : undefined}
               className="textarea w-full"
             />
-            <FieldErrors id={`summary-${field}-error`} errors={errors[field] ?? undefined} />
+            {errors[field]?.length ? (
+              <ul id={`summary-${field}-error`} className="text-sm text-error" aria-live="polite">
+                {errors[field].map((error) => (
+                  <li key={error}>{texts.messages[error] ?? texts.messages["forms.errors.invalid"]}</li>
+                ))}
+              </ul>
+            ) : null}
           </div>
         ))}
-        <SubmitButton name="intent" value={CLOSING_INTENTS.saveSummary} className="btn btn-primary self-start" busyLabel={t("forms.busy")}>
-          {t("doctor.closing.save")}
+        <SubmitButton name="intent" value={CLOSING_INTENTS.saveSummary} className="btn btn-primary self-start" busyLabel={texts.busy}>
+          {texts.save}
         </SubmitButton>
       </Form>
       {canEnd ? (
@@ -69,11 +78,11 @@ export function SummaryForm({
           data-testid="end-consultation"
           key={`end:${JSON.stringify(typed ?? null)}`}
         >
-          <summary className="cursor-pointer font-medium">{t("doctor.closing.endOpen")}</summary>
+          <summary className="cursor-pointer font-medium">{texts.endOpen}</summary>
           <div className="mt-3 flex flex-col gap-3">
-            <p>{t("doctor.closing.endWarning")}</p>
+            <p>{texts.endWarning}</p>
             <button type="submit" form={FORM_ID} name="intent" value={CLOSING_INTENTS.end} className="btn btn-error self-start">
-              {t("doctor.closing.endConfirm")}
+              {texts.endConfirm}
             </button>
           </div>
         </details>
