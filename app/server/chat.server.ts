@@ -80,11 +80,13 @@ function chatTexts(t: Translate, otherName: string) {
 }
 
 /**
- * The consultation's chat as its page shows it, for its two people (null for anyone else): the words,
+ * The consultation's chat as its page shows it, for its two people (null for anyone else, and before a
+ * doctor accepted): the words (a page waiting for the payment shows the chat the moment it arrives),
  * and once it has a chat, the messages and who is connected.
  */
 export async function chatForPage(env: Env, t: Translate, consultation: ConsultationRow, viewerId: string, otherName: string) {
   if (!senderRoleIn(viewerId, consultation)) return null;
+  if (consultation.status !== "accepted_awaiting_payment" && !hasChat(consultation.status)) return null;
   const chat = { texts: chatTexts(t, otherName), messages: [] as ChatMessage[], online: [] as ChatSenderRole[], loadFailed: false };
   if (!hasChat(consultation.status)) return chat;
   try {

@@ -1,4 +1,4 @@
-import type { Page } from "playwright-core";
+import type { Page, WebSocket } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { DEMO_CONSULTATIONS, DEMO_PASSWORD } from "../../scripts/demo-data";
@@ -11,12 +11,18 @@ afterEach(endJourneys);
 const inProgress = DEMO_CONSULTATIONS.find((consultation) => consultation.status === "in_progress")!.id;
 const completed = DEMO_CONSULTATIONS.find((consultation) => consultation.status === "completed")!.id;
 
+/** Signs in and opens the consultation's page; resolves with the room sockets the page opened (reconnections included). */
 async function openChat(page: Page, email: string, consultationPath: string) {
   await signIn(page, email, DEMO_PASSWORD);
   await page.waitForURL(/\/(patient|doctor)\/dashboard$/);
+  const roomSockets: WebSocket[] = [];
+  page.on("websocket", (socket) => {
+    if (socket.url().includes("/parties/consultation-room/")) roomSockets.push(socket);
+  });
   await page.goto(`${baseUrl}${consultationPath}`);
   // The live half has loaded: the form now sends over the socket.
   await page.locator('[data-testid="chat"][data-live]').waitFor();
+  return roomSockets;
 }
 
 async function send(page: Page, text: string) {
@@ -33,8 +39,11 @@ describe("the consultation chat", () => {
   it("patient and doctor chat both ways live, with text and a photo, at 360 px", async () => {
     const patient = await startJourney();
     const doctor = await startJourney();
-    await openChat(patient.page, "hana@qoda.test", `/patient/consultation/${inProgress}`);
-    await openChat(doctor.page, "dr.abebe@qoda.test", `/doctor/consultation/${inProgress}`);
+    const patientSockets = await openChat(patient.page, "hana@qoda.test", `/patient/consultation/${inProgress}`);
+    const doctorSockets = await openChat(doctor.page, "dr.abebe@qoda.test", `/doctor/consultation/${inProgress}`);
+    // One socket a page: the status, the presence and the chat share it.
+    const open = (sockets: WebSocket[]) => sockets.filter((socket) => !socket.isClosed()).length;
+    expect([open(patientSockets), open(doctorSockets)]).toEqual([1, 1]);
 
     // The patient's doctor card says the doctor is here.
     const card = patient.page.getByTestId("doctor-card");

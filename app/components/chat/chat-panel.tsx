@@ -1,4 +1,3 @@
-import { Form } from "@remix-run/react";
 import { type FormEvent, lazy, Suspense, useId, useRef, useState } from "react";
 
 import { FormAlert } from "~/components/form-fields";
@@ -54,7 +53,7 @@ export function ChatPanel({
   const formError = error ?? failure?.error ?? null;
 
   async function send(event: FormEvent<HTMLFormElement>) {
-    // Until the live half has loaded, the form posts itself, as it does without JavaScript.
+    // Until the live half has loaded, the form posts the page, as it does without JavaScript.
     if (!liveChat) return;
     event.preventDefault();
     const form = event.currentTarget;
@@ -83,8 +82,8 @@ export function ChatPanel({
       {loadFailed && !liveChat?.synced ? <FormAlert title={texts.errorTitle} message={texts.loadFailed} /> : null}
       <ChatLog ref={log} messages={liveChat?.messages ?? messages} viewerRole={viewerRole} texts={texts} labelledBy={headingId} />
       {status === "in_progress" ? (
-        // Keyed by the history: a post made before the live half loaded clears the form once its message is in.
-        <Form key={messages.length} method="post" encType="multipart/form-data" onSubmit={send} className="flex flex-col gap-2">
+        // A plain form: until the live half has loaded it posts the page, which comes back with the message in.
+        <form method="post" encType="multipart/form-data" onSubmit={send} className="flex flex-col gap-2">
           <input type="hidden" name="intent" value={CHAT_INTENTS.send} />
           {formError ? <FormAlert title={texts.errorTitle} message={formError} /> : null}
           <label htmlFor={textId} className="font-medium">
@@ -110,7 +109,7 @@ export function ChatPanel({
           <p id={hintId} className="text-xs text-base-content/80">
             {texts.photoHint}
           </p>
-        </Form>
+        </form>
       ) : status === "completed" ? (
         <p role="status" className="alert" data-testid="chat-ended">
           {texts.ended}

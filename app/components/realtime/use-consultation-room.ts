@@ -1,4 +1,5 @@
 import { useRevalidator } from "@remix-run/react";
+import type ReconnectingWebSocket from "partysocket/ws";
 import { useCallback, useMemo, useRef, useState } from "react";
 
 import type { ChatSenderRole } from "~/domain/chat-message";
@@ -47,8 +48,9 @@ export function useConsultationRoom(consultationId: string, initial: Consultatio
   const [heard, setHeard] = useState<(Heard & { consultationId: string; initial: ConsultationStatus }) | null>(null);
   const [online, setOnline] = useState<ChatSenderRole[] | null>(null);
   const listeners = useRef(new Set<RoomListener>());
+  const socket = useRef<ReconnectingWebSocket | null>(null);
   const revalidator = useRevalidator();
-  const socket = useRoomSocket({
+  useRoomSocket({
     party: ROOMS.consultation.party,
     room: consultationId,
     enabled,
@@ -60,7 +62,10 @@ export function useConsultationRoom(consultationId: string, initial: Consultatio
       if (event.type === "presence") setOnline(event.online);
       for (const listener of listeners.current) listener.onEvent(event);
     },
-    onOpen: () => listeners.current.forEach((listener) => listener.onOpen()),
+    onOpen(opened) {
+      socket.current = opened;
+      listeners.current.forEach((listener) => listener.onOpen());
+    },
     onClose() {
       setOnline(null);
       listeners.current.forEach((listener) => listener.onClose());
@@ -76,7 +81,7 @@ export function useConsultationRoom(consultationId: string, initial: Consultatio
     const isOpen = () => socket.current?.readyState === WebSocket.OPEN;
     // Nothing is queued for later: a text that cannot go now is reported as not sent.
     return { isOpen, send: (event) => isOpen() && (socket.current!.send(JSON.stringify(event)), true), listen };
-  }, [socket, listen]);
+  }, [listen]);
   const current: Heard = !heard || heard.consultationId !== consultationId || heard.initial !== initial ? { status: initial } : heard;
   return { status: current.status, reason: current.reason, decline: current.decline, online: enabled ? online : null, room };
 }
