@@ -30,7 +30,7 @@ export function SiteHeader({
         </Link>
         <div className="flex flex-wrap items-center gap-1">
           <LanguageSwitcher />
-          <nav aria-label={t("shell.mainNavigation")} className="flex items-center gap-1">
+          <nav aria-label={t("shell.mainNavigation")} className="flex flex-wrap items-center justify-end gap-1">
             {signedInRole ? (
               <>
                 {doctorBell ? (
