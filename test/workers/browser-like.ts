@@ -40,7 +40,11 @@ export class Visitor {
     if (this.cookies.size) headers.set("Cookie", this.cookieHeader());
     const response = await SELF.fetch(path.startsWith("http") ? path : `${ORIGIN}${path}`, { redirect: "manual", ...init, headers });
     this.remember(response.headers.getSetCookie());
-    return response;
+    // Read to its end, as a browser reads a page: a streamed page left unread would hold its connection
+    // open, and enough of those stall the Worker's next requests.
+    const body = [204, 205, 304].includes(response.status) ? null : await response.arrayBuffer();
+    const read = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return Object.defineProperty(read, "url", { value: response.url });
   }
 
   get(path: string, headers: Record<string, string> = {}) {
