@@ -42,7 +42,10 @@ describe("a request reaches the doctors live", () => {
     await toast.getByTestId("accept-request").click();
     await doctor.page.waitForURL(/\/doctor\/consultation\//, { timeout: 5_000 });
     await expect.poll(() => doctor.page.getByTestId("consultation-title").textContent()).toBe(complaint);
-    await expect.poll(() => doctor.page.getByTestId("awaiting-payment").textContent()).toBe("Waiting for patient to complete payment...");
+    const awaitingPayment = doctor.page.getByTestId("awaiting-payment");
+    await expect.poll(() => awaitingPayment.textContent()).toContain("Waiting for patient to complete payment...");
+    // And how long the patient has left, ticking.
+    expect(await awaitingPayment.getByRole("timer").textContent()).toMatch(/^\d+:\d\d$/);
 
     await expect.poll(() => patient.page.getByTestId("waiting-screen").getAttribute("data-state")).toBe("found");
     await patient.page.waitForURL(/\/patient\/payment\//, { timeout: 5_000 });
