@@ -17,7 +17,10 @@ export function RequestLine({ request, doctorCode }: { request: RequestSummary; 
             {t("doctor.requests.forYou")}
           </span>
         ) : null}
-        <span className="text-xs text-base-content/80">{t("doctor.requests.waiting", { minutes })}</span>
+        {/* The minute may turn between the server's render and the browser's: the browser's count wins. */}
+        <span className="text-xs text-base-content/80" suppressHydrationWarning>
+          {t("doctor.requests.waiting", { minutes })}
+        </span>
       </div>
       <p className="line-clamp-2 text-sm font-medium break-words">{request.title}</p>
       <p className="text-xs text-base-content/80">
