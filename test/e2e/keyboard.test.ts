@@ -32,6 +32,9 @@ describe("a patient using only the keyboard", () => {
     const { page, problems } = await startJourney();
     await signUpNewPatient(page, "Abeba");
     await page.goto(`${baseUrl}/patient/new-consultation`, { waitUntil: "networkidle" });
+    // Until the page hydrates, the no-JavaScript upload form stands where the pickers will be; a
+    // picker focused then would be replaced under the keyboard. Wait for the pickers, as a person would.
+    await page.getByTestId("photo-input").waitFor({ state: "attached" });
 
     await tabUntil(page, (now) => now.tag === "input" && now.type === "file");
     const chooser = page.waitForEvent("filechooser");
