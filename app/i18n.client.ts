@@ -1,5 +1,5 @@
 // The browser loads only the language the page is in, and only the texts its reader can meet: the
-// shared part (locales/<language>/browser.json) and, for a signed-in patient or doctor, that
+// shared part (locales/<language>/browser.json) and, for a signed-in patient, doctor or admin, that
 // audience's part. Emails, the landing, legal and sign-in pages are the server's alone (server.json).
 import type { BackendModule } from "i18next";
 
@@ -9,6 +9,7 @@ const localeChunks = import.meta.glob<{ default: Texts }>([
   "./locales/*/browser.json",
   "./locales/*/patient.json",
   "./locales/*/doctor.json",
+  "./locales/*/admin.json",
 ]);
 
 /** The audience root wrote on <html> (data-audience) for the signed-in reader, if any. */

@@ -3,10 +3,12 @@ import { RemixI18Next } from "remix-i18next/server";
 
 import { DEFAULT_LANGUAGE, isLanguage, type Language, LANGUAGES } from "~/domain/languages";
 import { i18nConfig, mergeTexts, type Texts } from "~/i18n";
+import amAdmin from "~/locales/am/admin.json";
 import amBrowser from "~/locales/am/browser.json";
 import amDoctor from "~/locales/am/doctor.json";
 import amPatient from "~/locales/am/patient.json";
 import amServer from "~/locales/am/server.json";
+import enAdmin from "~/locales/en/admin.json";
 import enBrowser from "~/locales/en/browser.json";
 import enDoctor from "~/locales/en/doctor.json";
 import enPatient from "~/locales/en/patient.json";
@@ -19,9 +21,13 @@ import enServer from "~/locales/en/server.json";
 const allTexts = (...parts: Texts[]) => parts.reduce((all, part) => mergeTexts(all, part));
 export const resources = {
   en: {
-    common: allTexts(enBrowser, enPatient, enDoctor, enServer) as typeof enBrowser & typeof enPatient & typeof enDoctor & typeof enServer,
+    common: allTexts(enBrowser, enPatient, enDoctor, enAdmin, enServer) as typeof enBrowser &
+      typeof enPatient &
+      typeof enDoctor &
+      typeof enAdmin &
+      typeof enServer,
   },
-  am: { common: allTexts(amBrowser, amPatient, amDoctor, amServer) },
+  am: { common: allTexts(amBrowser, amPatient, amDoctor, amAdmin, amServer) },
 };
 
 /** The visitor's language choice; the source of truth for server rendering. */

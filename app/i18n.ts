@@ -2,6 +2,7 @@
 import type { i18n, InitOptions, ParseKeys } from "i18next";
 
 import { DEFAULT_LANGUAGE, LANGUAGES } from "~/domain/languages";
+import type enAdmin from "~/locales/en/admin.json";
 import type enBrowser from "~/locales/en/browser.json";
 import type enDoctor from "~/locales/en/doctor.json";
 import type enPatient from "~/locales/en/patient.json";
@@ -20,7 +21,7 @@ export const i18nConfig = {
 export type Texts = { [key: string]: string | Texts };
 
 /** Readers with texts of their own (locales/<language>/<audience>.json), loaded only for them. */
-export const AUDIENCES = ["patient", "doctor"] as const;
+export const AUDIENCES = ["patient", "doctor", "admin"] as const;
 export type Audience = (typeof AUDIENCES)[number];
 
 /** The server's texts: the browser's part and the server's own part, merged section by section. */
@@ -36,7 +37,7 @@ export function mergeTexts<First extends Texts, Second extends Texts>(first: Fir
 declare module "i18next" {
   interface CustomTypeOptions {
     defaultNS: "common";
-    resources: { common: typeof enBrowser & typeof enPatient & typeof enDoctor & typeof enServer };
+    resources: { common: typeof enBrowser & typeof enPatient & typeof enDoctor & typeof enAdmin & typeof enServer };
   }
 }
 

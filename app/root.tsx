@@ -78,7 +78,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data: rootData }) => [{ title: rootData?.errorTitle ?? "Qoda" }];
 
 /** Whose texts the browser loads besides the shared ones (i18n.client). */
-const audienceOf = (role: Role | null): Audience | undefined => (role === "patient" || role === "doctor" ? role : undefined);
+const audienceOf = (role: Role | null): Audience | undefined => role ?? undefined;
 
 /** The inline script of a static page; only the server renders one, so browsers never download it. */
 const staticPageScript = (language: string) =>

@@ -272,6 +272,9 @@ export const payments = sqliteTable(
     providerReference: text("provider_reference"),
     /** A payment confirmed after the window closed: an admin must refund or re-match it. */
     needsAdminReview: integer("needs_admin_review", { mode: "boolean" }).notNull().default(false),
+    /** When an admin recorded the money as sent back, and who. */
+    refundedAt: integer("refunded_at", { mode: "timestamp_ms" }),
+    refundedBy: text("refunded_by").references(() => users.id),
     createdAt: createdAt(),
     paidAt: integer("paid_at", { mode: "timestamp_ms" }),
     updatedAt: updatedAt(),
@@ -286,6 +289,7 @@ export const payments = sqliteTable(
     check("payments_provider_valid", oneOf("provider", PAYMENT_PROVIDERS)),
     check("payments_amount_positive", sql`${t.amountEtb} > 0`),
     check("payments_review_bool", isBoolean("needs_admin_review")),
+    check("payments_refund_complete", sql`(${t.refundedAt} IS NULL) = (${t.refundedBy} IS NULL)`),
   ],
 );
 
@@ -368,6 +372,7 @@ export const doctorRegistrations = sqliteTable(
     id: id(),
     fullName: text("full_name").notNull(),
     phone: text("phone").notNull(),
+    /** Stored lower-cased, like account addresses. */
     email: text("email").notNull(),
     cityCountry: text("city_country").notNull(),
     experienceYears: integer("experience_years").notNull(),
@@ -385,6 +390,10 @@ export const doctorRegistrations = sqliteTable(
     index("doctor_registrations_status_idx").on(t.status, t.createdAt),
     index("doctor_registrations_created_idx").on(t.createdAt),
     index("doctor_registrations_email_idx").on(t.email),
+    // One application at a time per address: a second waits until the first is decided.
+    uniqueIndex("doctor_registrations_pending_email_unique")
+      .on(t.email)
+      .where(sql`status = 'pending'`),
     check("doctor_registrations_status_valid", oneOf("status", REGISTRATION_STATUSES)),
     check("doctor_registrations_experience_range", sql`${t.experienceYears} >= ${sql.raw(String(MIN_EXPERIENCE_YEARS))}`),
     check("doctor_registrations_licence_size", sql`${t.licenceSizeBytes} BETWEEN 1 AND ${sql.raw(String(MAX_LICENCE_BYTES))}`),

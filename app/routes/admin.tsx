@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Outlet } from "@remix-run/react";
 
+import { AdminNav } from "~/components/admin/admin-nav";
 import { requireAdmin } from "~/server/auth/guards.server";
 
 // The admins' part of the site. This guard covers the whole subtree; every child route runs its own
@@ -11,5 +12,10 @@ export async function loader(args: LoaderFunctionArgs) {
 }
 
 export default function AdminLayout() {
-  return <Outlet />;
+  return (
+    <>
+      <AdminNav />
+      <Outlet />
+    </>
+  );
 }

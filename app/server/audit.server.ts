@@ -24,7 +24,18 @@ export type AuditAction =
   | "consultation.completed"
   | "files.deleted"
   | "payment.late"
-  | "file.viewed";
+  | "file.viewed"
+  | "registration.submitted"
+  | "contact.submitted"
+  | "admin.account_created"
+  | "admin.doctor_updated"
+  | "admin.doctor_activated"
+  | "admin.doctor_deactivated"
+  | "admin.registration_approved"
+  | "admin.registration_rejected"
+  | "admin.licence_viewed"
+  | "admin.payment_refunded"
+  | "admin.consultation_opened";
 
 export interface AuditEvent {
   action: AuditAction;

@@ -1,6 +1,5 @@
-import { afterEach, describe, expect, it } from "vitest";
-
 import type { Page } from "playwright-core";
+import { afterEach, describe, expect, it } from "vitest";
 
 import { DEMO_CONSULTATIONS, DEMO_PASSWORD } from "../../scripts/demo-data";
 import { baseUrl, endJourneys, sendRequestDirectly, signIn, signUpNewPatient, startJourney } from "./journey";

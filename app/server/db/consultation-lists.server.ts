@@ -1,11 +1,11 @@
 // The lists and figures of the dashboards. Every query is scoped to its reader in the WHERE clause.
-import { and, count, desc, eq, gte, inArray, lt, or, type SQL, sql } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { and, count, desc, eq, gte, inArray, lt, or, type SQL } from "drizzle-orm";
 
 import { consultations, profiles, users } from "~/db/schema";
 import { RECENT_CHAT_WINDOW_MS } from "~/domain/constants";
 import type { ConsultationStatus, Priority } from "~/domain/consultation-status";
 import type { Database } from "~/server/db/client.server";
+import { contains } from "~/server/db/search.server";
 
 const listColumns = {
   id: consultations.id,
@@ -56,13 +56,6 @@ export async function mostRecentChat(db: Database, patientId: string, now: Date)
     .limit(1);
   return recent ?? null;
 }
-
-/**
- * Whether `column` contains `text`, ignoring ASCII case like LIKE does. Not LIKE itself: D1 refuses a
- * LIKE pattern over 50 bytes (a pasted email address is enough), and `%` or `_` typed in a search are
- * meant literally.
- */
-const contains = (column: SQLiteColumn, text: string) => sql`instr(lower(${column}), lower(${text})) > 0`;
 
 export interface DoctorListFilter {
   search?: string;
