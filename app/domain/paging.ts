@@ -37,8 +37,7 @@ export function toPage<Row>(fetched: Row[], request: PageRequest, pageSize = PAG
 
 /** The search text of `?q=` (or another parameter), trimmed and cut to `MAX_SEARCH_CHARS`. */
 export function searchText(params: URLSearchParams, name = "q"): string {
-  return (params.get(name) ?? "")
-    .replace(/[\u0000-\u001f\u007f]/g, " ")
+  return cleanLine(params.get(name) ?? "")
     .trim()
     .slice(0, MAX_SEARCH_CHARS);
 }
