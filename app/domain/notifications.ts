@@ -1,7 +1,14 @@
 // In-app notifications: what a person is told happened while they were elsewhere. Each kind has its
 // words (notifications.kinds.<kind>) and leads to the consultation it is about.
 
-const NOTIFICATION_KINDS = ["consultation_accepted", "payment_received", "summary_ready", "new_message", "payment_late"] as const;
+const NOTIFICATION_KINDS = [
+  "consultation_accepted",
+  "payment_received",
+  "summary_ready",
+  "new_message",
+  "payment_late",
+  "payment_duplicate",
+] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export function isNotificationKind(value: unknown): value is NotificationKind {

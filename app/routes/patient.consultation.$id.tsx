@@ -15,6 +15,7 @@ import { useConsultationRoom } from "~/components/realtime/use-consultation-room
 import { CHAT_INTENTS, hasChat } from "~/domain/chat";
 import { formatConsultationId } from "~/domain/constants";
 import { DECISION_INTENTS, DECISION_REFUSAL_MESSAGES, refusalHttpStatus } from "~/domain/consultation-decisions";
+import { formatDay } from "~/domain/dates";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requirePatient } from "~/server/auth/guards.server";
 import type { SessionUser } from "~/server/auth/session.server";
@@ -51,8 +52,12 @@ export async function loader(args: LoaderFunctionArgs) {
     consultation: consultationForPage(consultation),
     doctorFirstName: doctor?.firstName ?? null,
     photoIds: photos.map((photo) => photo.id),
-    /** Payments that came after their window: the patient is told each will be refunded. */
-    lateAmountsEtb: latePayments.map((payment) => payment.amountEtb),
+    /** Payments that could not start it: the patient is told why, and that each will be (or was) refunded. */
+    latePayments: latePayments.map((payment) => ({
+      amountEtb: payment.amountEtb,
+      reason: payment.reason,
+      refundedAt: payment.refundedAt?.toISOString() ?? null,
+    })),
     feedback: feedback && { rating: feedback.rating, message: feedback.feedbackMessage },
     storedFiles,
     chat: await chatForPage(context.cloudflare.env, t, consultation, patient.userId, doctorName),
@@ -93,8 +98,8 @@ async function deletePhotos({ context, request, params }: ActionFunctionArgs, pa
 }
 
 export default function PatientConsultation() {
-  const { t } = useTranslation();
-  const { consultation, doctorFirstName, photoIds, chat, lateAmountsEtb, feedback, storedFiles } = useLoaderData<typeof loader>();
+  const { t, i18n } = useTranslation();
+  const { consultation, doctorFirstName, photoIds, chat, latePayments, feedback, storedFiles } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   // The room says live when a doctor accepts or declines it and when it is paid; then it carries the chat, and says when it ends.
   const listening = ["pending", "accepted_awaiting_payment", "in_progress"].includes(consultation.status);
@@ -140,9 +145,16 @@ export default function PatientConsultation() {
       {actionData?.refusal ? (
         <FormAlert title={t("consultation.errors.title")} message={t(DECISION_REFUSAL_MESSAGES[actionData.refusal])} />
       ) : null}
-      {lateAmountsEtb.map((amount, index) => (
-        <div key={index} role="status" className="alert alert-warning" data-testid="late-payment">
-          {t("payment.lateNotice", { amount })}
+      {latePayments.map((payment, index) => (
+        <div
+          key={index}
+          role="status"
+          className={`alert ${payment.refundedAt ? "alert-info" : "alert-warning"}`}
+          data-testid="late-payment"
+        >
+          {payment.refundedAt
+            ? t("payment.refundedNotice", { amount: payment.amountEtb, date: formatDay(payment.refundedAt, i18n.language) })
+            : t(payment.reason === "already_paid" ? "payment.duplicateNotice" : "payment.lateNotice", { amount: payment.amountEtb })}
         </div>
       ))}
       <RequestStatusPanel

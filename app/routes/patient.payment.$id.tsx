@@ -109,10 +109,14 @@ export default function Payment() {
           <p className="text-sm text-base-content/80">{t("payment.timeLeft")}</p>
           <PaymentCountdown deadline={deadline} />
           {failed ? (
-            <FormAlert
-              title={t("payment.failedTitle")}
-              message={failed.failure ? t("payment.providerError", { message: failed.failure }) : t("payment.notCompleted")}
-            />
+            <FormAlert title={t("payment.failedTitle")} message={failed.failure ? t("payment.providerRefused") : t("payment.notCompleted")}>
+              {/* The provider's own words, in its language (English), marked so for screen readers. */}
+              {failed.failure ? (
+                <p className="text-sm">
+                  {t("payment.providerSaid")} <span lang="en">{failed.failure}</span>
+                </p>
+              ) : null}
+            </FormAlert>
           ) : null}
           <Form method="post" className="flex flex-col">
             <input type="hidden" name="txRef" value={txRef} />

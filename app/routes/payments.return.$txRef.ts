@@ -29,7 +29,9 @@ function whereToAfter(outcome: ConfirmationOutcome): { page: "consultation" | "p
     case "already_confirmed":
       return { page: "consultation", toast: { kind: "success", title: "payment.received", description: "payment.receivedBody" } };
     case "late":
-      return { page: "consultation", toast: { kind: "info", title: "payment.lateTitle", description: "payment.lateBody" } };
+      return outcome.reason === "already_paid"
+        ? { page: "consultation", toast: { kind: "info", title: "payment.duplicateTitle", description: "payment.duplicateBody" } }
+        : { page: "consultation", toast: { kind: "info", title: "payment.lateTitle", description: "payment.lateBody" } };
     case "not_paid":
       if (outcome.status === "pending")
         return { page: "payment", toast: { kind: "info", title: "payment.pendingTitle", description: "payment.pendingBody" } };

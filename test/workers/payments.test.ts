@@ -272,9 +272,42 @@ describe("the payment webhook", () => {
     const patientEmail = (await db.query.users.findFirst({ where: (users, { eq }) => eq(users.id, patientId) }))!.email;
     const mails = await emailsTo(patientEmail);
     expect(mails.filter((mail) => mail.subject.includes("refunded"))).toHaveLength(1);
+    expect(mails.find((mail) => mail.subject.includes("refunded"))!.textBody).toContain("payment window had closed");
+    // Audited once, however often the provider repeats itself.
+    expect(await auditCount(consultation.id, "payment.late")).toBe(1);
     // The patient's page says so, on every visit.
     const page = await (await patient.get(`/patient/consultation/${consultation.id}`)).text();
-    expect(page).toContain("will be refunded");
+    expect(page).toContain("arrived after the payment time had run out");
+
+    // Once an admin has sent the money back, the page says that instead.
+    await db
+      .update(payments)
+      .set({ refundedAt: new Date("2026-11-20T09:00:00Z"), refundedBy: patientId })
+      .where(eq(payments.txRef, txRef));
+    const afterRefund = await (await patient.get(`/patient/consultation/${consultation.id}`)).text();
+    expect(afterRefund).toContain("was refunded to you on 20 Nov 2026");
+    expect(afterRefund).not.toContain("will be refunded");
+  });
+
+  it("tells a patient who paid twice that the second payment will be refunded, not that time ran out", async () => {
+    const { consultation, txRef, patientId, patient } = await startedPayment();
+    // A second tab started its own checkout in the same window; both were paid.
+    const secondTxRef = await checkoutStarted(patient, consultation.id);
+    await markPaidAtSandbox(txRef);
+    await markPaidAtSandbox(secondTxRef);
+    expect((await confirmPayment(env, config(), ORIGIN, txRef, new Date())).kind).toBe("confirmed");
+    const second = await patient.get(`/payments/return/${secondTxRef}`);
+    expect(second.status).toBe(302);
+    expect(second.headers.get("Location")).toBe(`/patient/consultation/${consultation.id}`);
+
+    const page = (await patient.follow(second)).html;
+    expect(page).toContain("This consultation was already paid for");
+    expect(page).toContain("A second payment of 150 ETB for this consultation, which was already paid for");
+    expect(page).not.toContain("run out");
+    const patientEmail = (await db.query.users.findFirst({ where: (users, { eq }) => eq(users.id, patientId) }))!.email;
+    const mail = (await emailsTo(patientEmail)).find((message) => message.subject.includes("refunded"));
+    expect(mail!.textBody).toContain("a second payment of 150 ETB");
+    expect(mail!.textBody).not.toContain("window had closed");
   });
 
   it("treats a payment begun in an earlier window as late, even once the request is accepted again", async () => {

@@ -3,12 +3,10 @@ import { useTranslation } from "react-i18next";
 
 import { PhotoViewer } from "~/components/photo-viewer";
 import type { ChatSenderRole } from "~/domain/chat-message";
+import { QODA_TIME_ZONE } from "~/domain/dates";
 import type { ChatMessage } from "~/realtime/protocol";
 
 import type { ChatTexts } from "./chat-texts";
-
-/** Chat times read as an Ethiopian reader's clock shows them, wherever the page is rendered. */
-const TIME_ZONE = "Africa/Addis_Ababa";
 
 /**
  * The messages, oldest first, in a panel of fixed height that opens at the newest (a reversed column:
@@ -21,8 +19,8 @@ export const ChatLog = forwardRef<
 >(function ChatLog({ messages, viewerRole, texts, labelledBy }, ref) {
   const { i18n } = useTranslation();
   const locale = i18n.language === "am" ? "am-ET" : "en-GB";
-  const time = new Intl.DateTimeFormat(locale, { timeZone: TIME_ZONE, hour: "2-digit", minute: "2-digit" });
-  const day = new Intl.DateTimeFormat(locale, { timeZone: TIME_ZONE, dateStyle: "medium" });
+  const time = new Intl.DateTimeFormat(locale, { timeZone: QODA_TIME_ZONE, hour: "2-digit", minute: "2-digit" });
+  const day = new Intl.DateTimeFormat(locale, { timeZone: QODA_TIME_ZONE, dateStyle: "medium" });
   return (
     <div
       ref={ref}

@@ -6,11 +6,12 @@
 // started the consultation) is kept and flagged for an admin to refund, never dropped.
 import { and, eq, gt, lte, sql } from "drizzle-orm";
 
-import { auditLog, consultations, payments } from "~/db/schema";
+import { consultations, payments } from "~/db/schema";
+import type { LateReason } from "~/domain/late-payments";
 import { consultationLink } from "~/domain/notifications";
 import { createDatabase, type Database } from "~/server/db/client.server";
 import { notify } from "~/server/db/notifications.server";
-import { markPaymentFailed, markPaymentLate, paymentByTxRef, type PaymentRow } from "~/server/db/payments.server";
+import { latePaymentsOf, markPaymentFailed, markPaymentLate, paymentByTxRef, type PaymentRow } from "~/server/db/payments.server";
 import type { AppConfig } from "~/server/env.server";
 import { paymentProvider } from "~/server/payments/provider.server";
 import { paymentConfirmed } from "~/server/rooms.server";
@@ -24,8 +25,8 @@ export type ConfirmationOutcome =
   | { kind: "confirmed"; payment: PaymentRow }
   /** An earlier call already did (a repeated webhook, or the return page after the webhook). */
   | { kind: "already_confirmed"; payment: PaymentRow }
-  /** Paid, but too late to start the consultation: recorded for a refund. */
-  | { kind: "late"; payment: PaymentRow; firstTold: boolean }
+  /** Paid, but too late to start the consultation (its window had closed, or another payment started it): recorded for a refund. */
+  | { kind: "late"; payment: PaymentRow; reason: LateReason; firstTold: boolean }
   /** The provider says it did not succeed (or not yet). */
   | { kind: "not_paid"; payment: PaymentRow; status: "failed" | "pending" }
   /** No payment of ours has this tx_ref. */
@@ -38,7 +39,7 @@ export async function confirmPayment(env: Env, config: AppConfig, origin: string
   const payment = await paymentByTxRef(db, txRef);
   if (!payment) return { kind: "unknown" };
   if (payment.status === "paid") return { kind: "already_confirmed", payment };
-  if (payment.status === "paid_after_expiry") return { kind: "late", payment, firstTold: false };
+  if (payment.status === "paid_after_expiry") return { kind: "late", payment, reason: await reasonOf(db, payment), firstTold: false };
 
   const provider = paymentProvider(config, env, origin);
   const verified = provider.name === payment.provider ? await provider.verify(txRef) : null;
@@ -77,11 +78,14 @@ export async function confirmPayment(env: Env, config: AppConfig, origin: string
   const after = (await paymentByTxRef(db, txRef)) ?? payment;
   if (after.status === "paid") return { kind: "already_confirmed", payment: after };
   const firstTold = await markPaymentLate(db, txRef, verified.reference, now);
-  if (firstTold) {
-    await auditLate(db, payment, now);
-    await mailLatePayment({ db, config, origin }, payment);
-  }
-  return { kind: "late", payment: (await paymentByTxRef(db, txRef)) ?? after, firstTold };
+  const late = (await paymentByTxRef(db, txRef)) ?? after;
+  const reason = await reasonOf(db, late);
+  if (firstTold) await mailLatePayment({ db, config, origin }, late, reason);
+  return { kind: "late", payment: late, reason, firstTold };
+}
+
+async function reasonOf(db: Database, payment: PaymentRow): Promise<LateReason> {
+  return (await latePaymentsOf(db, payment.consultationId)).find((late) => late.txRef === payment.txRef)?.reason ?? "window_closed";
 }
 
 /** Both participants find "payment received" in their notifications. */
@@ -97,16 +101,4 @@ function paidOfMove(db: Database, moved: MovedByThisCall, paymentId: string, pro
     .update(payments)
     .set({ status: "paid", paidAt: now, providerReference, updatedAt: now })
     .where(and(eq(payments.id, paymentId), sql`EXISTS (SELECT 1 FROM ${consultations} WHERE ${moved})`));
-}
-
-async function auditLate(db: Database, payment: PaymentRow, now: Date) {
-  await db.insert(auditLog).values({
-    actorId: null,
-    action: "payment.late",
-    targetType: "consultation",
-    targetId: payment.consultationId,
-    ipAddress: null,
-    details: { txRef: payment.txRef },
-    createdAt: now,
-  });
 }

@@ -1,6 +1,7 @@
 // A patient who is not looking at the page still hears what happened: in their notifications and by
 // email, in their language (accepted, declined, paid too late, summary ready).
 import { startAgainPath } from "~/domain/consultation-request";
+import type { LateReason } from "~/domain/late-payments";
 import { consultationLink } from "~/domain/notifications";
 import { getTranslatorFor } from "~/i18n.server";
 import type { Database } from "~/server/db/client.server";
@@ -54,8 +55,9 @@ export async function mailDeclined({ db, config, origin }: Mailing, consultation
 }
 
 /** A payment that came after its window: kept, and the patient told it will be refunded. */
-export async function mailLatePayment({ db, config, origin }: Mailing, payment: PaymentRow) {
-  await notify(db, payment.patientId, "payment_late", payment.consultationId, consultationLink("patient", payment.consultationId));
+export async function mailLatePayment({ db, config, origin }: Mailing, payment: PaymentRow, reason: LateReason) {
+  const kind = reason === "already_paid" ? "payment_duplicate" : "payment_late";
+  await notify(db, payment.patientId, kind, payment.consultationId, consultationLink("patient", payment.consultationId));
   const [patient, consultation] = await Promise.all([contactOf(db, payment.patientId), findConsultationById(db, payment.consultationId)]);
   if (!patient || !consultation) return;
   const t = await getTranslatorFor(patient.language);
@@ -64,7 +66,7 @@ export async function mailLatePayment({ db, config, origin }: Mailing, payment: 
     amountEtb: payment.amountEtb,
     consultationLink: `${origin}/patient/consultation/${consultation.id}`,
   };
-  await sendMail(db, config, latePaymentEmail(t, patient, details));
+  await sendMail(db, config, latePaymentEmail(t, patient, details, reason));
 }
 
 /** The consultation has ended: the doctor's summary is there to read (and feedback to give). */

@@ -1,7 +1,8 @@
 // Payments: one row per attempt, each with its own tx_ref, recorded before the provider is called.
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 
-import { payments } from "~/db/schema";
+import { auditLog, payments } from "~/db/schema";
+import { lateReason } from "~/domain/late-payments";
 import type { Database } from "~/server/db/client.server";
 
 export type PaymentRow = typeof payments.$inferSelect;
@@ -39,19 +40,47 @@ export async function markPaymentFailed(db: Database, txRef: string, now: Date) 
  * already had): kept, flagged for an admin to refund. True only for the call that flagged it.
  */
 export async function markPaymentLate(db: Database, txRef: string, providerReference: string | null, now: Date): Promise<boolean> {
-  const flagged = await db
-    .update(payments)
-    .set({ status: "paid_after_expiry", needsAdminReview: true, paidAt: now, providerReference, updatedAt: now })
-    .where(and(eq(payments.txRef, txRef), inArray(payments.status, ["initialized", "failed"])))
-    .returning({ id: payments.id });
+  const [flagged] = await db.batch([
+    db
+      .update(payments)
+      .set({ status: "paid_after_expiry", needsAdminReview: true, paidAt: now, providerReference, updatedAt: now })
+      .where(and(eq(payments.txRef, txRef), inArray(payments.status, ["initialized", "failed"])))
+      .returning({ id: payments.id }),
+    // Audited in the same batch, and only by the call that flagged it (the row it just wrote).
+    db.insert(auditLog).select(
+      db
+        .select({
+          id: sql<number>`NULL`.as("id"),
+          actorId: sql<string | null>`NULL`.as("actor_id"),
+          action: sql<string>`'payment.late'`.as("action"),
+          targetType: sql<string>`'consultation'`.as("target_type"),
+          targetId: payments.consultationId,
+          ipAddress: sql<string | null>`NULL`.as("ip_address"),
+          details: sql<string>`json_object('txRef', ${payments.txRef})`.as("details"),
+          createdAt: sql<number>`${now.getTime()}`.as("created_at"),
+        })
+        .from(payments)
+        .where(and(eq(payments.txRef, txRef), eq(payments.status, "paid_after_expiry"), eq(payments.updatedAt, now))),
+    ),
+  ]);
   return flagged.length === 1;
 }
 
-/** Payments of a consultation that arrived too late and await a refund, newest first. */
+/** Payments of a consultation that arrived too late, newest first: why, and whether an admin has refunded it. */
 export async function latePaymentsOf(db: Database, consultationId: string) {
-  return db
-    .select({ txRef: payments.txRef, paidAt: payments.paidAt, amountEtb: payments.amountEtb })
+  const rows = await db
+    .select({
+      status: payments.status,
+      txRef: payments.txRef,
+      paidAt: payments.paidAt,
+      amountEtb: payments.amountEtb,
+      refundedAt: payments.refundedAt,
+    })
     .from(payments)
-    .where(and(eq(payments.consultationId, consultationId), eq(payments.status, "paid_after_expiry")))
+    .where(and(eq(payments.consultationId, consultationId), inArray(payments.status, ["paid", "paid_after_expiry"])))
     .orderBy(desc(payments.createdAt));
+  const paidAts = rows.flatMap((row) => (row.status === "paid" && row.paidAt ? [row.paidAt] : []));
+  return rows
+    .filter((row) => row.status === "paid_after_expiry")
+    .map(({ status: _status, ...row }) => ({ ...row, reason: lateReason(row.paidAt, paidAts) }));
 }

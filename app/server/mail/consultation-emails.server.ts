@@ -5,6 +5,7 @@ import type { TFunction } from "i18next";
 import { CONSULTATION_FEE_ETB, PAYMENT_WINDOW_MINUTES } from "~/domain/constants";
 import type { DeclineReason } from "~/domain/consultation-status";
 import type { Language } from "~/domain/languages";
+import type { LateReason } from "~/domain/late-payments";
 import { htmlEmail } from "~/server/mail/html-email.server";
 import type { MailMessage } from "~/server/mail/mailer.server";
 
@@ -56,10 +57,12 @@ export function latePaymentEmail(
   t: Translate,
   to: { email: string; firstName: string },
   details: { title: string; amountEtb: number; consultationLink: string },
+  reason: LateReason,
 ): MailMessage {
+  const values = { title: details.title, amount: details.amountEtb, minutes: PAYMENT_WINDOW_MINUTES };
   const lines = [
     t("email.greeting", { name: to.firstName }),
-    t("email.latePayment.body", { title: details.title, amount: details.amountEtb, minutes: PAYMENT_WINDOW_MINUTES }),
+    reason === "already_paid" ? t("email.latePayment.duplicateBody", values) : t("email.latePayment.body", values),
   ];
   return htmlEmail(to.email, t("email.latePayment.subject"), lines, [
     { label: t("email.latePayment.action"), href: details.consultationLink },

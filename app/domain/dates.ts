@@ -1,0 +1,10 @@
+// Dates as Qoda shows them: in Ethiopia's time zone, so the server's render and the browser's agree.
+
+export const QODA_TIME_ZONE = "Africa/Addis_Ababa";
+
+const localeOf = (language: string) => (language === "am" ? "am-ET" : "en-GB");
+
+/** A day, e.g. "23 Nov 2026" (or its Amharic form). */
+export function formatDay(date: Date | string, language: string): string {
+  return new Intl.DateTimeFormat(localeOf(language), { timeZone: QODA_TIME_ZONE, dateStyle: "medium" }).format(new Date(date));
+}
