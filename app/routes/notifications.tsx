@@ -9,7 +9,7 @@ import { safeRedirectPath } from "~/domain/safe-redirect";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { loadAsDocument, staticPage } from "~/page-hydration";
 import { requireRole } from "~/server/auth/guards.server";
-import { latestNotifications, markAllNotificationsRead, markNotificationRead } from "~/server/db/notifications.server";
+import { latestNotifications, markAllNotificationsRead, openNotification } from "~/server/db/notifications.server";
 import { readFormData } from "~/server/form-body.server";
 
 const INTENTS = { open: "open", markAllRead: "mark-all-read" } as const;
@@ -45,9 +45,8 @@ export async function action(args: ActionFunctionArgs) {
   }
   const id = form.get("id");
   if (intent !== INTENTS.open || !isUuid(id)) throw new Response("Bad Request", { status: 400 });
-  const opened = (await latestNotifications(db, user.userId)).find((row) => row.id === id);
+  const opened = await openNotification(db, user.userId, id);
   if (!opened) throw new Response("Not Found", { status: 404 });
-  await markNotificationRead(db, user.userId, id);
   return redirect(safeRedirectPath(opened.link, "/notifications"));
 }
 

@@ -299,6 +299,24 @@ describe("notifications", () => {
 
     const stranger = new Visitor(await sessionCookieFor(await createUser("patient")));
     expect((await stranger.post("/notifications", { intent: "open", id: row!.id })).status).toBe(404);
+    expect((await db.query.notifications.findFirst({ where: eq(notifications.id, row!.id) }))!.userId).toBe(patientId);
+
+    // One with 60 newer above it (beyond the list the page shows) still opens.
+    const [old] = await db
+      .insert(notifications)
+      .values({
+        userId: patientId,
+        kind: "new_message",
+        consultationId: consultation.id,
+        link: `/patient/consultation/${consultation.id}`,
+        createdAt: new Date(Date.now() - 86_400_000),
+      })
+      .returning();
+    // D1 binds at most 100 values per statement: six statements of ten rows.
+    const newer = { userId: patientId, kind: "new_message", consultationId: consultation.id, link: "/patient/dashboard" };
+    for (let statement = 0; statement < 6; statement++) await db.insert(notifications).values(Array.from({ length: 10 }, () => newer));
+    const openedOld = await patient.post("/notifications", { intent: "open", id: old!.id });
+    expect(openedOld.headers.get("Location")).toBe(`/patient/consultation/${consultation.id}`);
 
     await patient.post("/notifications", { intent: "mark-all-read" });
     const unread = await db

@@ -58,11 +58,14 @@ export function latestNotifications(db: Database, userId: string) {
 }
 
 /** Marks one of the reader's own notifications read (someone else's id changes nothing). */
-export async function markNotificationRead(db: Database, userId: string, id: string) {
-  await db
+/** Marks one of `userId`'s notifications read, however old; returns where it leads (null: not theirs). */
+export async function openNotification(db: Database, userId: string, id: string): Promise<{ link: string | null } | null> {
+  const [opened] = await db
     .update(notifications)
     .set({ isRead: true })
-    .where(and(eq(notifications.id, id), eq(notifications.userId, userId)));
+    .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
+    .returning({ link: notifications.link });
+  return opened ?? null;
 }
 
 export async function markAllNotificationsRead(db: Database, userId: string) {
