@@ -10,7 +10,7 @@ import { eq } from "drizzle-orm";
 import type { Connection, WSMessage } from "partyserver";
 
 import { consultations } from "~/db/schema";
-import { chatSendRefusal, chatTextOf, hasChat, senderRoleIn } from "~/domain/chat";
+import { chatRateCheck, chatSendRefusal, chatTextOf, hasChat, senderRoleIn } from "~/domain/chat";
 import { CHAT_SENDER_ROLES, type ChatMessageKind, type ChatRefusal, type ChatSenderRole } from "~/domain/chat-message";
 import { takesPartIn } from "~/domain/consultation-access";
 import type { ConsultationStatus, DeclineReason } from "~/domain/consultation-status";
@@ -40,6 +40,8 @@ export type ChatPostOutcome = { ok: true; message: ChatMessage } | { ok: false; 
 export class ConsultationRoom extends SessionBoundRoom {
   protected readonly roomClass = ROOMS.consultation.className;
   private readonly chat = new ChatLog(this.ctx.storage.sql);
+  /** When each person sent their messages of the last minute (the rate limit). */
+  private readonly sentAtMs = new Map<string, number[]>();
   /**
    * Chat work runs one piece at a time, in the order it came: a message waits for D1 before it is
    * stored, and must not be overtaken by the next one (nor a newcomer's history by a message).
@@ -143,6 +145,12 @@ export class ConsultationRoom extends SessionBoundRoom {
     if (refusal) return { ok: false, reason: refusal };
     const checked = draft.kind === "text" ? chatTextOf(draft.text) : draft.fileId ? { ok: true as const, text: "" } : null;
     if (!checked?.ok) return { ok: false, reason: checked?.refusal ?? "empty" };
+    // Each person's recent sends, held by the room: one instance serves each consultation.
+    const now = new Date();
+    const rate = chatRateCheck(this.sentAtMs.get(draft.senderId) ?? [], now.getTime());
+    this.sentAtMs.set(draft.senderId, rate.recent);
+    if (!rate.allowed) return { ok: false, reason: "too_fast" };
+    rate.recent.push(now.getTime());
     const message = this.chat.append(
       {
         senderId: draft.senderId,
@@ -151,7 +159,7 @@ export class ConsultationRoom extends SessionBoundRoom {
         text: checked.text,
         fileId: draft.kind === "image" ? draft.fileId : null,
       },
-      new Date(),
+      now,
     );
     const event = JSON.stringify({ type: "message", message, clientId } satisfies ConsultationRoomEvent);
     for (const connection of live) connection.send(event);

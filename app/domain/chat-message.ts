@@ -9,5 +9,5 @@ export const CHAT_MESSAGE_KINDS = ["text", "image"] as const;
 export type ChatMessageKind = (typeof CHAT_MESSAGE_KINDS)[number];
 
 /** Why a message was not taken: the room tells the sender which. */
-export const CHAT_REFUSALS = ["not_participant", "not_in_progress", "empty", "too_long"] as const;
+export const CHAT_REFUSALS = ["not_participant", "not_in_progress", "empty", "too_long", "too_fast"] as const;
 export type ChatRefusal = (typeof CHAT_REFUSALS)[number];

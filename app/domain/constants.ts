@@ -33,6 +33,8 @@ export const MAX_FEEDBACK_MESSAGE_CHARS = 2_000;
 export const MAX_CONTACT_VALUE_CHARS = 200;
 /** A chat message may hold this many characters (after hidden characters are cleaned and the ends trimmed). */
 export const MAX_CHAT_MESSAGE_CHARS = 4000;
+/** Messages one person may send in a consultation per minute: far above typing speed, far below a flood. */
+export const MAX_CHAT_MESSAGES_PER_MINUTE = 30;
 export const MIN_PASSWORD_CHARS = 6;
 export const MIN_EXPERIENCE_YEARS = 0;
 export const RATING_MIN = 1;

@@ -22,7 +22,7 @@ import { chatSnapshot, postChatMessage } from "~/server/rooms.server";
 import type { ChatDraft } from "../../party/consultation";
 
 type Translate = Awaited<ReturnType<typeof getTranslator>>;
-type FailureStatus = 400 | 409 | 413 | 422 | 503;
+type FailureStatus = 400 | 409 | 413 | 422 | 429 | 503;
 type Sent = { ok: true } | { ok: false; status: FailureStatus; error: TextMessage };
 
 const REFUSAL_MESSAGES = {
@@ -30,6 +30,7 @@ const REFUSAL_MESSAGES = {
   not_in_progress: "chat.errors.closed",
   empty: "chat.errors.empty",
   too_long: "chat.errors.tooLong",
+  too_fast: "chat.errors.tooFast",
 } as const satisfies Record<ChatRefusal, TextKey>;
 
 const PHOTO_REFUSAL_MESSAGES = {
@@ -49,7 +50,11 @@ const refusalMessage = (refusal: ChatRefusal): TextMessage => ({
   key: REFUSAL_MESSAGES[refusal],
   values: refusal === "too_long" ? { max: MAX_CHAT_MESSAGE_CHARS.toLocaleString("en") } : undefined,
 });
-const refusalStatus = (refusal: ChatRefusal): FailureStatus => (refusal === "empty" || refusal === "too_long" ? 400 : 409);
+const REFUSAL_STATUSES = { empty: 400, too_long: 400, too_fast: 429, not_participant: 409, not_in_progress: 409 } as const satisfies Record<
+  ChatRefusal,
+  FailureStatus
+>;
+const refusalStatus = (refusal: ChatRefusal): FailureStatus => REFUSAL_STATUSES[refusal];
 
 /** The chat's words as its page shows them; `otherName` heads the other person's messages. */
 function chatTexts(t: Translate, otherName: string) {

@@ -7,7 +7,7 @@ import { getServerByName } from "partyserver";
 import { describe, expect, it } from "vitest";
 
 import { consultationFiles, consultations, patientFeedback } from "~/db/schema";
-import { MAX_CHAT_MESSAGE_CHARS } from "~/domain/constants";
+import { MAX_CHAT_MESSAGE_CHARS, MAX_CHAT_MESSAGES_PER_MINUTE } from "~/domain/constants";
 import type { ConsultationStatus } from "~/domain/consultation-status";
 import type { ChatMessage, ConsultationRoomEvent } from "~/realtime/protocol";
 
@@ -173,6 +173,29 @@ describe("the consultation room's chat", () => {
     expect(stored.messages.map((message) => message.text.length)).toEqual([MAX_CHAT_MESSAGE_CHARS, "evil text".length]);
     socket.close();
     doctorSocket.close();
+  });
+
+  it("refuses a flood from one person past 30 messages a minute, telling them, while the other still sends", async () => {
+    const { patient, doctor, consultation } = await consultationBetween();
+    const socket = await joined(consultation.id, patient.cookie);
+    for (let index = 1; index <= MAX_CHAT_MESSAGES_PER_MINUTE; index++)
+      expect((await say(socket, `Message ${index}`)).type).toBe("message");
+    expect(await say(socket, "One too many")).toMatchObject({ type: "send_refused", reason: "too_fast" });
+    // The server's way in (a form without JavaScript) counts against the same person.
+    const room = await roomOf(consultation.id);
+    expect(await room.postMessage({ senderId: patient.userId, kind: "text", text: "By form", fileId: null })).toEqual({
+      ok: false,
+      reason: "too_fast",
+    });
+    const form = await new Visitor(patient.cookie).post(`/patient/consultation/${consultation.id}`, {
+      intent: "send-message",
+      text: "By form",
+    });
+    expect(form.status).toBe(429);
+    expect(await form.text()).toContain("You are sending messages very quickly.");
+    expect((await room.postMessage({ senderId: doctor.userId, kind: "text", text: "Doctor here", fileId: null })).ok).toBe(true);
+    expect((await room.chatSnapshot()).messages).toHaveLength(MAX_CHAT_MESSAGES_PER_MINUTE + 1);
+    socket.close();
   });
 
   it("refuses sending before payment and after completion, reading the status each time", async () => {
