@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { chatSendRefusal, chatTextOf, hasChat, senderRoleIn } from "~/domain/chat";
+import { chatRateCheck, chatSendRefusal, chatTextOf, hasChat, senderRoleIn } from "~/domain/chat";
 import { MAX_CHAT_MESSAGE_CHARS } from "~/domain/constants";
 import { mayUseChat } from "~/domain/consultation-access";
 import { CONSULTATION_STATUSES } from "~/domain/consultation-status";
@@ -43,5 +43,18 @@ describe("the chat's rules", () => {
     // Counted as a person counts: an emoji is one character, and spaces around do not count.
     expect(chatTextOf(`  ${"😀".repeat(4000)}  `).ok).toBe(true);
     expect(chatTextOf("ሰ".repeat(4001))).toEqual({ ok: false, refusal: "too_long" });
+  });
+});
+
+describe("the chat's rate", () => {
+  it("lets 30 messages through in a minute, refuses the 31st, and forgets sends older than a minute", () => {
+    const now = 1_000_000;
+    const thirty = Array.from({ length: 30 }, (_, index) => now - 59_000 + index);
+    expect(chatRateCheck(thirty.slice(0, 29), now).allowed).toBe(true);
+    expect(chatRateCheck(thirty, now)).toEqual({ allowed: false, recent: thirty });
+    const later = chatRateCheck(thirty, now + 1_000);
+    expect(later.allowed).toBe(true);
+    // The first send is now a minute old: 29 remain.
+    expect(later.recent).toEqual(thirty.slice(1));
   });
 });
