@@ -1,5 +1,5 @@
 // A doctor's medical licence file: PDF, JPG or PNG, judged by its first bytes, never by its name.
-import { LICENCE_CONTENT_TYPES, MAX_LICENCE_BYTES } from "./constants";
+import { type LICENCE_CONTENT_TYPES, MAX_LICENCE_BYTES } from "./constants";
 
 export type LicenceType = (typeof LICENCE_CONTENT_TYPES)[number];
 export type LicenceRefusal = "licenceRequired" | "licenceTooLarge" | "licenceWrongType";

@@ -18,14 +18,16 @@ export const UPDATE_DOCTOR_INTENT = "update-doctor";
 export const DOCTOR_STATUS_INTENTS = ["activate", "deactivate"] as const;
 export type DoctorStatusIntent = (typeof DOCTOR_STATUS_INTENTS)[number];
 
-export const MAX_SPECIALTY_CHARS = 60;
-export const MAX_LICENCE_NUMBER_CHARS = 40;
+const MAX_SPECIALTY_CHARS = 60;
+const MAX_LICENCE_NUMBER_CHARS = 40;
 /** Years of experience a doctor may state: a whole number from 0 to 99. */
 const YEARS = /^\d{1,2}$/;
 
 /** One clean line, present, at most `maxChars`. */
 const requiredLine = (maxChars: number) =>
-  z.string({ error: REQUIRED }).check(z.overwrite(cleanLine), z.trim(), z.minLength(1, { error: REQUIRED }), z.maxLength(maxChars, { error: TOO_LONG }));
+  z
+    .string({ error: REQUIRED })
+    .check(z.overwrite(cleanLine), z.trim(), z.minLength(1, { error: REQUIRED }), z.maxLength(maxChars, { error: TOO_LONG }));
 
 /** The specialty, "Dermatologist" when left empty. */
 const specialty = z.pipe(
@@ -39,10 +41,12 @@ const experienceYears = z.pipe(
 );
 
 /** The licence file: present and at most 10 MB here; its type is judged by its bytes on the server. */
-const licenceFile = z.file({ error: "admin.doctors.errors.licenceRequired" }).check(
-  z.minSize(1, { error: "admin.doctors.errors.licenceRequired" }),
-  z.maxSize(MAX_LICENCE_BYTES, { error: "admin.doctors.errors.licenceTooLarge" }),
-);
+const licenceFile = z
+  .file({ error: "admin.doctors.errors.licenceRequired" })
+  .check(
+    z.minSize(1, { error: "admin.doctors.errors.licenceRequired" }),
+    z.maxSize(MAX_LICENCE_BYTES, { error: "admin.doctors.errors.licenceTooLarge" }),
+  );
 
 const person = { firstName: personName, lastName: personName, email, phone: ethiopianPhone };
 

@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { Pager } from "~/components/admin/pager";
 import { AddAdminForm, AddDoctorForm } from "~/components/admin/staff-account-forms";
 import { CardList, DoctorStatusBadge, PersonName, useAdminDate } from "~/components/admin/user-list";
+import { DashboardWelcome } from "~/components/dashboard-welcome";
 import { StatCard } from "~/components/stat-card";
 import { pageRequest } from "~/domain/paging";
 import { ADD_ADMIN_INTENT, ADD_DOCTOR_INTENT, USER_TABS, userTabOf } from "~/domain/staff-forms";
@@ -15,13 +16,13 @@ import { requireAdmin } from "~/server/auth/guards.server";
 // The admin's home: the platform's figures, the forms that add doctors and admins, and every
 // registered user by role, a page at a time.
 export async function loader(args: LoaderFunctionArgs) {
-  await requireAdmin(args);
+  const admin = await requireAdmin(args);
   const { context, request } = args;
   const params = new URL(request.url).searchParams;
   const tab = userTabOf(params.get("tab"));
   const [counts, users] = await Promise.all([platformCounts(context.db), registeredUsers(context.db, tab, pageRequest(params))]);
   const t = await getTranslator(request);
-  return { title: pageTitle(t("admin.dashboard.title")), counts, tab, users };
+  return { title: pageTitle(t("admin.dashboard.title")), firstName: admin.firstName ?? "", counts, tab, users };
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -33,11 +34,11 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.t
 
 export default function AdminDashboard() {
   const { t } = useTranslation();
-  const { counts, tab, users } = useLoaderData<typeof loader>();
+  const { firstName, counts, tab, users } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   return (
-    <section className="mx-auto flex max-w-5xl flex-col gap-6 px-4 py-6">
-      <h1 className="text-2xl font-bold">{t("admin.dashboard.title")}</h1>
+    <DashboardWelcome firstName={firstName} profilePath="/admin/profile">
+      <p className="text-base-content/80">{t("dashboard.adminIntro")}</p>
       <section aria-label={t("admin.dashboard.countsLabel")} className="grid grid-cols-2 gap-3 md:grid-cols-4">
         <StatCard label={t("admin.dashboard.counts.doctors")} value={counts.doctors} testId="count-doctors" />
         <StatCard label={t("admin.dashboard.counts.admins")} value={counts.admins} testId="count-admins" />
@@ -49,7 +50,7 @@ export default function AdminDashboard() {
         <AddAdminForm answer={answer?.intent === ADD_ADMIN_INTENT ? answer : undefined} />
       </div>
       <RegisteredUsers tab={tab} users={users} />
-    </section>
+    </DashboardWelcome>
   );
 }
 

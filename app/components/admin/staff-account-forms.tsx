@@ -25,7 +25,17 @@ export interface StaffFormAnswer {
 }
 
 /** A file picker bound to conform; the browser's own `accept` only narrows the picker, the server judges the bytes. */
-export function FileField({ meta, label, hint, accept }: { meta: FieldMetadata<File | undefined>; label: string; hint: string; accept: string }) {
+export function FileField({
+  meta,
+  label,
+  hint,
+  accept,
+}: {
+  meta: FieldMetadata<File | undefined>;
+  label: string;
+  hint: string;
+  accept: string;
+}) {
   const { key, ...props } = getInputProps(meta, { type: "file", ariaAttributes: true });
   const hintId = `${meta.id}-hint`;
   return (
@@ -54,7 +64,11 @@ function Failure({ answer }: { answer: StaffFormAnswer | undefined }) {
   return <FormAlert title={t(answer.failure)} message={t(answer.reason)} />;
 }
 
-function PersonFields({ fields }: { fields: Record<"firstName" | "lastName" | "email" | "phone", FieldMetadata<string | null | undefined>> }) {
+function PersonFields({
+  fields,
+}: {
+  fields: Record<"firstName" | "lastName" | "email" | "phone", FieldMetadata<string | null | undefined>>;
+}) {
   const { t } = useTranslation();
   return (
     <>
@@ -97,7 +111,14 @@ export function AddDoctorForm({ answer }: { answer: StaffFormAnswer | undefined 
         <TextField meta={fields.specialty} label={t("admin.doctors.fields.specialty")} autoComplete="off" />
         <div className="grid gap-4 sm:grid-cols-2">
           <TextField meta={fields.licenceNumber} label={t("admin.doctors.fields.licenceNumber")} autoComplete="off" />
-          <TextField meta={fields.experienceYears} label={t("admin.doctors.fields.experienceYears")} type="number" min={0} max={99} step={1} />
+          <TextField
+            meta={fields.experienceYears}
+            label={t("admin.doctors.fields.experienceYears")}
+            type="number"
+            min={0}
+            max={99}
+            step={1}
+          />
         </div>
         <TextField meta={fields.licenceExpiresOn} label={t("admin.doctors.fields.licenceExpiresOn")} type="date" />
         <FileField
@@ -106,7 +127,12 @@ export function AddDoctorForm({ answer }: { answer: StaffFormAnswer | undefined 
           hint={t("admin.doctors.hints.licenceFile")}
           accept={[...LICENCE_CONTENT_TYPES, ".pdf", ".jpg", ".jpeg", ".png"].join(",")}
         />
-        <SubmitButton name="intent" value={ADD_DOCTOR_INTENT} className="btn btn-primary self-start" busyLabel={t("admin.dashboard.creating")}>
+        <SubmitButton
+          name="intent"
+          value={ADD_DOCTOR_INTENT}
+          className="btn btn-primary self-start"
+          busyLabel={t("admin.dashboard.creating")}
+        >
           {t("admin.dashboard.createDoctor")}
         </SubmitButton>
       </div>
@@ -138,7 +164,12 @@ export function AddAdminForm({ answer }: { answer: StaffFormAnswer | undefined }
         <p className="text-sm text-base-content/80">{t("admin.dashboard.inviteNote")}</p>
         <Failure answer={answer} />
         <PersonFields fields={fields} />
-        <SubmitButton name="intent" value={ADD_ADMIN_INTENT} className="btn btn-primary self-start" busyLabel={t("admin.dashboard.creating")}>
+        <SubmitButton
+          name="intent"
+          value={ADD_ADMIN_INTENT}
+          className="btn btn-primary self-start"
+          busyLabel={t("admin.dashboard.creating")}
+        >
           {t("admin.dashboard.createAdmin")}
         </SubmitButton>
       </div>

@@ -5,7 +5,10 @@ import { useTranslation } from "react-i18next";
 /** Dates on admin pages, in Ethiopia's time zone, so the server's render and the browser's agree. */
 export function useAdminDate() {
   const { i18n } = useTranslation();
-  const format = new Intl.DateTimeFormat(i18n.language === "am" ? "am-ET" : "en-GB", { dateStyle: "medium", timeZone: "Africa/Addis_Ababa" });
+  const format = new Intl.DateTimeFormat(i18n.language === "am" ? "am-ET" : "en-GB", {
+    dateStyle: "medium",
+    timeZone: "Africa/Addis_Ababa",
+  });
   return (value: string) => format.format(new Date(value));
 }
 

@@ -4,14 +4,14 @@ import type { SubmissionResult } from "@conform-to/react";
 import { type AppLoadContext, data } from "@remix-run/cloudflare";
 import { desc, eq, isNull, ne, or } from "drizzle-orm";
 
+import type { StaffFormAnswer } from "~/components/admin/staff-account-forms";
 import { consultations, doctors, profiles, userRoles, users } from "~/db/schema";
 import { type PageRequest, toPage } from "~/domain/paging";
 import { ADD_ADMIN_INTENT, ADD_DOCTOR_INTENT, AddAdminSchema, AddDoctorSchema, type UserTab } from "~/domain/staff-forms";
-import type { StaffFormAnswer } from "~/components/admin/staff-account-forms";
 import { parseForm } from "~/forms";
 import type { TextKey } from "~/i18n";
 import { detectLanguage } from "~/i18n.server";
-import { createStaffAccount, type NewStaffAccount } from "~/server/admin/staff-accounts.server";
+import { createStaffAccount, type DoctorDetails, type NewStaffAccount, type StaffPerson } from "~/server/admin/staff-accounts.server";
 import { storeLicenceFile } from "~/server/admin/staff-files.server";
 import type { SessionUser } from "~/server/auth/session.server";
 import type { Database } from "~/server/db/client.server";
@@ -34,8 +34,7 @@ const TAB_ROLE = { doctors: "doctor", admins: "admin" } as const;
 
 /** One page of the registered users of a role, newest first. */
 export async function registeredUsers(db: Database, tab: UserTab, page: PageRequest) {
-  const roleCondition =
-    tab === "patients" ? or(isNull(userRoles.role), eq(userRoles.role, "patient")) : eq(userRoles.role, TAB_ROLE[tab]);
+  const roleCondition = tab === "patients" ? or(isNull(userRoles.role), eq(userRoles.role, "patient")) : eq(userRoles.role, TAB_ROLE[tab]);
   const rows = await db
     .select({
       id: users.id,
@@ -87,7 +86,7 @@ export async function handleStaffAccountAction(context: AppLoadContext, request:
   const value = submission.value;
   const bucket = context.cloudflare.env.FILES;
   const language = await detectLanguage(request);
-  const person = {
+  const person: StaffPerson = {
     firstName: value.firstName,
     lastName: value.lastName,
     email: value.email,
@@ -104,17 +103,14 @@ export async function handleStaffAccountAction(context: AppLoadContext, request:
       return refused(intent, submission.reply({ fieldErrors }), 400);
     }
     licenceKey = stored.key;
-    account = {
-      role: "doctor",
-      ...person,
-      doctor: {
-        specialty: value.specialty,
-        licenceNumber: value.licenceNumber,
-        licenceExpiresOn: value.licenceExpiresOn,
-        licenceFileKey: stored.key,
-        experienceYears: value.experienceYears,
-      },
+    const doctor: DoctorDetails = {
+      specialty: value.specialty,
+      licenceNumber: value.licenceNumber,
+      licenceExpiresOn: value.licenceExpiresOn,
+      licenceFileKey: stored.key,
+      experienceYears: value.experienceYears,
     };
+    account = { role: "doctor", ...person, doctor };
   }
 
   let outcome;
@@ -141,4 +137,3 @@ export async function handleStaffAccountAction(context: AppLoadContext, request:
     context.config,
   );
 }
-

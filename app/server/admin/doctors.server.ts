@@ -9,8 +9,8 @@ import { type PageRequest, toPage } from "~/domain/paging";
 import { normalizeEthiopianPhone } from "~/domain/phone";
 import { DoctorStatusSchema, EditDoctorSchema, UPDATE_DOCTOR_INTENT } from "~/domain/staff-forms";
 import { parseForm } from "~/forms";
-import { auditStatement, recordAudit } from "~/server/audit.server";
 import { storeDoctorPicture } from "~/server/admin/staff-files.server";
+import { auditStatement, recordAudit } from "~/server/audit.server";
 import type { SessionUser } from "~/server/auth/session.server";
 import type { Database } from "~/server/db/client.server";
 import { setDoctorStatus } from "~/server/db/doctors.server";
@@ -33,6 +33,7 @@ const doctorColumns = {
   licenceFileKey: doctors.licenceFileKey,
   profilePictureKey: doctors.profilePictureKey,
   joinedAt: doctors.createdAt,
+  updatedAt: doctors.updatedAt,
 };
 
 const fullName = sql`${profiles.firstName} || ' ' || ${profiles.lastName}`;
@@ -56,9 +57,18 @@ function selectDoctors(db: Database) {
     .leftJoin(profiles, eq(profiles.userId, doctors.userId));
 }
 
-const forDisplay = <Row extends { joinedAt: Date; licenceFileKey: string | null; profilePictureKey: string | null }>(row: Row) => {
-  const { licenceFileKey, profilePictureKey, ...rest } = row;
-  return { ...rest, joinedAt: row.joinedAt.toISOString(), hasLicenceFile: licenceFileKey !== null, hasPicture: profilePictureKey !== null };
+/** A doctor as pages show them: dates as text, and whether each file exists rather than where. */
+const forDisplay = <Row extends { joinedAt: Date; updatedAt: Date; licenceFileKey: string | null; profilePictureKey: string | null }>(
+  row: Row,
+) => {
+  const { licenceFileKey, profilePictureKey, updatedAt, ...rest } = row;
+  return {
+    ...rest,
+    joinedAt: row.joinedAt.toISOString(),
+    hasLicenceFile: licenceFileKey !== null,
+    /** Changes with every edit, so a new picture is never served from the browser's memory of the old one. */
+    pictureVersion: profilePictureKey === null ? null : updatedAt.getTime(),
+  };
 };
 
 /** One page of doctors matching `text`, by name. */
@@ -103,7 +113,11 @@ export async function handleDoctorAction(context: AppLoadContext, request: Reque
   const path = `/admin/doctors/${doctor.id}`;
   if (doctor.status === status) {
     // A second click, or a page left open: already done, nothing to change or audit.
-    return redirectWithToast(path, { kind: "info", title: status === "active" ? "admin.doctors.alreadyActive" : "admin.doctors.alreadyInactive" }, context.config);
+    return redirectWithToast(
+      path,
+      { kind: "info", title: status === "active" ? "admin.doctors.alreadyActive" : "admin.doctors.alreadyInactive" },
+      context.config,
+    );
   }
   await setDoctorStatus(context, doctor.id, status, new Date());
   await recordAudit(context.db, request, {
@@ -160,7 +174,10 @@ async function updateDoctor(context: AppLoadContext, request: Request, admin: Se
         .update(profiles)
         .set({ firstName: value.firstName, lastName: value.lastName, phone: value.phone, updatedAt: now })
         .where(eq(profiles.userId, doctor.id)),
-      db.update(doctors).set({ specialty: value.specialty, profilePictureKey: pictureKey, updatedAt: now }).where(eq(doctors.userId, doctor.id)),
+      db
+        .update(doctors)
+        .set({ specialty: value.specialty, profilePictureKey: pictureKey, updatedAt: now })
+        .where(eq(doctors.userId, doctor.id)),
       auditStatement(db, request, {
         action: "admin.doctor_updated",
         actorId: admin.userId,

@@ -71,7 +71,9 @@ export async function searchPatients(db: Database, query: PatientQuery, page: Pa
       lastName: profiles.lastName,
       phone: profiles.phone,
       joinedAt: users.createdAt,
-      consultationCount: sql<number>`(SELECT count(*) FROM consultations c WHERE c.patient_id = ${users.id} AND ${COUNTED})`.mapWith(Number),
+      consultationCount: sql<number>`(SELECT count(*) FROM consultations c WHERE c.patient_id = ${users.id} AND ${COUNTED})`.mapWith(
+        Number,
+      ),
       doctorName: sql<string | null>`(SELECT dp.first_name || ' ' || dp.last_name FROM consultations c
         JOIN profiles dp ON dp.user_id = c.doctor_id
         WHERE c.patient_id = ${users.id} AND ${WITH_DOCTOR}

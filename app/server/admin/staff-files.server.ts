@@ -1,9 +1,9 @@
 // The files an admin attaches to a doctor's account, in R2 under generated keys: the medical licence
 // (PDF, JPG or PNG, 10 MB) and the profile picture (JPG, PNG or WebP, 5 MB, pixels capped). Both are
 // judged by their bytes, never by their names, and served only to admins.
-import { photoRefusal, type PhotoRefusal, sniffPhotoType } from "~/domain/consultation-request";
-import { LICENCE_HEADER_BYTES, licenceRefusal, type LicenceRefusal, sniffLicenceType } from "~/domain/licence-file";
 import { MAX_PHOTO_BYTES } from "~/domain/constants";
+import { type PhotoRefusal, photoRefusal, sniffPhotoType } from "~/domain/consultation-request";
+import { LICENCE_HEADER_BYTES, type LicenceRefusal, licenceRefusal, sniffLicenceType } from "~/domain/licence-file";
 
 /** Enough of a picture to read its type and the pixel size it declares. */
 const PICTURE_HEADER_BYTES = 1024 * 1024;
@@ -22,6 +22,8 @@ export async function storeLicenceFile(bucket: R2Bucket, file: File): Promise<St
   return { ok: true, key };
 }
 
+const doctorPictureKey = (doctorId: string) => `doctor-pictures/${doctorId}`;
+
 export type StoredPicture = { ok: true; key: string } | { ok: false; refusal: PhotoRefusal };
 
 /** Checks and stores a doctor's profile picture, replacing the one they had. */
@@ -33,8 +35,6 @@ export async function storeDoctorPicture(bucket: R2Bucket, doctorId: string, fil
   await bucket.put(key, file.stream(), { httpMetadata: { contentType: sniffPhotoType(head)! } });
   return { ok: true, key };
 }
-
-export const doctorPictureKey = (doctorId: string) => `doctor-pictures/${doctorId}`;
 
 /** A stored file as an admin-only download: never cached, never sniffed by the browser. */
 export function adminFileResponse(object: R2ObjectBody, fileName: string) {
