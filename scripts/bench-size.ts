@@ -10,7 +10,7 @@ import { gzipSync } from "node:zlib";
 import { type Browser, type BrowserContext, chromium, type Page, type Response as PageResponse } from "playwright-core";
 
 import { CHROMIUM_PATH, ensureChromium } from "../test/e2e/chromium.ts";
-import { DEMO_CONSULTATIONS, DEMO_PASSWORD } from "./demo-data.ts";
+import { DEMO_ACCOUNTS, DEMO_CONSULTATIONS, DEMO_PASSWORD } from "./demo-data.ts";
 import { applyMigrations, build, PROJECT_ROOT, run, seedDemoData, startDevServer } from "./local-stack.ts";
 
 const PORT = 8797;
@@ -72,6 +72,9 @@ const PAGES: Array<{ route: string; path: string; as: Visitor }> = [
   { route: "admin", path: "/admin/dashboard", as: "admin" },
   { route: "admin.dashboard", path: "/admin/dashboard", as: "admin" },
   { route: "admin.profile", path: "/admin/profile", as: "admin" },
+  { route: "admin.doctors._index", path: "/admin/doctors", as: "admin" },
+  { route: "admin.doctors.$id", path: `/admin/doctors/${DEMO_ACCOUNTS.find((account) => account.role === "doctor")!.id}`, as: "admin" },
+  { route: "admin.patients", path: "/admin/patients", as: "admin" },
 ];
 
 /** Gzipped JS a first visit may download (issue 8): public pages least, sign-in pages next, the rest. */

@@ -25,7 +25,7 @@ export function FieldErrors({ id, errors }: { id: string; errors: string[] | und
   );
 }
 
-type InputType = "text" | "email" | "password" | "tel";
+type InputType = "text" | "email" | "password" | "tel" | "date" | "number";
 
 export function TextField({
   meta,

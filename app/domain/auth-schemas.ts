@@ -17,11 +17,11 @@ const requiredText = (maxChars: number, key = REQUIRED) =>
   z.string({ error: key }).check(z.trim(), z.minLength(1, { error: key }), z.maxLength(maxChars, { error: TOO_LONG }));
 
 /** A person's name: one clean line (see text-hygiene), present, and short enough for every screen. */
-const personName = z
+export const personName = z
   .string({ error: REQUIRED })
   .check(z.overwrite(cleanLine), z.trim(), z.minLength(1, { error: REQUIRED }), z.maxLength(60, { error: TOO_LONG }));
 
-const email = z.pipe(
+export const email = z.pipe(
   requiredText(254),
   z.pipe(
     z.email({ error: "forms.errors.invalidEmail" }),
@@ -95,7 +95,7 @@ export const ChangePasswordSchema = z
   .check(passwordsMatch("newPassword", "confirmPassword", "profile.errors.newPasswordsDontMatch"));
 
 /** An Ethiopian phone number, stored as +251…; an empty field is no number. */
-const ethiopianPhone = z.pipe(
+export const ethiopianPhone = z.pipe(
   z.optional(z.string().check(z.trim())),
   z.transform((value, context) => {
     if (!value) return null;

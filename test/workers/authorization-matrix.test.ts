@@ -100,6 +100,12 @@ const MATRIX: Record<string, Record<Persona, Expectation>> = {
   "routes/consultation.$id.chat-image": everyone(400),
   "routes/admin.dashboard": onlyFor("admin"),
   "routes/admin.profile": onlyFor("admin"),
+  "routes/admin.doctors._index": onlyFor("admin"),
+  "routes/admin.patients": onlyFor("admin"),
+  // A random id is no doctor: admins get 404, everyone else never learns that much.
+  "routes/admin.doctors.$id": { ...onlyFor("admin"), admin: 404 },
+  "routes/admin.doctors.$id_.picture": { ...onlyFor("admin"), admin: 404 },
+  "routes/admin.doctors.$id_.licence": { ...onlyFor("admin"), admin: 404 },
 };
 
 const routes = (built as unknown as ServerBuild).routes;

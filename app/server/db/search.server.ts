@@ -1,5 +1,5 @@
 // Searching text columns on the server, for every list that has a search box.
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 
 /**
@@ -7,4 +7,4 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
  * LIKE pattern over 50 bytes (a pasted email address is enough), and `%` or `_` typed in a search are
  * meant literally.
  */
-export const contains = (column: SQLiteColumn, text: string) => sql`instr(lower(${column}), lower(${text})) > 0`;
+export const contains = (column: SQLiteColumn | SQL, text: string) => sql`instr(lower(${column}), lower(${text})) > 0`;

@@ -1,0 +1,178 @@
+// The dashboard's two forms that add staff accounts: a doctor (with their licence) and an admin. Both
+// post to the dashboard's action with their own intent and work without JavaScript; the account's
+// owner gets an invite link by email, never a password from anyone.
+import { type FieldMetadata, getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { Form } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import type { z } from "zod/mini";
+
+import { FieldErrors, FormAlert, SubmitButton, TextField } from "~/components/form-fields";
+import { useLazyValidation } from "~/components/forms/use-lazy-validation";
+import { LICENCE_CONTENT_TYPES } from "~/domain/constants";
+import { DEFAULT_DOCTOR_SPECIALTY } from "~/domain/roles";
+import { ADD_ADMIN_INTENT, ADD_DOCTOR_INTENT, type AddAdminSchema, type AddDoctorSchema } from "~/domain/staff-forms";
+import type { TextKey } from "~/i18n";
+
+const loadValidateAddDoctor = () => import("~/components/admin/validators").then((module) => module.validateAddDoctor);
+const loadValidateAddAdmin = () => import("~/components/admin/validators").then((module) => module.validateAddAdmin);
+
+/** What the dashboard's action answers when it made no account. */
+export interface StaffFormAnswer {
+  intent: string;
+  result: SubmissionResult<string[]>;
+  failure: TextKey;
+  reason: TextKey;
+}
+
+/** A file picker bound to conform; the browser's own `accept` only narrows the picker, the server judges the bytes. */
+export function FileField({
+  meta,
+  label,
+  hint,
+  accept,
+}: {
+  meta: FieldMetadata<File | undefined>;
+  label: string;
+  hint: string;
+  accept: string;
+}) {
+  const { key, ...props } = getInputProps(meta, { type: "file", ariaAttributes: true });
+  const hintId = `${meta.id}-hint`;
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={meta.id} className="font-medium">
+        {label}
+      </label>
+      <input
+        key={key}
+        {...props}
+        accept={accept}
+        aria-describedby={[hintId, props["aria-describedby"]].filter(Boolean).join(" ")}
+        className={`file-input w-full ${meta.errors ? "file-input-error" : ""}`}
+      />
+      <p id={hintId} className="text-sm text-base-content/70">
+        {hint}
+      </p>
+      <FieldErrors id={meta.errorId} errors={meta.errors} />
+    </div>
+  );
+}
+
+function Failure({ answer }: { answer: StaffFormAnswer | undefined }) {
+  const { t } = useTranslation();
+  if (!answer) return null;
+  return <FormAlert title={t(answer.failure)} message={t(answer.reason)} />;
+}
+
+function PersonFields({
+  fields,
+}: {
+  fields: Record<"firstName" | "lastName" | "email" | "phone", FieldMetadata<string | null | undefined>>;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField meta={fields.firstName} label={t("forms.fields.firstName")} autoComplete="off" />
+        <TextField meta={fields.lastName} label={t("forms.fields.lastName")} autoComplete="off" />
+      </div>
+      <TextField meta={fields.email} label={t("forms.fields.email")} type="email" autoComplete="off" />
+      <TextField meta={fields.phone} label={t("forms.fields.phone")} type="tel" autoComplete="off" hint={t("forms.hints.phone")} />
+    </>
+  );
+}
+
+export function AddDoctorForm({ answer }: { answer: StaffFormAnswer | undefined }) {
+  const { t } = useTranslation();
+  const validation = useLazyValidation<z.input<typeof AddDoctorSchema>>(loadValidateAddDoctor);
+  const [form, fields] = useForm({
+    id: "add-doctor",
+    lastResult: answer?.result,
+    defaultValue: { specialty: DEFAULT_DOCTOR_SPECIALTY },
+    onValidate: validation.onValidate,
+    shouldValidate: "onBlur",
+  });
+  return (
+    <Form
+      method="post"
+      encType="multipart/form-data"
+      {...getFormProps(form)}
+      onFocusCapture={validation.onFocusCapture}
+      className="card border border-base-300"
+      aria-labelledby="add-doctor-title"
+    >
+      <div className="card-body gap-4 p-5">
+        <h2 id="add-doctor-title" className="card-title">
+          {t("admin.dashboard.addDoctor")}
+        </h2>
+        <p className="text-sm text-base-content/80">{t("admin.dashboard.inviteNote")}</p>
+        <Failure answer={answer} />
+        <PersonFields fields={fields} />
+        <TextField meta={fields.specialty} label={t("admin.doctors.fields.specialty")} autoComplete="off" />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField meta={fields.licenceNumber} label={t("admin.doctors.fields.licenceNumber")} autoComplete="off" />
+          <TextField
+            meta={fields.experienceYears}
+            label={t("admin.doctors.fields.experienceYears")}
+            type="number"
+            min={0}
+            max={99}
+            step={1}
+          />
+        </div>
+        <TextField meta={fields.licenceExpiresOn} label={t("admin.doctors.fields.licenceExpiresOn")} type="date" />
+        <FileField
+          meta={fields.licenceFile}
+          label={t("admin.doctors.fields.licenceFile")}
+          hint={t("admin.doctors.hints.licenceFile")}
+          accept={[...LICENCE_CONTENT_TYPES, ".pdf", ".jpg", ".jpeg", ".png"].join(",")}
+        />
+        <SubmitButton
+          name="intent"
+          value={ADD_DOCTOR_INTENT}
+          className="btn btn-primary self-start"
+          busyLabel={t("admin.dashboard.creating")}
+        >
+          {t("admin.dashboard.createDoctor")}
+        </SubmitButton>
+      </div>
+    </Form>
+  );
+}
+
+export function AddAdminForm({ answer }: { answer: StaffFormAnswer | undefined }) {
+  const { t } = useTranslation();
+  const validation = useLazyValidation<z.input<typeof AddAdminSchema>>(loadValidateAddAdmin);
+  const [form, fields] = useForm({
+    id: "add-admin",
+    lastResult: answer?.result,
+    onValidate: validation.onValidate,
+    shouldValidate: "onBlur",
+  });
+  return (
+    <Form
+      method="post"
+      {...getFormProps(form)}
+      onFocusCapture={validation.onFocusCapture}
+      className="card border border-base-300"
+      aria-labelledby="add-admin-title"
+    >
+      <div className="card-body gap-4 p-5">
+        <h2 id="add-admin-title" className="card-title">
+          {t("admin.dashboard.addAdmin")}
+        </h2>
+        <p className="text-sm text-base-content/80">{t("admin.dashboard.inviteNote")}</p>
+        <Failure answer={answer} />
+        <PersonFields fields={fields} />
+        <SubmitButton
+          name="intent"
+          value={ADD_ADMIN_INTENT}
+          className="btn btn-primary self-start"
+          busyLabel={t("admin.dashboard.creating")}
+        >
+          {t("admin.dashboard.createAdmin")}
+        </SubmitButton>
+      </div>
+    </Form>
+  );
+}

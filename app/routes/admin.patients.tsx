@@ -1,0 +1,81 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Form, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+
+import { Pager } from "~/components/admin/pager";
+import { CardList, PersonName, useAdminDate } from "~/components/admin/user-list";
+import { pageRequest, searchText } from "~/domain/paging";
+import { PATIENT_FILTERS, patientFilterOf } from "~/domain/staff-forms";
+import { getTranslator, pageTitle } from "~/i18n.server";
+import { searchPatients } from "~/server/admin/patients.server";
+import { requireAdmin } from "~/server/auth/guards.server";
+
+// Every patient, searched on the server by name, email or a doctor they have seen, filtered by where
+// their consultations stand, a page at a time.
+export async function loader(args: LoaderFunctionArgs) {
+  await requireAdmin(args);
+  const { context, request } = args;
+  const params = new URL(request.url).searchParams;
+  const q = searchText(params);
+  const filter = patientFilterOf(params.get("filter"));
+  const patients = await searchPatients(context.db, { text: q, filter }, pageRequest(params));
+  const t = await getTranslator(request);
+  return { title: pageTitle(t("admin.patients.title")), q, filter, patients };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+
+export default function AdminPatients() {
+  const { t } = useTranslation();
+  const date = useAdminDate();
+  const { q, filter, patients } = useLoaderData<typeof loader>();
+  return (
+    <section className="mx-auto flex max-w-5xl flex-col gap-4 px-4 py-6">
+      <h1 className="text-2xl font-bold">{t("admin.patients.title")}</h1>
+      <Form method="get" role="search" className="flex flex-col gap-2 sm:flex-row">
+        <input
+          type="search"
+          name="q"
+          defaultValue={q}
+          maxLength={100}
+          aria-label={t("admin.patients.searchLabel")}
+          placeholder={t("admin.patients.searchLabel")}
+          className="input input-sm w-full min-w-0"
+        />
+        <select
+          name="filter"
+          defaultValue={filter ?? ""}
+          aria-label={t("admin.patients.filterLabel")}
+          className="select select-sm w-full sm:w-auto"
+        >
+          <option value="">{t("admin.patients.filters.all")}</option>
+          {PATIENT_FILTERS.map((item) => (
+            <option key={item} value={item}>
+              {t(`admin.patients.filters.${item}`)}
+            </option>
+          ))}
+        </select>
+        <button type="submit" className="btn btn-sm">
+          {t("admin.search.filter")}
+        </button>
+      </Form>
+      <CardList testId="patient-list" empty={q || filter ? t("admin.search.noResults") : t("admin.patients.empty")}>
+        {patients.rows.map((patient) => (
+          <li key={patient.id} className="card border border-base-300" data-testid="patient-row">
+            <div className="card-body gap-1 p-4 text-sm">
+              <h2 className="font-bold">
+                <PersonName firstName={patient.firstName} lastName={patient.lastName} />
+              </h2>
+              <p className="break-all">{patient.email}</p>
+              <p>{patient.phone ?? t("admin.users.noPhone")}</p>
+              <p>{t("admin.patients.consultations", { count: patient.consultationCount })}</p>
+              <p>{patient.doctorName ? t("admin.patients.doctor", { name: patient.doctorName }) : t("admin.patients.noDoctor")}</p>
+              <p className="text-base-content/80">{t("admin.users.joined", { date: date(patient.joinedAt) })}</p>
+            </div>
+          </li>
+        ))}
+      </CardList>
+      <Pager page={patients.page} hasPrevious={patients.hasPrevious} hasNext={patients.hasNext} />
+    </section>
+  );
+}

@@ -1,0 +1,92 @@
+// The admins' patient list: search by the patient's name, email or phone, or by a doctor they have
+// seen; filter by where their consultations stand; each row with its consultation count and its
+// assigned (most recent) doctor. One statement per page: the figures are subqueries on the
+// (patient, created) index for the page's rows only, so the page costs the same with 10 or 10,000
+// consultations, and no query runs per patient.
+import { desc, eq, or, type SQL, sql } from "drizzle-orm";
+
+import { profiles, users } from "~/db/schema";
+import { type PageRequest, toPage } from "~/domain/paging";
+import { normalizeEthiopianPhone } from "~/domain/phone";
+import type { PatientFilter } from "~/domain/staff-forms";
+import type { Database } from "~/server/db/client.server";
+import { contains } from "~/server/db/search.server";
+
+/** A consultation that counts: drafts still waiting for their photos do not. */
+const COUNTED = sql.raw(`c.status != 'awaiting_assets'`);
+const ACTIVE = sql.raw(`c.status IN ('accepted_awaiting_payment', 'in_progress')`);
+const WAITING = sql.raw(`c.status = 'pending'`);
+const OPEN = sql.raw(`c.status IN ('pending', 'accepted_awaiting_payment', 'in_progress')`);
+const WITH_DOCTOR = sql.raw(`c.status IN ('accepted_awaiting_payment', 'in_progress', 'completed')`);
+
+const hasConsultation = (condition: SQL) => sql`EXISTS (SELECT 1 FROM consultations c WHERE c.patient_id = ${users.id} AND ${condition})`;
+
+const FILTERS: Record<PatientFilter, SQL> = {
+  active: hasConsultation(ACTIVE),
+  waiting: hasConsultation(WAITING),
+  completed: sql`${hasConsultation(sql.raw(`c.status = 'completed'`))} AND NOT ${hasConsultation(OPEN)}`,
+  none: sql`NOT ${hasConsultation(COUNTED)}`,
+};
+
+/** Patients are users with no other role (a user without a role row counts as a patient). */
+const isPatient = sql`NOT EXISTS (SELECT 1 FROM user_roles r WHERE r.user_id = ${users.id} AND r.role != 'patient')`;
+
+/** A doctor of any of the patient's consultations matches by name, email or doctor code. */
+function seenDoctorMatching(text: string) {
+  const doctorName = sql.raw(`dp.first_name || ' ' || dp.last_name`);
+  return sql`EXISTS (SELECT 1 FROM consultations c
+    JOIN users du ON du.id = c.doctor_id
+    JOIN doctors d ON d.user_id = c.doctor_id
+    LEFT JOIN profiles dp ON dp.user_id = c.doctor_id
+    WHERE c.patient_id = ${users.id} AND ${WITH_DOCTOR}
+      AND (${contains(doctorName, text)} OR ${contains(sql.raw("du.email"), text)} OR ${contains(sql.raw("d.doctor_code"), text)}))`;
+}
+
+function patientMatches(text: string): SQL | undefined {
+  if (!text) return undefined;
+  const phone = normalizeEthiopianPhone(text);
+  return or(
+    contains(sql`${profiles.firstName} || ' ' || ${profiles.lastName}`, text),
+    contains(users.email, text),
+    contains(profiles.phone, phone ?? text),
+    seenDoctorMatching(text),
+  );
+}
+
+export interface PatientQuery {
+  text: string;
+  filter: PatientFilter | null;
+}
+
+/** One page of patients, newest accounts first. */
+export async function searchPatients(db: Database, query: PatientQuery, page: PageRequest) {
+  const conditions = [isPatient, patientMatches(query.text), query.filter ? FILTERS[query.filter] : undefined].filter(
+    (condition): condition is SQL => condition !== undefined,
+  );
+  const rows = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+      phone: profiles.phone,
+      joinedAt: users.createdAt,
+      consultationCount: sql<number>`(SELECT count(*) FROM consultations c WHERE c.patient_id = ${users.id} AND ${COUNTED})`.mapWith(
+        Number,
+      ),
+      doctorName: sql<string | null>`(SELECT dp.first_name || ' ' || dp.last_name FROM consultations c
+        JOIN profiles dp ON dp.user_id = c.doctor_id
+        WHERE c.patient_id = ${users.id} AND ${WITH_DOCTOR}
+        ORDER BY c.created_at DESC LIMIT 1)`,
+    })
+    .from(users)
+    .leftJoin(profiles, eq(profiles.userId, users.id))
+    .where(sql.join(conditions, sql` AND `))
+    .orderBy(desc(users.createdAt), users.id)
+    .limit(page.limit)
+    .offset(page.offset);
+  return toPage(
+    rows.map((row) => ({ ...row, joinedAt: row.joinedAt.toISOString() })),
+    page,
+  );
+}
