@@ -72,6 +72,11 @@ const PAGES: Array<{ route: string; path: string; as: Visitor }> = [
   { route: "admin", path: "/admin/dashboard", as: "admin" },
   { route: "admin.dashboard", path: "/admin/dashboard", as: "admin" },
   { route: "admin.profile", path: "/admin/profile", as: "admin" },
+  { route: "admin.overview", path: "/admin/overview", as: "admin" },
+  { route: "admin.feedbacks", path: "/admin/feedbacks", as: "admin" },
+  { route: "admin.audit", path: "/admin/audit", as: "admin" },
+  { route: "admin.payments", path: "/admin/payments", as: "admin" },
+  { route: "admin.consultations.$id", path: `/admin/consultations/${consultation("completed")}`, as: "admin" },
 ];
 
 /** Gzipped JS a first visit may download (issue 8): public pages least, sign-in pages next, the rest. */
