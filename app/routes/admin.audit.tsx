@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { Pager } from "~/components/admin/pager";
 import { When } from "~/components/admin/when";
 import { formatConsultationId } from "~/domain/constants";
-import { pageRequest, searchText, toPage } from "~/domain/paging";
+import { MAX_SEARCH_CHARS, pageRequest, searchText, toPage } from "~/domain/paging";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, auditEntries, isAuditAction } from "~/server/admin/audit-list.server";
 import { requireAdmin } from "~/server/auth/guards.server";
@@ -70,11 +70,11 @@ export default function AdminAudit() {
       >
         <label className="flex flex-col gap-1">
           <span className="text-sm">{t("admin.audit.actor")}</span>
-          <input type="search" name="actor" defaultValue={query.actor} maxLength={100} className="input input-sm w-full" />
+          <input type="search" name="actor" defaultValue={query.actor} maxLength={MAX_SEARCH_CHARS} className="input input-sm w-full" />
         </label>
         <label className="flex flex-col gap-1">
           <span className="text-sm">{t("admin.audit.patient")}</span>
-          <input type="search" name="patient" defaultValue={query.patient} maxLength={100} className="input input-sm w-full" />
+          <input type="search" name="patient" defaultValue={query.patient} maxLength={MAX_SEARCH_CHARS} className="input input-sm w-full" />
         </label>
         <label className="flex flex-col gap-1">
           <span className="text-sm">{t("admin.audit.action")}</span>

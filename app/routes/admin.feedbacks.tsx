@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { Pager } from "~/components/admin/pager";
 import { When } from "~/components/admin/when";
 import { RATING_MAX, RATING_MIN } from "~/domain/constants";
-import { pageRequest, searchText, toPage } from "~/domain/paging";
+import { MAX_SEARCH_CHARS, pageRequest, searchText, toPage } from "~/domain/paging";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { feedbackForAdmins } from "~/server/admin/feedback-list.server";
 import { requireAdmin } from "~/server/auth/guards.server";
@@ -63,7 +63,7 @@ export default function AdminFeedbacks() {
       >
         <label className="flex flex-col gap-1">
           <span className="text-sm">{t("admin.feedbacks.searchLabel")}</span>
-          <input type="search" name="q" defaultValue={query.q} maxLength={100} className="input input-sm w-full" />
+          <input type="search" name="q" defaultValue={query.q} maxLength={MAX_SEARCH_CHARS} className="input input-sm w-full" />
         </label>
         <label className="flex flex-col gap-1">
           <span className="text-sm">{t("admin.feedbacks.rating")}</span>

@@ -9,6 +9,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 
 import { auditLog, chats, consultationFiles, consultations, notifications, patientFeedback, payments, profiles, users } from "~/db/schema";
 import { OPENING_GRANT_MS } from "~/domain/admin-records";
+import { PAGE_SIZE } from "~/domain/paging";
 import { overviewFigures } from "~/server/admin/overview.server";
 
 import type { ConsultationRoom } from "../../party/consultation";
@@ -286,20 +287,19 @@ describe("the audit log", () => {
     const actor = await createUser("doctor");
     // D1 takes 100 bound values a statement: 15 rows of 5 at a time.
     for (let batch = 0; batch < 4; batch++)
-      await db
-        .insert(auditLog)
-        .values(
-          Array.from({ length: 15 }, (_, index) => ({
-            actorId: actor,
-            action: "consultation.viewed",
-            targetType: "consultation",
-            targetId: `c-${batch}-${index}`,
-          })),
-        );
+      await db.insert(auditLog).values(
+        Array.from({ length: 15 }, (_, index) => ({
+          actorId: actor,
+          action: "consultation.viewed",
+          targetType: "consultation",
+          targetId: `c-${batch}-${index}`,
+        })),
+      );
     const { visitor } = await admin();
     const rowsOf = (html: string) => [...html.matchAll(/data-testid="audit-row"/g)].length;
     const first = await (await visitor.get(`/admin/audit?actor=${actor}`)).text();
-    expect(rowsOf(first)).toBe(50);
+    expect(PAGE_SIZE).toBe(50);
+    expect(rowsOf(first)).toBe(PAGE_SIZE);
     expect(first).toContain('rel="next"');
     const second = await (await visitor.get(`/admin/audit?actor=${actor}&page=2`)).text();
     expect(rowsOf(second)).toBe(10);
@@ -428,17 +428,15 @@ describe("opening a consultation", () => {
     ] as const) {
       const storageKey = `consultations/${consultation.id}/${kind}/${id}`;
       await env.FILES.put(storageKey, PNG_BYTES);
-      await db
-        .insert(consultationFiles)
-        .values({
-          id,
-          consultationId: consultation.id,
-          uploaderId: patientId,
-          kind,
-          storageKey,
-          contentType: "image/png",
-          sizeBytes: PNG_BYTES.length,
-        });
+      await db.insert(consultationFiles).values({
+        id,
+        consultationId: consultation.id,
+        uploaderId: patientId,
+        kind,
+        storageKey,
+        contentType: "image/png",
+        sizeBytes: PNG_BYTES.length,
+      });
     }
     const room = await roomOf(consultation.id);
     await room.postMessage({ senderId: patientId, kind: "text", text: "It itches most at night", fileId: null });

@@ -9,7 +9,7 @@ import { CONSULTATION_STATUSES, type ConsultationStatus } from "~/domain/consult
 import type { Database } from "~/server/db/client.server";
 
 /** How many days the "new consultations per day" chart covers. */
-export const CHART_DAYS = 30;
+const CHART_DAYS = 30;
 
 /** A payment that came in too late or did not match and whose money has not been sent back yet. */
 export const awaitingRefund = and(
@@ -108,5 +108,3 @@ export async function overviewFigures(db: Database, now: Date) {
     payments: money,
   };
 }
-
-export type OverviewFigures = Awaited<ReturnType<typeof overviewFigures>>;
