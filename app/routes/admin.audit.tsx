@@ -107,8 +107,15 @@ export default function AdminAudit() {
               </div>
               <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-0.5">
                 <dt className="text-base-content/80">{t("admin.audit.by")}</dt>
-                <dd className="break-all" data-testid="audit-actor">
-                  {entry.actor ? `${entry.actor.name || entry.actor.email} (${entry.actor.email})` : t("admin.audit.system")}
+                <dd className="min-w-0" data-testid="audit-actor">
+                  {entry.actor ? (
+                    <>
+                      <span className="block break-words">{entry.actor.name || t("admin.records.unknownPerson")}</span>
+                      <span className="block break-all text-base-content/80">{entry.actor.email}</span>
+                    </>
+                  ) : (
+                    t("admin.audit.system")
+                  )}
                 </dd>
                 <dt className="text-base-content/80">{t("admin.audit.target")}</dt>
                 <dd>

@@ -21,9 +21,9 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.t
 /** One figure with its label and, optionally, a line under it. */
 function Figure({ label, value, note, testId }: { label: string; value: string; note?: string; testId: string }) {
   return (
-    <div className="flex min-w-0 flex-col gap-1 rounded-box border border-base-300 p-4">
+    <div className="flex min-w-0 flex-col gap-1 rounded-box border border-base-300 p-3 sm:p-4">
       <dt className="text-sm break-words text-base-content/80">{label}</dt>
-      <dd className="text-2xl font-bold" data-testid={testId}>
+      <dd className="text-xl font-bold break-words sm:text-2xl" data-testid={testId}>
         {value}
       </dd>
       {note ? <dd className="text-xs break-words text-base-content/80">{note}</dd> : null}
@@ -57,7 +57,7 @@ export default function AdminOverview() {
         <h1 className="text-2xl font-bold">{t("admin.overview.title")}</h1>
         <p className="text-base-content/80">{t("admin.overview.intro")}</p>
       </header>
-      <dl className="grid grid-cols-1 gap-3 min-[420px]:grid-cols-2 lg:grid-cols-4">
+      <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4">
         <Figure label={t("admin.overview.total")} value={String(figures.total)} testId="figure-total" />
         <Figure label={t("admin.overview.newLastDay")} value={String(figures.created.lastDay)} testId="figure-new-day" />
         <Figure label={t("admin.overview.newLast7Days")} value={String(figures.created.last7Days)} testId="figure-new-week" />
@@ -82,9 +82,9 @@ export default function AdminOverview() {
           note={t("admin.overview.paymentsCount", { count: figures.payments.received.count })}
           testId="figure-received"
         />
-        <div className="flex min-w-0 flex-col gap-1 rounded-box border border-base-300 p-4">
+        <div className="flex min-w-0 flex-col gap-1 rounded-box border border-base-300 p-3 sm:p-4">
           <dt className="text-sm break-words text-base-content/80">{t("admin.overview.awaitingRefund")}</dt>
-          <dd className="text-2xl font-bold" data-testid="figure-awaiting-refund">
+          <dd className="text-xl font-bold sm:text-2xl" data-testid="figure-awaiting-refund">
             {figures.payments.awaitingRefund.count}
           </dd>
           <dd className="text-xs text-base-content/80">

@@ -56,9 +56,9 @@ export async function action(args: ActionFunctionArgs) {
 
 type Payment = ReturnType<typeof useLoaderData<typeof loader>>["payments"]["rows"][number];
 
-function Detail({ label, children }: { label: string; children: ReactNode }) {
+function Detail({ label, children, wide = false }: { label: string; children: ReactNode; wide?: boolean }) {
   return (
-    <div className="flex min-w-0 flex-col">
+    <div className={`flex min-w-0 flex-col ${wide ? "col-span-2 md:col-span-1" : ""}`}>
       <dt className="text-xs text-base-content/80">{label}</dt>
       <dd className="break-words">{children}</dd>
     </div>
@@ -106,14 +106,14 @@ function PaymentCard({ payment }: { payment: Payment }) {
           </span>
         ) : null}
       </div>
-      <dl className="grid grid-cols-1 gap-3 min-[420px]:grid-cols-2 md:grid-cols-4">
+      <dl className="grid grid-cols-2 gap-3 md:grid-cols-4">
         <Detail label={t("admin.payments.amount")}>{payment.amount}</Detail>
         <Detail label={t("admin.payments.provider")}>{t(`admin.payments.providers.${payment.provider}`)}</Detail>
-        <Detail label={t("admin.records.patient")}>
+        <Detail label={t("admin.records.patient")} wide>
           <span className="block">{payment.patient.name || t("admin.records.unknownPerson")}</span>
           <span className="block text-sm break-all">{payment.patient.email}</span>
         </Detail>
-        <Detail label={t("admin.payments.consultation")}>
+        <Detail label={t("admin.payments.consultation")} wide>
           <Link to={`/admin/consultations/${payment.consultationId}`} className="link" data-testid="payment-consultation">
             #{formatConsultationId(payment.consultationId)}
           </Link>{" "}
@@ -126,7 +126,7 @@ function PaymentCard({ payment }: { payment: Payment }) {
           <When iso={payment.paidAt} />
         </Detail>
         {payment.refund ? (
-          <Detail label={t("admin.payments.refundedBy")}>
+          <Detail label={t("admin.payments.refundedBy")} wide>
             <span data-testid="refunded-by">{payment.refund.by || t("admin.records.unknownPerson")}</span>
             {", "}
             <When iso={payment.refund.at} />

@@ -94,12 +94,20 @@ describe("an admin's records", () => {
     expect(await page.getByTestId("feedback-row").count()).toBeGreaterThanOrEqual(1);
     await expectAccessible(page);
 
+    expect(await fitsWidth(page)).toBe(true);
+
+    // In Amharic, each page still fits the phone.
     await page.goto(`${baseUrl}/admin/overview?lng=am`);
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("የመድረኩ አጠቃላይ እይታ");
     expect(await fitsWidth(page)).toBe(true);
-    await page.goto(`${baseUrl}/admin/payments?lng=am`);
+    await page.goto(`${baseUrl}/admin/payments`);
     expect(await late.getByTestId("payment-status").textContent()).toBe("ጊዜው ካለፈ በኋላ ተከፍሏል");
     expect(await fitsWidth(page)).toBe(true);
+    for (const address of ["/admin/feedbacks", "/admin/audit?action=admin.consultation_opened", `/admin/consultations/${completed.id}`]) {
+      await page.goto(`${baseUrl}${address}`);
+      expect(await page.getAttribute("html", "lang")).toBe("am");
+      expect(await fitsWidth(page), address).toBe(true);
+    }
     await page.goto(`${baseUrl}/admin/overview?lng=en`);
     await page.waitForLoadState("networkidle");
     expect(problems).toEqual([]);
