@@ -75,6 +75,11 @@ const PAGES: Array<{ route: string; path: string; as: Visitor }> = [
   { route: "admin.doctors._index", path: "/admin/doctors", as: "admin" },
   { route: "admin.doctors.$id", path: `/admin/doctors/${DEMO_ACCOUNTS.find((account) => account.role === "doctor")!.id}`, as: "admin" },
   { route: "admin.patients", path: "/admin/patients", as: "admin" },
+  { route: "admin.overview", path: "/admin/overview", as: "admin" },
+  { route: "admin.feedbacks", path: "/admin/feedbacks", as: "admin" },
+  { route: "admin.audit", path: "/admin/audit", as: "admin" },
+  { route: "admin.payments", path: "/admin/payments", as: "admin" },
+  { route: "admin.consultations.$id", path: `/admin/consultations/${consultation("completed")}`, as: "admin" },
 ];
 
 /** Gzipped JS a first visit may download (issue 8): public pages least, sign-in pages next, the rest. */

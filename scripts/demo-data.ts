@@ -286,6 +286,24 @@ export async function buildSeedSql(now: Date): Promise<string> {
       );
     }
   }
+  // A payment that arrived after its window had closed (the request was then withdrawn): it awaits a refund.
+  const late = DEMO_CONSULTATIONS.find((consultation) => consultation.status === "cancelled")!;
+  statements.push(
+    insertOrIgnore("payments", {
+      id: late.id.replace("-9000-", "-a000-"),
+      consultation_id: late.id,
+      patient_id: late.patientId,
+      tx_ref: `demo-late-${late.id.slice(-4)}`,
+      provider: "sandbox",
+      amount_etb: 150,
+      currency: "ETB",
+      status: "paid_after_expiry",
+      needs_admin_review: true,
+      created_at: at(late.minutesAgo - 3),
+      paid_at: at(late.minutesAgo - 20),
+      updated_at: at(late.minutesAgo - 20),
+    }),
+  );
   statements.push(
     insertOrIgnore("contact_messages", {
       id: "00000000-0000-4000-c000-000000000001",

@@ -42,6 +42,11 @@ export function mayUseChat(viewer: Viewer, consultation: ConsultationParties): b
   return takesPartIn(viewer.userId, consultation) && mayViewConsultation(viewer, consultation);
 }
 
+/** A photo sent in a chat: its two people, and admins reading the record (the caller checks their opening); never other doctors. */
+export function mayOpenChatImage(viewer: Viewer, consultation: ConsultationParties): boolean {
+  return viewer.role === "admin" || mayUseChat(viewer, consultation);
+}
+
 /** The doctors' lobby (waiting requests as they come and go) is for active doctors. */
 export function mayJoinLobby(viewer: Viewer): boolean {
   return isActiveDoctor(viewer);

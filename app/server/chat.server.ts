@@ -102,6 +102,30 @@ export async function chatForPage(env: Env, t: Translate, consultation: Consulta
   }
 }
 
+/**
+ * The chat of a consultation as an admin reads it (read-only, for the record): the doctor's messages on
+ * one side and the patient's on the other, each headed by their name. Null before there is a chat.
+ */
+export async function chatHistoryForAdmin(
+  env: Env,
+  t: Translate,
+  consultation: ConsultationRow,
+  names: { patient: string; doctor: string },
+) {
+  if (!hasChat(consultation.status)) return null;
+  const texts = {
+    ...chatTexts(t, names.patient),
+    you: names.doctor,
+    photoFromYou: t("chat.photoFrom", { name: names.doctor }),
+  };
+  try {
+    return { texts, messages: (await chatSnapshot(env, consultation.id)).messages, loadFailed: false };
+  } catch (error) {
+    console.error(JSON.stringify({ event: "chat_load_failed", consultationId: consultation.id, error: String(error) }));
+    return { texts, messages: [] as ChatMessage[], loadFailed: true };
+  }
+}
+
 /** The consultation, if `user` is one of its two people (checked before anything is read or stored); else a 404 thrown. */
 async function requireChatParty(context: AppLoadContext, user: SessionUser, consultationId: string) {
   const consultation = await findConsultationById(context.db, consultationId);

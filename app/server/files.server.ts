@@ -6,9 +6,10 @@ import { and, count, eq, isNull, sql } from "drizzle-orm";
 
 import { consultationFiles, consultations } from "~/db/schema";
 import { MAX_PHOTO_BYTES, MAX_PHOTOS_PER_REQUEST } from "~/domain/constants";
-import { mayUseChat, mayViewConsultation } from "~/domain/consultation-access";
+import { mayOpenChatImage, mayViewConsultation } from "~/domain/consultation-access";
 import { type PhotoRefusal, photoRefusal, sniffPhotoType } from "~/domain/consultation-request";
 import { isUuid } from "~/domain/ids";
+import { openingInForce } from "~/server/admin/opening-grant.server";
 import { auditStatement } from "~/server/audit.server";
 import type { SessionUser } from "~/server/auth/session.server";
 import { requireConsultationAccess } from "~/server/consultation-access.server";
@@ -163,20 +164,27 @@ export async function removeDraftPhoto(db: Database, bucket: R2Bucket, consultat
 
 /**
  * A stored photo and its bytes, for someone who may see its consultation (a doctor's or admin's look is
- * audited), and a chat's photo for its two people alone; else a 404 thrown.
+ * audited), and a chat's photo for its two people and for admins who opened it; else a 404 thrown.
  */
 export async function openPhoto(context: AppLoadContext, request: Request, user: SessionUser, fileId: string | undefined) {
   const notFound = () => new Response("Not Found", { status: 404 });
   if (!isUuid(fileId)) throw notFound();
   const file = await context.db.query.consultationFiles.findFirst({ where: eq(consultationFiles.id, fileId) });
   if (!file || file.deletedAt) throw notFound();
+  // An admin sees a chat's photos as part of the record they opened with a reason, not on their own.
+  if (
+    file.kind === "chat_image" &&
+    user.role === "admin" &&
+    !(await openingInForce(context.db, user.userId, file.consultationId, new Date()))
+  )
+    throw notFound();
   await requireConsultationAccess(
     context,
     request,
     user,
     file.consultationId,
     { action: "file.viewed", targetType: "file", targetId: file.id },
-    file.kind === "chat_image" ? mayUseChat : mayViewConsultation,
+    file.kind === "chat_image" ? mayOpenChatImage : mayViewConsultation,
   );
   const object = await context.cloudflare.env.FILES.get(file.storageKey);
   if (!object) throw notFound();

@@ -106,6 +106,12 @@ const MATRIX: Record<string, Record<Persona, Expectation>> = {
   "routes/admin.doctors.$id": { ...onlyFor("admin"), admin: 404 },
   "routes/admin.doctors.$id_.picture": { ...onlyFor("admin"), admin: 404 },
   "routes/admin.doctors.$id_.licence": { ...onlyFor("admin"), admin: 404 },
+  "routes/admin.overview": onlyFor("admin"),
+  "routes/admin.feedbacks": onlyFor("admin"),
+  "routes/admin.audit": onlyFor("admin"),
+  "routes/admin.payments": onlyFor("admin"),
+  // A random id: the admin is told it does not exist (an existing one asks for a reason first: admin-records.test.ts).
+  "routes/admin.consultations.$id": { ...onlyFor("admin"), admin: 404 },
 };
 
 const routes = (built as unknown as ServerBuild).routes;

@@ -3,7 +3,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 
 /**
- * Whether `column` contains `text`, ignoring ASCII case like LIKE does. Not LIKE itself: D1 refuses a
+ * Whether `column` (or an expression, e.g. a full name) contains `text`, ignoring ASCII case like LIKE does. Not LIKE itself: D1 refuses a
  * LIKE pattern over 50 bytes (a pasted email address is enough), and `%` or `_` typed in a search are
  * meant literally.
  */

@@ -1,0 +1,164 @@
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+
+import { Pager } from "~/components/admin/pager";
+import { When } from "~/components/admin/when";
+import { FormAlert, SubmitButton } from "~/components/form-fields";
+import { MARK_REFUNDED_INTENT } from "~/domain/admin-records";
+import { formatConsultationId } from "~/domain/constants";
+import { isUuid } from "~/domain/ids";
+import { pageRequest, toPage } from "~/domain/paging";
+import { getTranslator, pageTitle } from "~/i18n.server";
+import { markPaymentRefunded, paymentsForAdmins, type RefundOutcome } from "~/server/admin/payment-records.server";
+import { requireAdmin } from "~/server/auth/guards.server";
+import { readFormData } from "~/server/form-body.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+// Admins: every payment, those awaiting a refund first, then the rest newest first; paged on the server.
+export async function loader(args: LoaderFunctionArgs) {
+  await requireAdmin(args);
+  const { context, request } = args;
+  const paging = pageRequest(new URL(request.url).searchParams);
+  const t = await getTranslator(request);
+  return {
+    title: pageTitle(t("admin.payments.title")),
+    payments: toPage(await paymentsForAdmins(context.db, paging), paging),
+  };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+
+type Refusal = Exclude<RefundOutcome, "refunded"> | "invalid";
+const REFUSAL_STATUS = { already: 409, not_awaiting: 409, not_found: 404, invalid: 400 } as const satisfies Record<Refusal, number>;
+const REFUSAL_MESSAGES = {
+  already: "admin.payments.errors.already",
+  not_awaiting: "admin.payments.errors.notAwaiting",
+  not_found: "admin.payments.errors.notFound",
+  invalid: "admin.payments.errors.invalid",
+} as const;
+
+// Marks a payment awaiting a refund as refunded (once: a second click or admin is told it already is).
+export async function action(args: ActionFunctionArgs) {
+  const admin = await requireAdmin(args);
+  const { context, request } = args;
+  const form = await readFormData(request);
+  const paymentId = form.get("paymentId");
+  const refuse = (refusal: Refusal) =>
+    data({ refusal, paymentId: isUuid(paymentId) ? paymentId : null }, { status: REFUSAL_STATUS[refusal] });
+  if (form.get("intent") !== MARK_REFUNDED_INTENT || !isUuid(paymentId)) return refuse("invalid");
+  const outcome = await markPaymentRefunded(context.db, request, admin.userId, paymentId);
+  if (outcome !== "refunded") return refuse(outcome);
+  const { search } = new URL(request.url);
+  return redirectWithToast(`/admin/payments${search}`, { kind: "success", title: "admin.payments.refunded" }, context.config);
+}
+
+type Payment = ReturnType<typeof useLoaderData<typeof loader>>["payments"]["rows"][number];
+
+function Detail({ label, children, wide = false }: { label: string; children: ReactNode; wide?: boolean }) {
+  return (
+    <div className={`flex min-w-0 flex-col ${wide ? "col-span-2 md:col-span-1" : ""}`}>
+      <dt className="text-xs text-base-content/80">{label}</dt>
+      <dd className="break-words">{children}</dd>
+    </div>
+  );
+}
+
+function MarkRefunded({ payment }: { payment: Payment }) {
+  const { t } = useTranslation();
+  return (
+    <details className="rounded-box border border-base-300 p-3" data-testid="mark-refunded">
+      <summary className="cursor-pointer font-medium">{t("admin.payments.markRefunded")}</summary>
+      <Form method="post" className="mt-3 flex flex-col gap-3">
+        <input type="hidden" name="paymentId" value={payment.id} />
+        <p>{t("admin.payments.confirmExplain", { amount: payment.amount, txRef: payment.txRef })}</p>
+        <SubmitButton name="intent" value={MARK_REFUNDED_INTENT} className="btn btn-primary self-start" busyLabel={t("forms.busy")}>
+          {t("admin.payments.confirm")}
+        </SubmitButton>
+      </Form>
+    </details>
+  );
+}
+
+function PaymentCard({ payment }: { payment: Payment }) {
+  const { t } = useTranslation();
+  return (
+    <li
+      className={`flex flex-col gap-3 rounded-box border p-4 ${payment.awaitingRefund ? "border-warning bg-warning/10" : "border-base-300"}`}
+      data-testid="payment-row"
+      data-tx-ref={payment.txRef}
+      data-awaiting-refund={payment.awaitingRefund ? "" : undefined}
+    >
+      <div className="flex flex-wrap items-center gap-2">
+        <span className="font-mono font-bold break-all">{payment.txRef}</span>
+        <span className="badge badge-sm badge-outline" data-testid="payment-status">
+          {t(`admin.payments.statuses.${payment.status}`)}
+        </span>
+        {payment.awaitingRefund ? (
+          <span className="badge badge-sm badge-warning" data-testid="awaiting-refund">
+            {t("admin.payments.awaitingRefund")}
+          </span>
+        ) : null}
+        {payment.refund ? (
+          <span className="badge badge-sm badge-success" data-testid="refunded-badge">
+            {t("admin.payments.refundedBadge")}
+          </span>
+        ) : null}
+      </div>
+      <dl className="grid grid-cols-2 gap-3 md:grid-cols-4">
+        <Detail label={t("admin.payments.amount")}>{payment.amount}</Detail>
+        <Detail label={t("admin.payments.provider")}>{t(`admin.payments.providers.${payment.provider}`)}</Detail>
+        <Detail label={t("admin.records.patient")} wide>
+          <span className="block">{payment.patient.name || t("admin.records.unknownPerson")}</span>
+          <span className="block text-sm break-all">{payment.patient.email}</span>
+        </Detail>
+        <Detail label={t("admin.payments.consultation")} wide>
+          <Link to={`/admin/consultations/${payment.consultationId}`} className="link" data-testid="payment-consultation">
+            #{formatConsultationId(payment.consultationId)}
+          </Link>{" "}
+          <span className="text-sm">{payment.consultationTitle}</span>
+        </Detail>
+        <Detail label={t("admin.payments.created")}>
+          <When iso={payment.createdAt} />
+        </Detail>
+        <Detail label={t("admin.payments.paid")}>
+          <When iso={payment.paidAt} />
+        </Detail>
+        {payment.refund ? (
+          <Detail label={t("admin.payments.refundedBy")} wide>
+            <span data-testid="refunded-by">{payment.refund.by || t("admin.records.unknownPerson")}</span>
+            {", "}
+            <When iso={payment.refund.at} />
+          </Detail>
+        ) : null}
+      </dl>
+      {payment.awaitingRefund ? <MarkRefunded payment={payment} /> : null}
+    </li>
+  );
+}
+
+export default function AdminPayments() {
+  const { t } = useTranslation();
+  const { payments } = useLoaderData<typeof loader>();
+  const answer = useActionData<typeof action>();
+  return (
+    <section className="mx-auto flex max-w-5xl flex-col gap-4 px-4 py-6">
+      <header className="flex flex-col gap-1">
+        <h1 className="text-2xl font-bold">{t("admin.payments.title")}</h1>
+        <p className="text-base-content/80">{t("admin.payments.intro")}</p>
+      </header>
+      {answer?.refusal ? <FormAlert title={t("admin.payments.errors.title")} message={t(REFUSAL_MESSAGES[answer.refusal])} /> : null}
+      {payments.rows.length === 0 ? (
+        <p className="text-base-content/80">{t("admin.payments.none")}</p>
+      ) : (
+        <ul className="flex flex-col gap-3" data-testid="payment-list">
+          {payments.rows.map((payment) => (
+            <PaymentCard key={payment.id} payment={payment} />
+          ))}
+        </ul>
+      )}
+      <Pager page={payments.page} hasPrevious={payments.hasPrevious} hasNext={payments.hasNext} />
+    </section>
+  );
+}

@@ -1,0 +1,145 @@
+// The audit log as admins read it: filtered by who acted, whose records were touched and what was
+// done, paged in SQL, newest first.
+import { and, desc, eq, inArray, or, type SQL, sql } from "drizzle-orm";
+
+import { auditLog, consultationFiles, consultations, profiles, userRoles, users } from "~/db/schema";
+import { isUuid } from "~/domain/ids";
+import type { PageRequest } from "~/domain/paging";
+import type { TextKey } from "~/i18n";
+import type { AuditAction } from "~/server/audit.server";
+import type { Database } from "~/server/db/client.server";
+import { contains } from "~/server/db/search.server";
+
+/** Every action the app writes, with its label; the compiler insists that a new action gets one here. */
+export const AUDIT_ACTION_LABELS = {
+  "auth.sign_in.success": "admin.audit.actions.auth_sign_in_success",
+  "auth.sign_in.failure": "admin.audit.actions.auth_sign_in_failure",
+  "auth.sign_out": "admin.audit.actions.auth_sign_out",
+  "auth.sign_up": "admin.audit.actions.auth_sign_up",
+  "auth.email_confirmed": "admin.audit.actions.auth_email_confirmed",
+  "auth.password_changed": "admin.audit.actions.auth_password_changed",
+  "auth.password_reset_requested": "admin.audit.actions.auth_password_reset_requested",
+  "auth.password_reset": "admin.audit.actions.auth_password_reset",
+  "auth.invite_accepted": "admin.audit.actions.auth_invite_accepted",
+  "auth.consent_given": "admin.audit.actions.auth_consent_given",
+  "consultation.submitted": "admin.audit.actions.consultation_submitted",
+  "consultation.accepted": "admin.audit.actions.consultation_accepted",
+  "consultation.declined": "admin.audit.actions.consultation_declined",
+  "consultation.withdrawn": "admin.audit.actions.consultation_withdrawn",
+  "consultation.viewed": "admin.audit.actions.consultation_viewed",
+  "consultation.paid": "admin.audit.actions.consultation_paid",
+  "consultation.completed": "admin.audit.actions.consultation_completed",
+  "files.deleted": "admin.audit.actions.files_deleted",
+  "payment.late": "admin.audit.actions.payment_late",
+  "file.viewed": "admin.audit.actions.file_viewed",
+  "registration.submitted": "admin.audit.actions.registration_submitted",
+  "contact.submitted": "admin.audit.actions.contact_submitted",
+  "admin.account_created": "admin.audit.actions.admin_account_created",
+  "admin.doctor_updated": "admin.audit.actions.admin_doctor_updated",
+  "admin.doctor_activated": "admin.audit.actions.admin_doctor_activated",
+  "admin.doctor_deactivated": "admin.audit.actions.admin_doctor_deactivated",
+  "admin.registration_approved": "admin.audit.actions.admin_registration_approved",
+  "admin.registration_rejected": "admin.audit.actions.admin_registration_rejected",
+  "admin.licence_viewed": "admin.audit.actions.admin_licence_viewed",
+  "admin.payment_refunded": "admin.audit.actions.admin_payment_refunded",
+  "admin.consultation_opened": "admin.audit.actions.admin_consultation_opened",
+} as const satisfies Record<AuditAction, TextKey>;
+
+export const AUDIT_ACTIONS = Object.keys(AUDIT_ACTION_LABELS) as AuditAction[];
+
+export function isAuditAction(value: unknown): value is AuditAction {
+  return typeof value === "string" && Object.hasOwn(AUDIT_ACTION_LABELS, value);
+}
+
+export interface AuditFilter {
+  /** An actor's email or name (part of it), or their id. */
+  actor: string;
+  /** A patient's email or name (part of it), or their id: entries about them, their consultations or their files. */
+  patient: string;
+  action: AuditAction | null;
+}
+
+/** The users whose id is `text`, or whose email or name contains it; with `role`, only those in it. */
+function usersMatching(db: Database, text: string, role?: "patient") {
+  const matches = isUuid(text)
+    ? eq(users.id, text)
+    : or(
+        contains(users.email, text),
+        contains(profiles.firstName, text),
+        contains(profiles.lastName, text),
+        contains(sql`${profiles.firstName} || ' ' || ${profiles.lastName}`, text),
+      )!;
+  const query = db.select({ id: users.id }).from(users).leftJoin(profiles, eq(profiles.userId, users.id));
+  if (!role) return query.where(matches);
+  return query.innerJoin(userRoles, eq(userRoles.userId, users.id)).where(and(matches, eq(userRoles.role, role)));
+}
+
+/** Entries about the matching patients: their account, their consultations, their consultations' files. */
+function aboutPatients(db: Database, text: string): SQL {
+  const patients = usersMatching(db, text, "patient");
+  const theirConsultations = db.select({ id: consultations.id }).from(consultations).where(inArray(consultations.patientId, patients));
+  const theirFiles = db
+    .select({ id: consultationFiles.id })
+    .from(consultationFiles)
+    .where(inArray(consultationFiles.consultationId, theirConsultations));
+  return or(
+    and(eq(auditLog.targetType, "user"), inArray(auditLog.targetId, patients)),
+    and(eq(auditLog.targetType, "consultation"), inArray(auditLog.targetId, theirConsultations)),
+    and(eq(auditLog.targetType, "file"), inArray(auditLog.targetId, theirFiles)),
+  )!;
+}
+
+export async function auditEntries(db: Database, filter: AuditFilter, page: PageRequest) {
+  const conditions: SQL[] = [];
+  if (filter.action) conditions.push(eq(auditLog.action, filter.action));
+  if (filter.actor) conditions.push(inArray(auditLog.actorId, usersMatching(db, filter.actor)));
+  if (filter.patient) conditions.push(aboutPatients(db, filter.patient));
+  const rows = await db
+    .select({
+      id: auditLog.id,
+      action: auditLog.action,
+      targetType: auditLog.targetType,
+      targetId: auditLog.targetId,
+      ipAddress: auditLog.ipAddress,
+      details: auditLog.details,
+      createdAt: auditLog.createdAt,
+      actorId: auditLog.actorId,
+      actorEmail: users.email,
+      actorFirstName: profiles.firstName,
+      actorLastName: profiles.lastName,
+    })
+    .from(auditLog)
+    .leftJoin(users, eq(users.id, auditLog.actorId))
+    .leftJoin(profiles, eq(profiles.userId, auditLog.actorId))
+    .where(conditions.length ? and(...conditions) : undefined)
+    .orderBy(desc(auditLog.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  return rows.map((row) => ({
+    id: row.id,
+    action: row.action,
+    label: isAuditAction(row.action) ? AUDIT_ACTION_LABELS[row.action] : null,
+    target: row.targetType ? { type: row.targetType, id: row.targetId ?? "" } : null,
+    ipAddress: row.ipAddress,
+    details: summarizeDetails(row.details),
+    createdAt: row.createdAt.toISOString(),
+    actor: row.actorId
+      ? { id: row.actorId, email: row.actorEmail ?? "", name: `${row.actorFirstName ?? ""} ${row.actorLastName ?? ""}`.trim() }
+      : null,
+  }));
+}
+
+const MAX_DETAIL_CHARS = 160;
+
+/** The details as one short line ("reason: billing query · files: 2"), whatever shape they were stored in. */
+function summarizeDetails(details: unknown): string {
+  if (details === null || details === undefined) return "";
+  const entries =
+    typeof details === "object" && !Array.isArray(details)
+      ? Object.entries(details as Record<string, unknown>).map(
+          ([key, value]) => `${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`,
+        )
+      : [JSON.stringify(details)];
+  const line = entries.join(" · ").replace(/\s+/g, " ");
+  return line.length > MAX_DETAIL_CHARS ? `${line.slice(0, MAX_DETAIL_CHARS - 1)}…` : line;
+}

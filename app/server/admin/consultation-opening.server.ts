@@ -1,0 +1,42 @@
+// What an admin's read-only view of a consultation shows, once they have opened it with a reason
+// (app/server/admin/opening-grant.server.ts).
+import type { AppLoadContext } from "@remix-run/cloudflare";
+
+import { getTranslator } from "~/i18n.server";
+import { chatHistoryForAdmin } from "~/server/chat.server";
+import type { ConsultationRow } from "~/server/consultation-access.server";
+import { consultationForPage } from "~/server/consultation-view.server";
+import type { Database } from "~/server/db/client.server";
+import { feedbackOf } from "~/server/db/feedback.server";
+import { contactOf, profileName } from "~/server/db/profiles.server";
+import { listPhotos } from "~/server/files.server";
+
+async function person(db: Database, userId: string | null) {
+  if (!userId) return null;
+  const [name, contact] = await Promise.all([profileName(db, userId), contactOf(db, userId)]);
+  return { name: name ? `${name.firstName} ${name.lastName}`.trim() : "", email: contact?.email ?? "" };
+}
+
+/** Everything the admin's read-only view shows of a consultation. */
+export async function consultationRecord(context: AppLoadContext, request: Request, consultation: ConsultationRow) {
+  const { db } = context;
+  const [patient, doctor, photos, feedback, t] = await Promise.all([
+    person(db, consultation.patientId),
+    person(db, consultation.doctorId),
+    listPhotos(db, consultation.id),
+    feedbackOf(db, consultation.id),
+    getTranslator(request),
+  ]);
+  const chat = await chatHistoryForAdmin(context.cloudflare.env, t, consultation, {
+    patient: patient?.name || t("admin.records.unknownPerson"),
+    doctor: doctor?.name || t("admin.records.unknownPerson"),
+  });
+  return {
+    consultation: { ...consultationForPage(consultation), createdAt: consultation.createdAt.toISOString() },
+    patient,
+    doctor,
+    photoIds: photos.map((photo) => photo.id),
+    chat,
+    feedback: feedback ? { rating: feedback.rating, message: feedback.feedbackMessage, createdAt: feedback.createdAt.toISOString() } : null,
+  };
+}

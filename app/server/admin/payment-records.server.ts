@@ -1,0 +1,105 @@
+// Every payment for the admins (late or unmatched ones waiting for a refund first), and recording a
+// refund: once, with who and when, however many admins or clicks ask at the same moment.
+import { and, desc, eq, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
+
+import { auditLog, consultations, payments, profiles, users } from "~/db/schema";
+import type { PageRequest } from "~/domain/paging";
+import { awaitingRefund } from "~/server/admin/overview.server";
+import { clientAddress } from "~/server/client-address.server";
+import type { Database } from "~/server/db/client.server";
+
+const refunder = alias(profiles, "refunder_profile");
+
+export async function paymentsForAdmins(db: Database, page: PageRequest) {
+  const waiting = sql<number>`CASE WHEN ${awaitingRefund} THEN 1 ELSE 0 END`;
+  const rows = await db
+    .select({
+      id: payments.id,
+      consultationId: payments.consultationId,
+      txRef: payments.txRef,
+      provider: payments.provider,
+      amountEtb: payments.amountEtb,
+      currency: payments.currency,
+      status: payments.status,
+      needsAdminReview: payments.needsAdminReview,
+      createdAt: payments.createdAt,
+      paidAt: payments.paidAt,
+      refundedAt: payments.refundedAt,
+      awaitingRefund: waiting,
+      consultationTitle: consultations.title,
+      patientEmail: users.email,
+      patientFirstName: profiles.firstName,
+      patientLastName: profiles.lastName,
+      refunderFirstName: refunder.firstName,
+      refunderLastName: refunder.lastName,
+    })
+    .from(payments)
+    .leftJoin(consultations, eq(consultations.id, payments.consultationId))
+    .leftJoin(users, eq(users.id, payments.patientId))
+    .leftJoin(profiles, eq(profiles.userId, payments.patientId))
+    .leftJoin(refunder, eq(refunder.userId, payments.refundedBy))
+    .orderBy(desc(waiting), desc(payments.createdAt), desc(payments.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  return rows.map((row) => ({
+    id: row.id,
+    consultationId: row.consultationId,
+    consultationTitle: row.consultationTitle ?? "",
+    txRef: row.txRef,
+    provider: row.provider,
+    amount: `${row.amountEtb} ${row.currency}`,
+    status: row.status,
+    needsAdminReview: row.needsAdminReview,
+    awaitingRefund: Number(row.awaitingRefund) === 1,
+    createdAt: row.createdAt.toISOString(),
+    paidAt: row.paidAt?.toISOString() ?? null,
+    refund: row.refundedAt
+      ? { at: row.refundedAt.toISOString(), by: `${row.refunderFirstName ?? ""} ${row.refunderLastName ?? ""}`.trim() }
+      : null,
+    patient: { name: `${row.patientFirstName ?? ""} ${row.patientLastName ?? ""}`.trim(), email: row.patientEmail ?? "" },
+  }));
+}
+
+export type RefundOutcome = "refunded" | "already" | "not_found" | "not_awaiting";
+
+/**
+ * Records that the money of a payment awaiting a refund was sent back. One batch: a conditional UPDATE
+ * (only while it still awaits a refund) and the audit entry, written only if that UPDATE changed the
+ * row (`changes()` reads the statement just before it), so a double click or two admins record it once.
+ */
+export async function markPaymentRefunded(db: Database, request: Request, adminId: string, paymentId: string): Promise<RefundOutcome> {
+  const now = new Date();
+  const [, audited] = await db.batch([
+    db
+      .update(payments)
+      .set({ refundedAt: now, refundedBy: adminId, updatedAt: now })
+      .where(and(eq(payments.id, paymentId), awaitingRefund)),
+    db
+      .insert(auditLog)
+      .select(
+        db
+          .select({
+            id: sql<number>`NULL`.as("id"),
+            actorId: sql<string>`${adminId}`.as("actor_id"),
+            action: sql<string>`'admin.payment_refunded'`.as("action"),
+            targetType: sql<string>`'payment'`.as("target_type"),
+            targetId: payments.id,
+            ipAddress: sql<string | null>`${clientAddress(request)}`.as("ip_address"),
+            details:
+              sql<string>`json_object('txRef', ${payments.txRef}, 'amountEtb', ${payments.amountEtb}, 'consultationId', ${payments.consultationId})`.as(
+                "details",
+              ),
+            createdAt: sql<Date>`${now.getTime()}`.as("created_at"),
+          })
+          .from(payments)
+          // The UPDATE just before, in this same batch, changed the row: this call recorded the refund.
+          .where(and(eq(payments.id, paymentId), sql`changes() = 1`)),
+      )
+      .returning({ id: auditLog.id }),
+  ]);
+  if (audited.length === 1) return "refunded";
+  const payment = await db.query.payments.findFirst({ where: eq(payments.id, paymentId), columns: { refundedAt: true } });
+  if (!payment) return "not_found";
+  return payment.refundedAt ? "already" : "not_awaiting";
+}
