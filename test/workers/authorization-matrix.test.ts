@@ -100,6 +100,12 @@ const MATRIX: Record<string, Record<Persona, Expectation>> = {
   "routes/consultation.$id.chat-image": everyone(400),
   "routes/admin.dashboard": onlyFor("admin"),
   "routes/admin.profile": onlyFor("admin"),
+  "routes/register.doctor": everyone(200),
+  "routes/feedback": everyone(200),
+  "routes/admin.doctor-registrations": onlyFor("admin"),
+  // A licence file; the sample id is no application's.
+  "routes/admin.doctor-registrations.$id.licence": { ...onlyFor("admin"), admin: 404 },
+  "routes/admin.messages": onlyFor("admin"),
 };
 
 const routes = (built as unknown as ServerBuild).routes;
