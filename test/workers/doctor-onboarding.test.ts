@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { auditLog, contactMessages, doctorRegistrations, doctors, profiles, users } from "~/db/schema";
 import { MAX_LICENCE_BYTES } from "~/domain/constants";
 import { MAX_SEARCH_CHARS, PAGE_SIZE } from "~/domain/paging";
+import { newDoctorCode } from "~/server/admin/staff-accounts.server";
 
 import { emailsTo, GOOD_PASSWORD, lastEmailTo, uniqueEmail } from "./auth-helpers";
 import { Visitor } from "./browser-like";
@@ -308,6 +309,21 @@ describe("approving an application", () => {
     });
     expect(await emailsTo(registration.email)).toHaveLength(1);
     expect(await auditCount("admin.registration_approved", registration.id)).toBe(1);
+  });
+
+  it("gives the new doctor a code from their first name, or DR for a name in Ethiopic letters", async () => {
+    const latin = await pendingApplication();
+    const ethiopic = await pendingApplication({ fullName: "ሊያ ኃይሌ" });
+    const { visitor } = await admin();
+    for (const registration of [latin, ethiopic]) await decide(visitor, "approve", registration.id);
+    const codeOf = async (email: string) => {
+      const [user] = await db.select().from(users).where(eq(users.email, email));
+      return (await db.query.doctors.findFirst({ where: eq(doctors.userId, user!.id) }))?.doctorCode;
+    };
+    expect(await codeOf(latin.email)).toMatch(/^YONAS\d{4}$/);
+    expect(await codeOf(ethiopic.email)).toMatch(/^DR\d{4}$/);
+    expect(newDoctorCode("ሊያ")).toMatch(/^DR\d{4}$/);
+    expect(await db.query.profiles.findFirst({ where: eq(profiles.firstName, "ሊያ") })).toMatchObject({ lastName: "ኃይሌ" });
   });
 
   it("creates exactly one account when two admins approve at once", async () => {
