@@ -1,7 +1,8 @@
 /**
  * What JavaScript adds to a static page (one that does not hydrate: landing, legal, sign-in, sign-up),
  * as one small inline script instead of the whole app: the language mirror (spec: appLanguage), buttons
- * that wait for every consent box, and forms that are sent once, their button saying it is busy.
+ * that wait for every consent box, a chosen file's name, and forms that are sent once, their button
+ * saying it is busy.
  * When the same pages are rendered by the running app (a client-side navigation), React does this.
  * Self-contained: root serialises it into the page with `toString()`, so it uses nothing from outside.
  */
@@ -19,6 +20,17 @@ export function enhanceStaticPage(languageKey: string, language: string) {
   if (gated.length) {
     gate();
     for (const box of boxes) box.addEventListener("change", gate);
+  }
+  // A file picker shows the chosen file's name, with a check, in the element it names.
+  for (const picker of document.querySelectorAll<HTMLInputElement>("input[type=file][data-chosen-name]")) {
+    const shown = document.getElementById(picker.dataset.chosenName ?? "");
+    const name = shown?.querySelector("[data-name]");
+    picker.addEventListener("change", () => {
+      const file = picker.files?.[0];
+      if (!shown || !name) return;
+      name.textContent = file ? file.name : "";
+      shown.hidden = !file;
+    });
   }
   for (const form of document.querySelectorAll("form")) {
     form.addEventListener("submit", (event) => {

@@ -35,6 +35,8 @@ const PAGES: Array<{ route: string; path: string; as: Visitor }> = [
   { route: "privacy", path: "/privacy", as: "anonymous" },
   { route: "login", path: "/login", as: "anonymous" },
   { route: "register._index", path: "/register", as: "anonymous" },
+  { route: "register.doctor", path: "/register/doctor", as: "anonymous" },
+  { route: "feedback", path: "/feedback", as: "anonymous" },
   { route: "forgot-password", path: "/forgot-password", as: "anonymous" },
   { route: "auth.resend", path: "/auth/resend", as: "anonymous" },
   { route: "auth.confirm", path: "/auth/confirm?token=expired", as: "anonymous" },
@@ -80,6 +82,8 @@ const PAGES: Array<{ route: string; path: string; as: Visitor }> = [
   { route: "admin.audit", path: "/admin/audit", as: "admin" },
   { route: "admin.payments", path: "/admin/payments", as: "admin" },
   { route: "admin.consultations.$id", path: `/admin/consultations/${consultation("completed")}`, as: "admin" },
+  { route: "admin.doctor-registrations", path: "/admin/doctor-registrations", as: "admin" },
+  { route: "admin.messages", path: "/admin/messages", as: "admin" },
 ];
 
 /** Gzipped JS a first visit may download (issue 8): public pages least, sign-in pages next, the rest. */

@@ -174,6 +174,36 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
   },
 ];
 
+/** A small, real one-page PDF that says `title`: the demo applications' licence files (and the journeys'). */
+export function licencePdf(title: string): string {
+  const text = `BT /F1 18 Tf 20 70 Td (${title.replace(/[()\\]/g, "")}) Tj ET`;
+  return [
+    "%PDF-1.4",
+    "1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj",
+    "2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj",
+    "3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 360 144]/Contents 4 0 R/Resources<</Font<</F1 5 0 R>>>>>>endobj",
+    `4 0 obj<</Length ${text.length}>>stream\n${text}\nendstream endobj`,
+    "5 0 obj<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>endobj",
+    "trailer<</Root 1 0 R>>",
+    "%%EOF",
+  ].join("\n");
+}
+
+// Doctors' applications: two waiting for review, one rejected. Their licence files go to the local R2.
+const r = (n: number) => `00000000-0000-4000-d000-00000000000${n}`;
+export const DEMO_REGISTRATIONS = [
+  {
+    id: r(1),
+    fullName: "Yohannes Tesfaye",
+    email: "yohannes.tesfaye@example.com",
+    city: "Addis Ababa, Ethiopia",
+    years: 8,
+    status: "pending",
+  },
+  { id: r(2), fullName: "Mahlet Girma", email: "mahlet.girma@example.com", city: "Bahir Dar, Ethiopia", years: 3, status: "pending" },
+  { id: r(3), fullName: "Samuel Bekele", email: "samuel.bekele@example.com", city: "Hawassa, Ethiopia", years: 1, status: "rejected" },
+].map((item) => ({ ...item, licenceKey: `licences/${item.id}`, licenceName: `${item.fullName.split(" ")[0]!.toLowerCase()}-licence.pdf` }));
+
 /** The SQL that seeds the demo data; safe to run any number of times. */
 export async function buildSeedSql(now: Date): Promise<string> {
   const at = (minutesAgo: number) => now.getTime() - minutesAgo * MINUTE_MS;
@@ -304,7 +334,36 @@ export async function buildSeedSql(now: Date): Promise<string> {
       updated_at: at(late.minutesAgo - 20),
     }),
   );
+  for (const [index, item] of DEMO_REGISTRATIONS.entries()) {
+    statements.push(
+      insertOrIgnore("doctor_registrations", {
+        id: item.id,
+        full_name: item.fullName,
+        phone: `+25191155000${index}`,
+        email: item.email,
+        city_country: item.city,
+        experience_years: item.years,
+        licence_file_key: item.licenceKey,
+        licence_file_name: item.licenceName,
+        licence_content_type: "application/pdf",
+        licence_size_bytes: licencePdf(item.fullName).length,
+        status: item.status,
+        created_at: at(60 * (index + 2)),
+        reviewed_by: item.status === "pending" ? null : DEMO_ACCOUNTS[0].id,
+        reviewed_at: item.status === "pending" ? null : at(60),
+        rejection_reason: item.status === "rejected" ? "The licence scan is unreadable. Please apply again with a clear copy." : null,
+      }),
+    );
+  }
   statements.push(
+    insertOrIgnore("contact_messages", {
+      id: "00000000-0000-4000-c000-000000000002",
+      name: "Bereket Assefa",
+      email: "bereket@example.com",
+      subject: "Do you see children?",
+      message: "My daughter is 9 and has eczema. Can I ask for her?",
+      created_at: at(90),
+    }),
     insertOrIgnore("contact_messages", {
       id: "00000000-0000-4000-c000-000000000001",
       name: "Tigist Haile",

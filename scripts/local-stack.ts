@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { buildSeedSql } from "./demo-data.ts";
+import { buildSeedSql, DEMO_REGISTRATIONS, licencePdf } from "./demo-data.ts";
 
 export const PROJECT_ROOT = new URL("..", import.meta.url).pathname;
 
@@ -31,9 +31,29 @@ export const applyMigrations = (persistTo?: string, options?: { quiet?: boolean 
   run("wrangler", ["d1", "migrations", "apply", "DB", "--local", ...persistArgs(persistTo)], options);
 
 export async function seedDemoData(persistTo?: string, options?: { quiet?: boolean }) {
-  const file = join(mkdtempSync(join(tmpdir(), "qoda-seed-")), "seed.sql");
+  const dir = mkdtempSync(join(tmpdir(), "qoda-seed-"));
+  const file = join(dir, "seed.sql");
   writeFileSync(file, await buildSeedSql(new Date()));
   await run("wrangler", ["d1", "execute", "DB", "--local", `--file=${file}`, ...persistArgs(persistTo)], options);
+  // The demo applications' licence files, so admins can open them (the same keys again: same files).
+  for (const registration of DEMO_REGISTRATIONS) {
+    const licence = join(dir, registration.licenceName);
+    writeFileSync(licence, licencePdf(registration.fullName));
+    await run(
+      "wrangler",
+      [
+        "r2",
+        "object",
+        "put",
+        `qoda-files/${registration.licenceKey}`,
+        "--local",
+        `--file=${licence}`,
+        "--content-type=application/pdf",
+        ...persistArgs(persistTo),
+      ],
+      options,
+    );
+  }
 }
 
 export interface DevServer {

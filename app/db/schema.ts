@@ -380,6 +380,8 @@ export const doctorRegistrations = sqliteTable(
     licenceFileName: text("licence_file_name").notNull(),
     licenceContentType: text("licence_content_type").notNull(),
     licenceSizeBytes: integer("licence_size_bytes").notNull(),
+    /** The language they applied in: the language of the answer they get. */
+    language: text("language", { enum: LANGUAGES }).notNull().default("en"),
     status: text("status", { enum: REGISTRATION_STATUSES }).notNull().default("pending"),
     createdAt: createdAt(),
     reviewedBy: text("reviewed_by").references(() => users.id),
@@ -395,6 +397,7 @@ export const doctorRegistrations = sqliteTable(
       .on(t.email)
       .where(sql`status = 'pending'`),
     check("doctor_registrations_status_valid", oneOf("status", REGISTRATION_STATUSES)),
+    check("doctor_registrations_language_valid", oneOf("language", LANGUAGES)),
     check("doctor_registrations_experience_range", sql`${t.experienceYears} >= ${sql.raw(String(MIN_EXPERIENCE_YEARS))}`),
     check("doctor_registrations_licence_size", sql`${t.licenceSizeBytes} BETWEEN 1 AND ${sql.raw(String(MAX_LICENCE_BYTES))}`),
     check("doctor_registrations_licence_type", sql.raw(`licence_content_type IN ('application/pdf', 'image/jpeg', 'image/png')`)),

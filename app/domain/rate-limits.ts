@@ -20,6 +20,9 @@ export const RATE_LIMITS = {
   resetRequestsPerClient: { maxAttempts: 10, windowMs: FIFTEEN_MINUTES_MS },
   resendsPerAccount: { maxAttempts: 3, windowMs: FIFTEEN_MINUTES_MS },
   resendsPerClient: { maxAttempts: 10, windowMs: FIFTEEN_MINUTES_MS },
+  /** Public forms (a doctor's application, a contact message): generous for shared addresses, dull for scripts. */
+  doctorApplicationsPerClient: { maxAttempts: 5, windowMs: ONE_HOUR_MS },
+  contactMessagesPerClient: { maxAttempts: 5, windowMs: ONE_HOUR_MS },
   /** Notices that need no link (someone signed up with your address): at most one an hour per address. */
   noticesPerAddress: { maxAttempts: 1, windowMs: ONE_HOUR_MS },
 } satisfies Record<string, RateLimit>;

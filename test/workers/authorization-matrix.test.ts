@@ -112,6 +112,12 @@ const MATRIX: Record<string, Record<Persona, Expectation>> = {
   "routes/admin.payments": onlyFor("admin"),
   // A random id: the admin is told it does not exist (an existing one asks for a reason first: admin-records.test.ts).
   "routes/admin.consultations.$id": { ...onlyFor("admin"), admin: 404 },
+  "routes/register.doctor": everyone(200),
+  "routes/feedback": everyone(200),
+  "routes/admin.doctor-registrations": onlyFor("admin"),
+  // A licence file; the sample id is no application's.
+  "routes/admin.doctor-registrations.$id.licence": { ...onlyFor("admin"), admin: 404 },
+  "routes/admin.messages": onlyFor("admin"),
 };
 
 const routes = (built as unknown as ServerBuild).routes;

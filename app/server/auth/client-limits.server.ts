@@ -10,6 +10,14 @@ export const signUpLimits = (request: Request): Array<[string, RateLimit]> => [
   [`sign-up:client:${clientKey(request)}`, RATE_LIMITS.signUpsPerClient],
 ];
 
+export const doctorApplicationLimits = (request: Request): Array<[string, RateLimit]> => [
+  [`doctor-application:client:${clientKey(request)}`, RATE_LIMITS.doctorApplicationsPerClient],
+];
+
+export const contactMessageLimits = (request: Request): Array<[string, RateLimit]> => [
+  [`contact-message:client:${clientKey(request)}`, RATE_LIMITS.contactMessagesPerClient],
+];
+
 export const resetLimits = (request: Request, email: string): Array<[string, RateLimit]> => [
   [`reset:account:${email}`, RATE_LIMITS.resetRequestsPerAccount],
   [`reset:client:${clientKey(request)}`, RATE_LIMITS.resetRequestsPerClient],

@@ -1,0 +1,136 @@
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+
+import { Pager } from "~/components/admin/pager";
+import { SubmitButton } from "~/components/form-fields";
+import { isUuid } from "~/domain/ids";
+import { pageRequest, searchText, toPage } from "~/domain/paging";
+import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
+import { requireAdmin } from "~/server/auth/guards.server";
+import { listContactMessages, markContactMessageRead } from "~/server/db/contact-messages.server";
+import { readFormData } from "~/server/form-body.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+// Admins: what people sent through the contact form (/feedback), newest first, a page at a time.
+export async function loader(args: LoaderFunctionArgs) {
+  await requireAdmin(args);
+  const { request, context } = args;
+  const params = new URL(request.url).searchParams;
+  const search = searchText(params);
+  const unreadOnly = params.get("unread") === "1";
+  const page = pageRequest(params);
+  const [t, language, rows] = await Promise.all([
+    getTranslator(request),
+    detectLanguage(request),
+    listContactMessages(context.db, { search, unreadOnly, page }),
+  ]);
+  const when = new Intl.DateTimeFormat(language === "am" ? "am-ET" : "en-GB", {
+    dateStyle: "medium",
+    timeStyle: "short",
+    timeZone: "Africa/Addis_Ababa",
+  });
+  const shown = toPage(rows, page);
+  return {
+    title: pageTitle(t("admin.messages.title")),
+    search,
+    unreadOnly,
+    ...shown,
+    rows: shown.rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      email: row.email,
+      subject: row.subject,
+      message: row.message,
+      sentAt: when.format(row.createdAt),
+      read: row.readAt !== null,
+    })),
+  };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+
+export async function action(args: ActionFunctionArgs) {
+  const admin = await requireAdmin(args);
+  const { request, context } = args;
+  const form = await readFormData(request);
+  const id = form.get("id");
+  if (form.get("intent") !== "mark-read" || !isUuid(id)) throw new Response("Bad Request", { status: 400 });
+  const url = new URL(request.url);
+  url.searchParams.delete("index");
+  const marked = await markContactMessageRead(context.db, id, admin.userId, new Date());
+  return redirectWithToast(
+    `${url.pathname}${url.search}`,
+    marked ? { kind: "success", title: "admin.messages.markedRead" } : { kind: "info", title: "admin.messages.alreadyRead" },
+    context.config,
+  );
+}
+
+export default function AdminMessages() {
+  const { t } = useTranslation();
+  const { rows, search, unreadOnly, page, hasPrevious, hasNext } = useLoaderData<typeof loader>();
+  return (
+    <div className="mx-auto flex max-w-5xl flex-col gap-5 px-4 py-6">
+      <header>
+        <h1 className="text-2xl font-bold">{t("admin.messages.title")}</h1>
+        <p className="text-base-content/80">{t("admin.messages.subtitle")}</p>
+      </header>
+      <Form method="get" role="search" className="flex flex-wrap items-end gap-3">
+        <div className="flex flex-col gap-1">
+          <label htmlFor="messages-search" className="text-sm font-medium">
+            {t("admin.search.label")}
+          </label>
+          <input id="messages-search" name="q" type="search" defaultValue={search} className="input input-sm w-64 max-w-full" />
+        </div>
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" name="unread" value="1" defaultChecked={unreadOnly} className="checkbox checkbox-sm" />
+          {t("admin.messages.unreadOnly")}
+        </label>
+        <button type="submit" className="btn btn-sm btn-primary">
+          {t("admin.search.submit")}
+        </button>
+      </Form>
+      {rows.length === 0 ? (
+        <p className="text-base-content/70">{search || unreadOnly ? t("admin.search.noResults") : t("admin.messages.empty")}</p>
+      ) : (
+        <ul className="flex flex-col gap-3">
+          {rows.map((message) => (
+            <li key={message.id}>
+              <article
+                aria-labelledby={`message-${message.id}`}
+                className={`card border bg-base-100 ${message.read ? "border-base-300" : "border-primary"}`}
+                data-testid="contact-message"
+                data-read={message.read ? "yes" : "no"}
+              >
+                <div className="card-body gap-2 p-4">
+                  <div className="flex flex-wrap items-start justify-between gap-2">
+                    <h2 id={`message-${message.id}`} className="font-bold">
+                      {message.subject}
+                    </h2>
+                    {message.read ? null : <span className="badge badge-primary">{t("admin.messages.unread")}</span>}
+                  </div>
+                  <p className="text-sm text-base-content/70">
+                    {t("admin.messages.from", { name: message.name, date: message.sentAt })}{" "}
+                    <a href={`mailto:${message.email}`} className="link link-primary break-all">
+                      {message.email}
+                    </a>
+                  </p>
+                  <p className="whitespace-pre-line break-words">{message.message}</p>
+                  {message.read ? null : (
+                    <Form method="post" preventScrollReset>
+                      <input type="hidden" name="id" value={message.id} />
+                      <SubmitButton name="intent" value="mark-read" className="btn btn-outline btn-sm" busyLabel={t("forms.busy")}>
+                        {t("admin.messages.markRead")}
+                      </SubmitButton>
+                    </Form>
+                  )}
+                </div>
+              </article>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pager page={page} hasPrevious={hasPrevious} hasNext={hasNext} />
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+// Messages sent through the public contact form (/feedback), and admins reading them.
+import { and, desc, eq, isNull, or, type SQL } from "drizzle-orm";
+
+import { contactMessages } from "~/db/schema";
+import type { ContactMessage } from "~/domain/contact-message";
+import type { PageRequest } from "~/domain/paging";
+import { auditStatement } from "~/server/audit.server";
+import type { Database } from "~/server/db/client.server";
+import { contains } from "~/server/db/search.server";
+
+export async function saveContactMessage(db: Database, request: Request, message: ContactMessage, now: Date) {
+  const id = crypto.randomUUID();
+  await db.batch([
+    db.insert(contactMessages).values({ id, ...message, createdAt: now }),
+    auditStatement(db, request, { action: "contact.submitted", actorId: null, targetType: "contact_message", targetId: id }),
+  ]);
+  return id;
+}
+
+export async function listContactMessages(db: Database, options: { search: string; unreadOnly: boolean; page: PageRequest }) {
+  const conditions: SQL[] = [];
+  if (options.unreadOnly) conditions.push(isNull(contactMessages.readAt));
+  if (options.search) {
+    const text = options.search;
+    conditions.push(
+      or(
+        contains(contactMessages.name, text),
+        contains(contactMessages.email, text),
+        contains(contactMessages.subject, text),
+        contains(contactMessages.message, text),
+      )!,
+    );
+  }
+  return db
+    .select()
+    .from(contactMessages)
+    .where(conditions.length ? and(...conditions) : undefined)
+    .orderBy(desc(contactMessages.createdAt), desc(contactMessages.id))
+    .limit(options.page.limit)
+    .offset(options.page.offset);
+}
+
+/** Marks a message read by `adminId`; false when there is no such message or it was read already. */
+export async function markContactMessageRead(db: Database, id: string, adminId: string, now: Date) {
+  const changed = await db
+    .update(contactMessages)
+    .set({ readAt: now, readBy: adminId })
+    .where(and(eq(contactMessages.id, id), isNull(contactMessages.readAt)))
+    .returning({ id: contactMessages.id });
+  return changed.length === 1;
+}
