@@ -7,16 +7,11 @@ import { z } from "zod/mini";
 import { email, ethiopianPhone, personName } from "./auth-schemas";
 import { MAX_LICENCE_BYTES, MAX_PHOTO_BYTES } from "./constants";
 import { DEFAULT_DOCTOR_SPECIALTY } from "./roles";
+import { ADD_ADMIN_INTENT, ADD_DOCTOR_INTENT, DOCTOR_STATUS_INTENTS, UPDATE_DOCTOR_INTENT } from "./staff-intents";
 import { cleanLine } from "./text-hygiene";
 
 const REQUIRED = "forms.errors.required";
 const TOO_LONG = "forms.errors.tooLong";
-
-export const ADD_DOCTOR_INTENT = "add-doctor";
-export const ADD_ADMIN_INTENT = "add-admin";
-export const UPDATE_DOCTOR_INTENT = "update-doctor";
-export const DOCTOR_STATUS_INTENTS = ["activate", "deactivate"] as const;
-export type DoctorStatusIntent = (typeof DOCTOR_STATUS_INTENTS)[number];
 
 const MAX_SPECIALTY_CHARS = 60;
 const MAX_LICENCE_NUMBER_CHARS = 40;
@@ -71,19 +66,3 @@ export const EditDoctorSchema = z.object({
 });
 
 export const DoctorStatusSchema = z.object({ intent: z.enum(DOCTOR_STATUS_INTENTS) });
-
-/** The patients list's filter: where a patient's consultations stand. */
-export const PATIENT_FILTERS = ["active", "waiting", "completed", "none"] as const;
-export type PatientFilter = (typeof PATIENT_FILTERS)[number];
-
-export function patientFilterOf(value: string | null): PatientFilter | null {
-  return (PATIENT_FILTERS as readonly string[]).includes(value ?? "") ? (value as PatientFilter) : null;
-}
-
-/** The registered-users tabs of the dashboard. */
-export const USER_TABS = ["patients", "doctors", "admins"] as const;
-export type UserTab = (typeof USER_TABS)[number];
-
-export function userTabOf(value: string | null): UserTab {
-  return (USER_TABS as readonly string[]).includes(value ?? "") ? (value as UserTab) : "patients";
-}

@@ -8,7 +8,7 @@ import { CardList, DoctorStatusBadge, PersonName, useAdminDate } from "~/compone
 import { DashboardWelcome } from "~/components/dashboard-welcome";
 import { StatCard } from "~/components/stat-card";
 import { pageRequest } from "~/domain/paging";
-import { ADD_ADMIN_INTENT, ADD_DOCTOR_INTENT, USER_TABS, userTabOf } from "~/domain/staff-forms";
+import { ADD_ADMIN_INTENT, ADD_DOCTOR_INTENT, USER_TABS, userTabOf } from "~/domain/staff-intents";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { handleStaffAccountAction, platformCounts, registeredUsers } from "~/server/admin/dashboard.server";
 import { requireAdmin } from "~/server/auth/guards.server";

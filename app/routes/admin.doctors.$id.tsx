@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { EditDoctorForm } from "~/components/admin/edit-doctor-form";
 import { DoctorStatusBadge, PersonName, useAdminDate } from "~/components/admin/user-list";
 import { SubmitButton } from "~/components/form-fields";
-import { DOCTOR_STATUS_INTENTS, type DoctorStatusIntent } from "~/domain/staff-forms";
+import { DOCTOR_STATUS_INTENTS, type DoctorStatusIntent } from "~/domain/staff-intents";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { handleDoctorAction, loadDoctorForAdmin } from "~/server/admin/doctors.server";
 import { requireAdmin } from "~/server/auth/guards.server";

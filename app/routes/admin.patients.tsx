@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { Pager } from "~/components/admin/pager";
 import { CardList, PersonName, useAdminDate } from "~/components/admin/user-list";
 import { pageRequest, searchText } from "~/domain/paging";
-import { PATIENT_FILTERS, patientFilterOf } from "~/domain/staff-forms";
+import { PATIENT_FILTERS, patientFilterOf } from "~/domain/staff-intents";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { searchPatients } from "~/server/admin/patients.server";
 import { requireAdmin } from "~/server/auth/guards.server";

@@ -8,7 +8,8 @@ import { FileField } from "~/components/admin/staff-account-forms";
 import { SubmitButton, TextField } from "~/components/form-fields";
 import { useLazyValidation } from "~/components/forms/use-lazy-validation";
 import { PHOTO_CONTENT_TYPES } from "~/domain/constants";
-import { type EditDoctorSchema, UPDATE_DOCTOR_INTENT } from "~/domain/staff-forms";
+import type { EditDoctorSchema } from "~/domain/staff-forms";
+import { UPDATE_DOCTOR_INTENT } from "~/domain/staff-intents";
 
 const loadValidateEditDoctor = () => import("~/components/admin/validators").then((module) => module.validateEditDoctor);
 

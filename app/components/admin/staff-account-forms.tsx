@@ -10,7 +10,8 @@ import { FieldErrors, FormAlert, SubmitButton, TextField } from "~/components/fo
 import { useLazyValidation } from "~/components/forms/use-lazy-validation";
 import { LICENCE_CONTENT_TYPES } from "~/domain/constants";
 import { DEFAULT_DOCTOR_SPECIALTY } from "~/domain/roles";
-import { ADD_ADMIN_INTENT, ADD_DOCTOR_INTENT, type AddAdminSchema, type AddDoctorSchema } from "~/domain/staff-forms";
+import type { AddAdminSchema, AddDoctorSchema } from "~/domain/staff-forms";
+import { ADD_ADMIN_INTENT, ADD_DOCTOR_INTENT } from "~/domain/staff-intents";
 import type { TextKey } from "~/i18n";
 
 const loadValidateAddDoctor = () => import("~/components/admin/validators").then((module) => module.validateAddDoctor);

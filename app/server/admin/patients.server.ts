@@ -8,7 +8,7 @@ import { desc, eq, or, type SQL, sql } from "drizzle-orm";
 import { profiles, users } from "~/db/schema";
 import { type PageRequest, toPage } from "~/domain/paging";
 import { normalizeEthiopianPhone } from "~/domain/phone";
-import type { PatientFilter } from "~/domain/staff-forms";
+import type { PatientFilter } from "~/domain/staff-intents";
 import type { Database } from "~/server/db/client.server";
 import { contains } from "~/server/db/search.server";
 
