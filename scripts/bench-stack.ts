@@ -13,7 +13,7 @@ export const quote = (value: string) => `'${value.replace(/'/g, "''")}'`;
 const cookieFor = (token: string) => `__Host-qoda_session=${encodeURIComponent(Buffer.from(JSON.stringify(token)).toString("base64"))}`;
 
 /** A confirmed account of `role` with a session that lasts the run (active doctors have a code). */
-export function benchAccount(role: "doctor" | "patient", index: number, now: number) {
+export function benchAccount(role: "doctor" | "patient" | "admin", index: number, now: number) {
   const id = randomUUID();
   const token = randomBytes(32).toString("base64url");
   const statements = [
