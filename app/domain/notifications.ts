@@ -8,6 +8,7 @@ const NOTIFICATION_KINDS = [
   "new_message",
   "payment_late",
   "payment_duplicate",
+  "payment_refunded",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

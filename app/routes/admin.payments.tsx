@@ -13,6 +13,8 @@ import { pageRequest, toPage } from "~/domain/paging";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { markPaymentRefunded, paymentsForAdmins, type RefundOutcome } from "~/server/admin/payment-records.server";
 import { requireAdmin } from "~/server/auth/guards.server";
+import { tellRefunded } from "~/server/consultations/tell-patient.server";
+import { paymentById } from "~/server/db/payments.server";
 import { readFormData } from "~/server/form-body.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -50,6 +52,9 @@ export async function action(args: ActionFunctionArgs) {
   if (form.get("intent") !== MARK_REFUNDED_INTENT || !isUuid(paymentId)) return refuse("invalid");
   const outcome = await markPaymentRefunded(context.db, request, admin.userId, paymentId);
   if (outcome !== "refunded") return refuse(outcome);
+  // The patient hears it (notification and email), once: only the call that recorded the refund gets here.
+  const payment = await paymentById(context.db, paymentId);
+  if (payment) await tellRefunded({ db: context.db, config: context.config, origin: new URL(request.url).origin }, payment);
   const { search } = new URL(request.url);
   return redirectWithToast(`/admin/payments${search}`, { kind: "success", title: "admin.payments.refunded" }, context.config);
 }

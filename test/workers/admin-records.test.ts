@@ -7,7 +7,18 @@ import { and, count, eq, sql } from "drizzle-orm";
 import { getServerByName } from "partyserver";
 import { beforeEach, describe, expect, it } from "vitest";
 
-import { auditLog, chats, consultationFiles, consultations, notifications, patientFeedback, payments, profiles, users } from "~/db/schema";
+import {
+  auditLog,
+  chats,
+  consultationFiles,
+  consultations,
+  mailOutbox,
+  notifications,
+  patientFeedback,
+  payments,
+  profiles,
+  users,
+} from "~/db/schema";
 import { OPENING_GRANT_MS } from "~/domain/admin-records";
 import { PAGE_SIZE } from "~/domain/paging";
 import { overviewFigures } from "~/server/admin/overview.server";
@@ -368,6 +379,15 @@ describe("payments", () => {
     );
     expect(answers.map((answer) => answer.status).sort()).toEqual([302, 409, 409]);
     expect(await auditCount("admin.payment_refunded", late.id)).toBe(1);
+    // The patient is told once: one notification, one email.
+    const told = await db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.userId, late.patientId), eq(notifications.kind, "payment_refunded")));
+    expect(told).toHaveLength(1);
+    const patientEmail = (await db.query.users.findFirst({ where: eq(users.id, late.patientId) }))!.email;
+    const mails = await db.select().from(mailOutbox).where(eq(mailOutbox.toEmail, patientEmail));
+    expect(mails.filter((mail) => mail.subject === "Your Qoda payment has been refunded")).toHaveLength(1);
     const row = (await db.query.payments.findFirst({ where: eq(payments.id, late.id) }))!;
     const [entry] = await db.select().from(auditLog).where(eq(auditLog.action, "admin.payment_refunded"));
     expect(entry!.actorId).toBe(row.refundedBy);

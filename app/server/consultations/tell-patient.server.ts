@@ -1,5 +1,5 @@
 // A patient who is not looking at the page still hears what happened: in their notifications and by
-// email, in their language (accepted, declined, paid too late, summary ready).
+// email, in their language (accepted, declined, paid too late, refunded, summary ready).
 import { startAgainPath } from "~/domain/consultation-request";
 import type { LateReason } from "~/domain/late-payments";
 import { consultationLink } from "~/domain/notifications";
@@ -10,7 +10,7 @@ import { notify } from "~/server/db/notifications.server";
 import type { PaymentRow } from "~/server/db/payments.server";
 import { contactOf, profileName } from "~/server/db/profiles.server";
 import type { AppConfig } from "~/server/env.server";
-import { acceptedEmail, declinedEmail, latePaymentEmail, summaryReadyEmail } from "~/server/mail/consultation-emails.server";
+import { acceptedEmail, declinedEmail, latePaymentEmail, refundedEmail, summaryReadyEmail } from "~/server/mail/consultation-emails.server";
 import { sendMail } from "~/server/mail/mailer.server";
 
 import type { ConsultationRow } from "./move.server";
@@ -67,6 +67,23 @@ export async function mailLatePayment({ db, config, origin }: Mailing, payment: 
     consultationLink: `${origin}/patient/consultation/${consultation.id}`,
   };
   await sendMail(db, config, latePaymentEmail(t, patient, details, reason));
+}
+
+/** An admin recorded that a payment which could not be used was sent back. */
+export async function tellRefunded(
+  { db, config, origin }: Mailing,
+  payment: Pick<PaymentRow, "patientId" | "consultationId" | "amountEtb">,
+) {
+  const link = consultationLink("patient", payment.consultationId);
+  await notify(db, payment.patientId, "payment_refunded", payment.consultationId, link);
+  const [patient, consultation] = await Promise.all([contactOf(db, payment.patientId), findConsultationById(db, payment.consultationId)]);
+  if (!patient || !consultation) return;
+  const t = await getTranslatorFor(patient.language);
+  await sendMail(
+    db,
+    config,
+    refundedEmail(t, patient, { title: consultation.title, amountEtb: payment.amountEtb, consultationLink: `${origin}${link}` }),
+  );
 }
 
 /** The consultation has ended: the doctor's summary is there to read (and feedback to give). */

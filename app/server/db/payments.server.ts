@@ -19,6 +19,10 @@ export async function recordPaymentAttempt(
     .onConflictDoNothing({ target: payments.txRef });
 }
 
+export async function paymentById(db: Database, id: string): Promise<PaymentRow | null> {
+  return (await db.query.payments.findFirst({ where: eq(payments.id, id) })) ?? null;
+}
+
 export async function paymentByTxRef(db: Database, txRef: string): Promise<PaymentRow | null> {
   return (await db.query.payments.findFirst({ where: eq(payments.txRef, txRef) })) ?? null;
 }

@@ -69,6 +69,18 @@ export function latePaymentEmail(
   ]);
 }
 
+export function refundedEmail(
+  t: Translate,
+  to: { email: string; firstName: string },
+  details: { title: string; amountEtb: number; consultationLink: string },
+): MailMessage {
+  const lines = [
+    t("email.greeting", { name: to.firstName }),
+    t("email.refunded.body", { title: details.title, amount: details.amountEtb }),
+  ];
+  return htmlEmail(to.email, t("email.refunded.subject"), lines, [{ label: t("email.refunded.action"), href: details.consultationLink }]);
+}
+
 export function summaryReadyEmail(
   t: Translate,
   to: { email: string; firstName: string },
