@@ -6,6 +6,7 @@ import { z } from "zod/mini";
 
 import { email, ethiopianPhone, personName } from "./auth-schemas";
 import { MAX_LICENCE_BYTES, MAX_PHOTO_BYTES } from "./constants";
+import { todayIsoDate } from "./dates";
 import { DEFAULT_DOCTOR_SPECIALTY } from "./roles";
 import { ADD_ADMIN_INTENT, ADD_DOCTOR_INTENT, DOCTOR_STATUS_INTENTS, UPDATE_DOCTOR_INTENT } from "./staff-intents";
 import { cleanLine } from "./text-hygiene";
@@ -51,7 +52,10 @@ export const AddDoctorSchema = z.object({
   specialty,
   licenceNumber: requiredLine(MAX_LICENCE_NUMBER_CHARS),
   experienceYears,
-  licenceExpiresOn: z.iso.date({ error: "admin.doctors.errors.licenceExpiry" }),
+  // A doctor with a lapsed licence may not practise: the date must be today or later.
+  licenceExpiresOn: z.iso
+    .date({ error: "admin.doctors.errors.licenceExpiry" })
+    .check(z.refine((date) => date >= todayIsoDate(), { error: "admin.doctors.errors.licenceExpired" })),
   licenceFile,
 });
 

@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { Pager } from "~/components/admin/pager";
 import { CardList, DoctorStatusBadge, PersonName, useAdminDate } from "~/components/admin/user-list";
 import { pageRequest, searchText } from "~/domain/paging";
+import { DEFAULT_DOCTOR_SPECIALTY } from "~/domain/roles";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { searchDoctors } from "~/server/admin/doctors.server";
 import { requireAdmin } from "~/server/auth/guards.server";
@@ -61,7 +62,8 @@ export default function AdminDoctors() {
                 <DoctorStatusBadge status={doctor.status} />
               </div>
               <p>
-                {doctor.specialty} · {t("admin.doctors.code", { code: doctor.doctorCode })}
+                {doctor.specialty === DEFAULT_DOCTOR_SPECIALTY ? t("admin.doctors.defaultSpecialty") : doctor.specialty} ·{" "}
+                {t("admin.doctors.code", { code: doctor.doctorCode })}
               </p>
               <p className="break-all">{doctor.email}</p>
               <p>{doctor.phone ?? t("admin.users.noPhone")}</p>

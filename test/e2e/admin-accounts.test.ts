@@ -51,7 +51,9 @@ describe("the admin console", () => {
     await form.getByLabel("Last name").fill(lastName);
     await form.getByLabel("Email").fill(email);
     await form.getByLabel("Phone").fill("0911223344");
-    expect(await form.getByLabel("Specialty").inputValue()).toBe("Dermatologist");
+    // Left empty, the specialty is a dermatologist's (the hint says so, in the reader's language).
+    expect(await form.getByLabel("Specialty").inputValue()).toBe("");
+    await form.getByText("Leave empty for a dermatologist.").waitFor();
     await form.getByLabel("Medical licence number").fill(`ETH-${stamp}`);
     await form.getByLabel("Years of experience").fill("6");
     await form.getByLabel("Licence expiry date").fill("2029-01-31");

@@ -199,8 +199,13 @@ describe("invite links", () => {
     expect(mail?.textBody).toContain("72");
     expect(mail?.link?.pathname).toBe("/invite");
     const token = mail!.link!.searchParams.get("token")!;
-    const done = await new Visitor().post(`/invite?token=${token}`, { token, password: "Doctor-Skin-5", confirmPassword: "Doctor-Skin-5" });
+    const invited = new Visitor();
+    const done = await invited.post(`/invite?token=${token}`, { token, password: "Doctor-Skin-5", confirmPassword: "Doctor-Skin-5" });
     expect(done.headers.get("Location")).toBe("/login");
+    // A first password is "set", not "changed".
+    const signInPage = (await invited.follow(done)).html;
+    expect(signInPage).toContain("Password set");
+    expect(signInPage).not.toContain("Password Changed");
     expect(await db.query.passwordCredentials.findFirst({ where: eq(passwordCredentials.userId, userId) })).toBeDefined();
     expect((await db.query.users.findFirst({ where: eq(users.id, userId) }))?.emailConfirmedAt).toBeInstanceOf(Date);
     expect((await new Visitor().get(`/invite?token=${token}`)).status).toBe(400);

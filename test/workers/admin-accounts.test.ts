@@ -208,6 +208,7 @@ describe("the admin dashboard", () => {
       [{ experienceYears: "-3" }, "Enter a whole number of years from 0 to 99."],
       [{ experienceYears: "seven" }, "Enter a whole number of years from 0 to 99."],
       [{ licenceExpiresOn: "2028-13-45" }, "Please enter the licence expiry date."],
+      [{ licenceExpiresOn: "2001-01-01" }, "This licence has expired."],
       [{ phone: "12345" }, "Please enter an Ethiopian phone number starting with +251."],
       [{ firstName: "\u0000\u0007 " }, "This field is required."],
       [{ email: "not-an-email" }, "Please enter a valid email address."],

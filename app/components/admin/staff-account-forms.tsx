@@ -9,7 +9,6 @@ import type { z } from "zod/mini";
 import { FieldErrors, FormAlert, SubmitButton, TextField } from "~/components/form-fields";
 import { useLazyValidation } from "~/components/forms/use-lazy-validation";
 import { LICENCE_CONTENT_TYPES } from "~/domain/constants";
-import { DEFAULT_DOCTOR_SPECIALTY } from "~/domain/roles";
 import type { AddAdminSchema, AddDoctorSchema } from "~/domain/staff-forms";
 import { ADD_ADMIN_INTENT, ADD_DOCTOR_INTENT } from "~/domain/staff-intents";
 import type { TextKey } from "~/i18n";
@@ -89,7 +88,6 @@ export function AddDoctorForm({ answer }: { answer: StaffFormAnswer | undefined 
   const [form, fields] = useForm({
     id: "add-doctor",
     lastResult: answer?.result,
-    defaultValue: { specialty: DEFAULT_DOCTOR_SPECIALTY },
     onValidate: validation.onValidate,
     shouldValidate: "onBlur",
   });
@@ -109,7 +107,12 @@ export function AddDoctorForm({ answer }: { answer: StaffFormAnswer | undefined 
         <p className="text-sm text-base-content/80">{t("admin.dashboard.inviteNote")}</p>
         <Failure answer={answer} />
         <PersonFields fields={fields} />
-        <TextField meta={fields.specialty} label={t("admin.doctors.fields.specialty")} autoComplete="off" />
+        <TextField
+          meta={fields.specialty}
+          label={t("admin.doctors.fields.specialty")}
+          hint={t("admin.doctors.specialtyHint")}
+          autoComplete="off"
+        />
         <div className="grid gap-4 sm:grid-cols-2">
           <TextField meta={fields.licenceNumber} label={t("admin.doctors.fields.licenceNumber")} autoComplete="off" />
           <TextField

@@ -39,7 +39,9 @@ export async function handleSetPassword(context: AppLoadContext, request: Reques
   });
   return redirectWithToast(
     "/login",
-    { kind: "success", title: "profile.passwordChangedTitle", description: "auth.reset.doneBody" },
+    purpose === "invite"
+      ? { kind: "success", title: "auth.invite.doneTitle", description: "auth.invite.doneBody" }
+      : { kind: "success", title: "profile.passwordChangedTitle", description: "auth.reset.doneBody" },
     context.config,
   );
 }
