@@ -32,3 +32,10 @@ export function parseForm<Schema extends $ZodType>(
     },
   });
 }
+
+/** Whether a refused submission lacks a required field (else its fields are there but not right). */
+export function lacksRequiredField(submission: { error?: Record<string, string[] | null> | null }): boolean {
+  return Object.values(submission.error ?? {}).some((messages) =>
+    (messages ?? []).some((message) => message === "forms.errors.required" || message.endsWith("Required")),
+  );
+}

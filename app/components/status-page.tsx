@@ -11,6 +11,7 @@ export function StatusPage({ status }: { status: number }) {
     401: { title: t("pages.error.status", { status: 401 }), body: t("pages.error.signInRequired") },
     403: { title: t("pages.accessDenied.title"), body: t("pages.accessDenied.body") },
     404: { title: t("pages.notFound.title"), body: t("pages.notFound.body") },
+    405: { title: t("pages.error.status", { status: 405 }), body: t("pages.error.methodNotAllowed") },
   };
   const message = messages[status] ?? { title: t("pages.error.title"), body: t("pages.error.body") };
   return <MessagePage title={message.title} body={message.body} code={status} />;

@@ -10,7 +10,7 @@ import { HoneypotField } from "~/components/honeypot-field";
 import { ContactMessageSchema, MAX_CONTACT_MESSAGE_CHARS } from "~/domain/contact-message";
 import { HONEYPOT_FIELD } from "~/domain/doctor-application";
 import { waitMessage } from "~/domain/rate-limits";
-import { parseForm } from "~/forms";
+import { lacksRequiredField, parseForm } from "~/forms";
 import type { TextMessage } from "~/i18n";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { loadAsDocument, staticPage } from "~/page-hydration";
@@ -36,7 +36,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const refuse = (status: number, formError: TextMessage) =>
     data({ result: submission.reply({ hideFields: [HONEYPOT_FIELD] }), formError }, { status });
   if (formData.get(HONEYPOT_FIELD)) return refuse(400, { key: "contact.failed" });
-  if (submission.status !== "success") return refuse(400, { key: "contact.missingFields" });
+  if (submission.status !== "success")
+    return refuse(400, { key: lacksRequiredField(submission) ? "contact.missingFields" : "contact.checkFields" });
   const limit = await takeAttempt(context.db, contactMessageLimits(request), now);
   if (!limit.allowed) return refuse(429, waitMessage(limit.retryAfterMs));
   await saveContactMessage(context.db, request, submission.value, now);

@@ -16,7 +16,7 @@ import { HoneypotField } from "~/components/honeypot-field";
 import { APPLICANT_CONTACT_BUSINESS_DAYS, HOME_AFTER_DOCTOR_REGISTRATION_MS, MAX_LICENCE_BYTES } from "~/domain/constants";
 import { DoctorApplicationSchema, HONEYPOT_FIELD, MAX_EXPERIENCE_YEARS } from "~/domain/doctor-application";
 import { waitMessage } from "~/domain/rate-limits";
-import { parseForm } from "~/forms";
+import { lacksRequiredField, parseForm } from "~/forms";
 import type { TextMessage } from "~/i18n";
 import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
 import { loadAsDocument, staticPage } from "~/page-hydration";
@@ -58,7 +58,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseForm(formData, DoctorApplicationSchema);
   const reply = () => submission.reply({ hideFields: ["licence", HONEYPOT_FIELD] });
   if (formData.get(HONEYPOT_FIELD)) return refuse(400, { key: "doctorApplication.errors.failed" }, reply());
-  if (submission.status !== "success") return refuse(400, { key: "doctorApplication.errors.missingFields" }, reply());
+  if (submission.status !== "success") {
+    const summary = lacksRequiredField(submission) ? "doctorApplication.errors.missingFields" : "doctorApplication.errors.checkFields";
+    return refuse(400, { key: summary }, reply());
+  }
   const limit = await takeAttempt(context.db, doctorApplicationLimits(request), now);
   if (!limit.allowed) return refuse(429, waitMessage(limit.retryAfterMs), reply());
 

@@ -126,6 +126,8 @@ describe("the doctor application", () => {
     ["fractional experience", { experienceYears: "2.5" }, 400, "whole number (0 or more)"],
     ["a bad email", { email: "not-an-address" }, 400, "valid email address"],
     ["a filled honeypot", { website: "http://spam.example" }, 400, "Failed to submit registration. Please try again."],
+    // Every field there, one of them wrong: the summary does not claim something is missing.
+    ["a name of 10,000 characters", { fullName: "A".repeat(10_000) }, 400, "Please correct the fields marked below."],
   ])("refuses %s with a clear message, keeps the typed values and stores nothing", async (_what, overrides, status, message) => {
     const email = uniqueEmail("refused");
     const before = await licenceCount();

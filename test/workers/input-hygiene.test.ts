@@ -218,6 +218,10 @@ describe("a POST to a page without a form", () => {
       const response = await visitor.post(path, { anything: "1" });
       expect(response.status, path).toBe(405);
     }
+    // The page says what happened, not that the server failed.
+    const page = await (await visitor.post("/patient/dashboard", { anything: "1" })).text();
+    expect(page).toContain("This page cannot take that request.");
+    expect(page).not.toContain("An unexpected error occurred");
     expect(errors).not.toHaveBeenCalled();
   });
 });
