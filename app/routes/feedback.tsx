@@ -17,7 +17,7 @@ import { loadAsDocument, staticPage } from "~/page-hydration";
 import { contactMessageLimits } from "~/server/auth/client-limits.server";
 import { saveContactMessage } from "~/server/db/contact-messages.server";
 import { readFormData } from "~/server/form-body.server";
-import { takeAttempt } from "~/server/rate-limit.server";
+import { forgetRateLimitHits, takeAttempt } from "~/server/rate-limit.server";
 
 const SENT = "sent";
 
@@ -39,7 +39,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success")
     return refuse(400, { key: lacksRequiredField(submission) ? "contact.missingFields" : "contact.checkFields" });
   const limit = await takeAttempt(context.db, contactMessageLimits(request), now);
-  if (!limit.allowed) return refuse(429, waitMessage(limit.retryAfterMs));
+  if (!limit.allowed) {
+    // A refused attempt does not count: trying again too soon must not push the wait further out.
+    await forgetRateLimitHits(context.db, limit.hitIds);
+    return refuse(429, waitMessage(limit.retryAfterMs));
+  }
   await saveContactMessage(context.db, request, submission.value, now);
   return redirect(`/feedback?${SENT}`, 303);
 }

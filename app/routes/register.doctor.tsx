@@ -22,7 +22,7 @@ import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
 import { loadAsDocument, staticPage } from "~/page-hydration";
 import { doctorApplicationLimits } from "~/server/auth/client-limits.server";
 import { readFormData } from "~/server/form-body.server";
-import { takeAttempt } from "~/server/rate-limit.server";
+import { forgetRateLimitHits, takeAttempt } from "~/server/rate-limit.server";
 import { submitApplication } from "~/server/registrations/apply.server";
 
 /** A body larger than the largest licence and the fields around it is refused unread. */
@@ -63,7 +63,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return refuse(400, { key: summary }, reply());
   }
   const limit = await takeAttempt(context.db, doctorApplicationLimits(request), now);
-  if (!limit.allowed) return refuse(429, waitMessage(limit.retryAfterMs), reply());
+  if (!limit.allowed) {
+    // A refused attempt does not count: trying again too soon must not push the wait further out.
+    await forgetRateLimitHits(context.db, limit.hitIds);
+    return refuse(429, waitMessage(limit.retryAfterMs), reply());
+  }
 
   const outcome = await submitApplication(context, request, submission.value, await detectLanguage(request), now);
   if (!outcome.ok) {

@@ -194,8 +194,15 @@ describe("the doctor application", () => {
     const email = uniqueEmail("limited");
     const limited = await apply(visitor, applicationForm(email));
     expect(limited.status).toBe(429);
-    expect(await limited.text()).toContain("Too many attempts");
+    const firstWait = await limited.text();
+    expect(firstWait).toContain("Too many attempts");
     expect(await registrationsOf(email)).toEqual([]);
+    // Trying again while refused does not push the wait further out.
+    const tooSoon = await apply(visitor, applicationForm(email));
+    expect(tooSoon.status).toBe(429);
+    const waitOf = (html: string) => /wait (\d+) minute/.exec(html)?.[1];
+    expect(waitOf(await tooSoon.text())).toBe(waitOf(firstWait));
+    expect(waitOf(firstWait)).toBeDefined();
     // Another client is not slowed.
     expect((await apply(new Visitor(), applicationForm(email))).status).toBe(303);
   });
