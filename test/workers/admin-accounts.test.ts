@@ -304,7 +304,10 @@ describe("the doctors page", () => {
     const before = await snapshot();
     const taken = await edit({ email: otherEmail });
     expect(taken.status).toBe(409);
-    expect(await taken.text()).toContain("This email address is already in use.");
+    const takenPage = await taken.text();
+    expect(takenPage).toContain("This email address is already in use.");
+    // Said at the top of the form too, not only beside the field.
+    expect(takenPage).toContain("Failed to save the doctor&#x27;s details");
     const forged = await edit({ picture: new File([EXE_BYTES], "me.png", { type: "image/png" }) });
     expect(forged.status).toBe(400);
     expect(await forged.text()).toContain("The picture must be a JPG, PNG or WebP image.");

@@ -365,7 +365,7 @@ describe("approving an application", () => {
       if (row!.status === "approved") {
         expect(row).toMatchObject({ reviewedBy: one.userId, rejectionReason: null });
         expect(await usersWith(registration.email)).toBe(1);
-        expect(mail[0]!.subject).toBe("You are invited to Qoda");
+        expect(mail[0]!.subject).toBe("Your application to Qoda has been approved");
       } else {
         expect(row).toMatchObject({ status: "rejected", reviewedBy: two.userId, rejectionReason: "Race" });
         expect(await usersWith(registration.email)).toBe(0);

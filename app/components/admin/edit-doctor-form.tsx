@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import type { z } from "zod/mini";
 
 import { FileField } from "~/components/admin/staff-account-forms";
-import { SubmitButton, TextField } from "~/components/form-fields";
+import { FormAlert, SubmitButton, TextField } from "~/components/form-fields";
 import { useLazyValidation } from "~/components/forms/use-lazy-validation";
 import { PHOTO_CONTENT_TYPES } from "~/domain/constants";
 import type { EditDoctorSchema } from "~/domain/staff-forms";
@@ -50,6 +50,9 @@ export function EditDoctorForm({ doctor, lastResult }: { doctor: DoctorDetails; 
         <h2 id="edit-doctor-title" className="card-title">
           {t("admin.doctors.editTitle")}
         </h2>
+        {lastResult?.status === "error" ? (
+          <FormAlert title={t("admin.doctors.saveFailed")} message={t("admin.accounts.checkForm")} />
+        ) : null}
         <div className="grid gap-4 sm:grid-cols-2">
           <TextField meta={fields.firstName} label={t("forms.fields.firstName")} autoComplete="off" />
           <TextField meta={fields.lastName} label={t("forms.fields.lastName")} autoComplete="off" />

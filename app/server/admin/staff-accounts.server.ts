@@ -41,7 +41,8 @@ const isUniqueFailure = (error: unknown, column: string) => {
 /**
  * Creates the account (user, role, profile and, for a doctor, an active doctor row) in one atomic
  * batch, audits it as `actorId`'s doing, and sends the invite. An address already in use is refused,
- * also when two admins add it at once (the unique index lets one through).
+ * also when two admins add it at once (the unique index lets one through). `invite` names the email:
+ * a plain invite, or the one that tells an applicant their application was approved.
  */
 export async function createStaffAccount(
   context: AppLoadContext,
@@ -49,6 +50,7 @@ export async function createStaffAccount(
   account: NewStaffAccount,
   actorId: string,
   now: Date,
+  invite: "invite" | "applicationApproved" = "invite",
 ): Promise<StaffAccountOutcome> {
   const { db } = context;
   const email = account.email.trim().toLowerCase();
@@ -98,7 +100,7 @@ export async function createStaffAccount(
       if (isUniqueFailure(error, "doctors.doctor_code") && attempt < 3) continue;
       throw error;
     }
-    await sendAccountLink("invite", context, request, userId, now);
+    await sendAccountLink(invite, context, request, userId, now);
     return { ok: true, userId };
   }
 }

@@ -18,6 +18,7 @@ const LINKS: Record<AccountEmailKind, { purpose: LinkPurpose; path: string; life
   reset: { purpose: "password_reset", path: "/reset-password", lifetimeMs: PASSWORD_RESET_LINK_LIFETIME_MS },
   // For accounts an admin creates: a link to set their own password, valid 72 hours, once.
   invite: { purpose: "invite", path: "/invite", lifetimeMs: INVITE_LINK_LIFETIME_MS },
+  applicationApproved: { purpose: "invite", path: "/invite", lifetimeMs: INVITE_LINK_LIFETIME_MS },
 };
 
 /** Sends `userId` the one-time link of `kind`; false when there is no such account. */

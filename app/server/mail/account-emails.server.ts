@@ -6,13 +6,15 @@ import { htmlEmail } from "~/server/mail/html-email.server";
 import type { MailMessage } from "~/server/mail/mailer.server";
 
 type Translate = TFunction<"common">;
-export type AccountEmailKind = "confirm" | "reset" | "invite";
+/** `applicationApproved` is the invite of a doctor whose application was approved. */
+export type AccountEmailKind = "confirm" | "reset" | "invite" | "applicationApproved";
 export type AccountNoticeKind = "signUpTaken" | "signInGuessing";
 
 const LINK_LIFETIME_MS: Record<AccountEmailKind, number> = {
   confirm: EMAIL_CONFIRMATION_LINK_LIFETIME_MS,
   reset: PASSWORD_RESET_LINK_LIFETIME_MS,
   invite: INVITE_LINK_LIFETIME_MS,
+  applicationApproved: INVITE_LINK_LIFETIME_MS,
 };
 
 export function accountEmail(kind: AccountEmailKind, t: Translate, to: string, firstName: string, link: string): MailMessage {

@@ -72,7 +72,7 @@ export async function approveRegistration(
   const doctor: DoctorDetails = { experienceYears: registration.experienceYears, licenceFileKey: registration.licenceFileKey };
   let created: Awaited<ReturnType<typeof createStaffAccount>>;
   try {
-    created = await createStaffAccount(context, request, { role: "doctor", doctor, ...person }, adminId, now);
+    created = await createStaffAccount(context, request, { role: "doctor", doctor, ...person }, adminId, now, "applicationApproved");
   } catch (error) {
     await releaseApproval(context, id, adminId);
     throw error;
