@@ -10,8 +10,9 @@ import { eq } from "drizzle-orm";
 import type { Connection, WSMessage } from "partyserver";
 
 import { consultations } from "~/db/schema";
-import { chatRateCheck, chatSendRefusal, chatTextOf, hasChat, senderRoleIn } from "~/domain/chat";
+import { chatSendRefusal, chatTextOf, hasChat, senderRoleIn } from "~/domain/chat";
 import { CHAT_SENDER_ROLES, type ChatMessageKind, type ChatRefusal, type ChatSenderRole } from "~/domain/chat-message";
+import { chatRateCheck } from "~/domain/chat-rate";
 import { takesPartIn } from "~/domain/consultation-access";
 import type { ConsultationStatus, DeclineReason } from "~/domain/consultation-status";
 import { consultationLink } from "~/domain/notifications";

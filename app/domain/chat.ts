@@ -2,7 +2,7 @@
 // room (for sockets and for the server's own calls) and by the upload of a chat photo before it is
 // stored.
 import type { ChatRefusal, ChatSenderRole } from "./chat-message";
-import { MAX_CHAT_MESSAGE_CHARS, MAX_CHAT_MESSAGES_PER_MINUTE } from "./constants";
+import { MAX_CHAT_MESSAGE_CHARS } from "./constants";
 import { takesPartIn } from "./consultation-access";
 import type { ConsultationStatus } from "./consultation-status";
 import { cleanText } from "./text-hygiene";
@@ -39,13 +39,4 @@ export function chatTextOf(typed: string): { ok: true; text: string } | { ok: fa
   if (text === "") return { ok: false, refusal: "empty" };
   // Characters as a person counts them: one per letter, emoji included.
   return [...text].length > MAX_CHAT_MESSAGE_CHARS ? { ok: false, refusal: "too_long" } : { ok: true, text };
-}
-
-/**
- * Whether one more message fits the sender's rate, given when their recent ones were sent; returns
- * the times still within the last minute (to keep) either way.
- */
-export function chatRateCheck(sentAtMs: readonly number[], nowMs: number): { allowed: boolean; recent: number[] } {
-  const recent = sentAtMs.filter((sentAt) => nowMs - sentAt < 60_000);
-  return { allowed: recent.length < MAX_CHAT_MESSAGES_PER_MINUTE, recent };
 }

@@ -16,7 +16,7 @@ import { CHAT_INTENTS, hasChat } from "~/domain/chat";
 import { formatConsultationId } from "~/domain/constants";
 import { DECISION_INTENTS, DECISION_REFUSAL_MESSAGES, refusalHttpStatus } from "~/domain/consultation-decisions";
 import { formatDay } from "~/domain/dates";
-import { getTranslator, pageTitle } from "~/i18n.server";
+import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
 import { requirePatient } from "~/server/auth/guards.server";
 import type { SessionUser } from "~/server/auth/session.server";
 import { chatForPage, sendChatMessageFromForm } from "~/server/chat.server";
@@ -45,18 +45,19 @@ export async function loader(args: LoaderFunctionArgs) {
     latePaymentsOf(context.db, consultation.id),
     countStoredFiles(context.db, consultation.id),
   ]);
-  const t = await getTranslator(request);
+  const [t, language] = await Promise.all([getTranslator(request), detectLanguage(request)]);
   const doctorName = t("doctorCard.name", { name: doctor?.firstName ?? "" });
   return {
     title: pageTitle(`${t("consultation.title")} ${formatConsultationId(consultation.id)}`),
     consultation: consultationForPage(consultation),
     doctorFirstName: doctor?.firstName ?? null,
     photoIds: photos.map((photo) => photo.id),
-    /** Payments that could not start it: the patient is told why, and that each will be (or was) refunded. */
+    /** Payments that could not start it: the patient is told why, and that each will be (or was) refunded (worded here, so no page ships these texts). */
     latePayments: latePayments.map((payment) => ({
-      amountEtb: payment.amountEtb,
-      reason: payment.reason,
-      refundedAt: payment.refundedAt?.toISOString() ?? null,
+      refunded: payment.refundedAt !== null,
+      notice: payment.refundedAt
+        ? t("payment.refundedNotice", { amount: payment.amountEtb, date: formatDay(payment.refundedAt, language) })
+        : t(payment.reason === "already_paid" ? "payment.duplicateNotice" : "payment.lateNotice", { amount: payment.amountEtb }),
     })),
     feedback: feedback && { rating: feedback.rating, message: feedback.feedbackMessage },
     storedFiles,
@@ -98,7 +99,7 @@ async function deletePhotos({ context, request, params }: ActionFunctionArgs, pa
 }
 
 export default function PatientConsultation() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { consultation, doctorFirstName, photoIds, chat, latePayments, feedback, storedFiles } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   // The room says live when a doctor accepts or declines it and when it is paid; then it carries the chat, and says when it ends.
@@ -146,15 +147,8 @@ export default function PatientConsultation() {
         <FormAlert title={t("consultation.errors.title")} message={t(DECISION_REFUSAL_MESSAGES[actionData.refusal])} />
       ) : null}
       {latePayments.map((payment, index) => (
-        <div
-          key={index}
-          role="status"
-          className={`alert ${payment.refundedAt ? "alert-info" : "alert-warning"}`}
-          data-testid="late-payment"
-        >
-          {payment.refundedAt
-            ? t("payment.refundedNotice", { amount: payment.amountEtb, date: formatDay(payment.refundedAt, i18n.language) })
-            : t(payment.reason === "already_paid" ? "payment.duplicateNotice" : "payment.lateNotice", { amount: payment.amountEtb })}
+        <div key={index} role="status" className={`alert ${payment.refunded ? "alert-info" : "alert-warning"}`} data-testid="late-payment">
+          {payment.notice}
         </div>
       ))}
       <RequestStatusPanel

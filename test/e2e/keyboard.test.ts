@@ -36,8 +36,10 @@ describe("a patient using only the keyboard", () => {
     // picker focused then would be replaced under the keyboard. Wait for the pickers, as a person would.
     await page.getByTestId("photo-input").waitFor({ state: "attached" });
 
-    await tabUntil(page, (now) => now.tag === "input" && now.type === "file");
+    // Playwright turns on file-chooser interception when a listener is added, without waiting for it:
+    // listen before tabbing, so it is on by the time Enter opens the picker.
     const chooser = page.waitForEvent("filechooser");
+    await tabUntil(page, (now) => now.tag === "input" && now.type === "file");
     await page.keyboard.press("Enter");
     await (await chooser).setFiles(photoOnDisk("arm.png"));
     await page.locator('[data-testid="photo-upload"][data-status="done"]').waitFor({ timeout: 10_000 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import { chatRateCheck, chatSendRefusal, chatTextOf, hasChat, senderRoleIn } from "~/domain/chat";
+import { chatSendRefusal, chatTextOf, hasChat, senderRoleIn } from "~/domain/chat";
+import { chatRateCheck } from "~/domain/chat-rate";
 import { MAX_CHAT_MESSAGE_CHARS } from "~/domain/constants";
 import { mayUseChat } from "~/domain/consultation-access";
 import { CONSULTATION_STATUSES } from "~/domain/consultation-status";
