@@ -150,9 +150,16 @@ export default function App() {
 const StatusPageInBrowser = lazy(() => import("~/components/status-page").then((module) => ({ default: module.StatusPage })));
 const StatusPage = import.meta.env.SSR ? StatusPageOnServer : StatusPageInBrowser;
 
+/**
+ * A load the browser cut short because a quicker tap overtook it (a second navigation) can reach this
+ * boundary in Remix 2 (remix-run/react-router#14203); the navigation that overtook it replaces this
+ * page at once. Not a failure: nothing to log.
+ */
+const wasOvertaken = (error: unknown) => error instanceof Error && error.name === "AbortError";
+
 export function ErrorBoundary() {
   const error = useRouteError();
-  if (!isRouteErrorResponse(error)) console.error(error);
+  if (!isRouteErrorResponse(error) && !wasOvertaken(error)) console.error(error);
   return (
     <Suspense fallback={null}>
       <StatusPage status={isRouteErrorResponse(error) ? error.status : 500} />
