@@ -7,6 +7,7 @@ import { z } from "zod/mini";
 import { email, ethiopianPhone, personName } from "./auth-schemas";
 import { MAX_LICENCE_BYTES, MAX_PHOTO_BYTES } from "./constants";
 import { todayIsoDate } from "./dates";
+import { requiredLine } from "./doctor-application";
 import { DEFAULT_DOCTOR_SPECIALTY } from "./roles";
 import { ADD_ADMIN_INTENT, ADD_DOCTOR_INTENT, DOCTOR_STATUS_INTENTS, UPDATE_DOCTOR_INTENT } from "./staff-intents";
 import { cleanLine } from "./text-hygiene";
@@ -18,12 +19,6 @@ const MAX_SPECIALTY_CHARS = 60;
 const MAX_LICENCE_NUMBER_CHARS = 40;
 /** Years of experience a doctor may state: a whole number from 0 to 99. */
 const YEARS = /^\d{1,2}$/;
-
-/** One clean line, present, at most `maxChars`. */
-const requiredLine = (maxChars: number) =>
-  z
-    .string({ error: REQUIRED })
-    .check(z.overwrite(cleanLine), z.trim(), z.minLength(1, { error: REQUIRED }), z.maxLength(maxChars, { error: TOO_LONG }));
 
 /** The specialty, "Dermatologist" when left empty. */
 const specialty = z.pipe(
