@@ -59,14 +59,21 @@ for (const layer of LAYERS) {
 console.log("\n=== size budgets and accessibility audit ===");
 const sizesStartedMs = Date.now();
 const sizesReport = join(reportsDir, "size.json");
-const sizes = spawnSync("node", ["scripts/bench-size.ts", "--no-build", "--report", sizesReport], { cwd: PROJECT_ROOT, stdio: "inherit", env });
+const sizes = spawnSync("node", ["scripts/bench-size.ts", "--no-build", "--report", sizesReport], {
+  cwd: PROJECT_ROOT,
+  stdio: "inherit",
+  env,
+});
 const sizesTook = seconds(sizesStartedMs);
 const found = existsSync(sizesReport)
   ? (JSON.parse(readFileSync(sizesReport, "utf8")) as { sizeProblems: string[]; auditProblems: string[]; audited: number })
   : undefined;
 const checks = [
   { name: "size budgets", ok: found !== undefined && found.sizeProblems.length === 0 },
-  { name: `accessibility audit (${found?.audited ?? 0} pages, English and Amharic)`, ok: found !== undefined && found.audited > 0 && found.auditProblems.length === 0 },
+  {
+    name: `accessibility audit (${found?.audited ?? 0} pages, English and Amharic)`,
+    ok: found !== undefined && found.audited > 0 && found.auditProblems.length === 0,
+  },
 ];
 if (!found) lines.push(`size run: no report (exited with ${sizes.status})`);
 for (const check of checks) {

@@ -73,4 +73,3 @@ export async function teardown() {
   await Promise.all(servers.map((server) => server.stop()));
   for (const stateDir of stateDirs) rmSync(stateDir, { recursive: true, force: true });
 }
-

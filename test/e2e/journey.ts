@@ -106,9 +106,9 @@ export async function signUpNewPatient(page: Page, firstName: string, origin = b
 }
 
 /** Sends a request without photos from the patient signed in on `page`, as the details form posts it. */
-export async function sendRequestDirectly(page: Page, chiefComplaint: string) {
-  const response = await page.request.post(`${baseUrl}/patient/new-consultation?step=2`, {
-    headers: { Origin: baseUrl },
+export async function sendRequestDirectly(page: Page, chiefComplaint: string, origin = baseUrl) {
+  const response = await page.request.post(`${origin}/patient/new-consultation?step=2`, {
+    headers: { Origin: origin },
     form: { intent: "submit", chiefComplaint, submissionKey: crypto.randomUUID() },
     maxRedirects: 0,
   });

@@ -250,10 +250,10 @@ describe("sign-in", () => {
     expect((await notices())[0]!.textBody).toContain("We have slowed down further attempts.");
     // Once the wait is over, a further failure is allowed, and the owner is not mailed again.
     // (An attempt during the wait is refused without counting, so trying until one is let through adds one failure.)
-    await vi.waitFor(
-      async () => expect((await new Visitor().post("/login", { email, password: "Wrong-again-1" })).status).toBe(401),
-      { timeout: 5_000, interval: 100 },
-    );
+    await vi.waitFor(async () => expect((await new Visitor().post("/login", { email, password: "Wrong-again-1" })).status).toBe(401), {
+      timeout: 5_000,
+      interval: 100,
+    });
     await markerMailArrives(email);
     expect(await notices()).toHaveLength(1);
   });
