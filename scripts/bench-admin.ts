@@ -1,5 +1,5 @@
 // `npm run bench:admin`: how fast the admin console answers with a platform of some size.
-// Starts its own `wrangler dev` on port 8896 with fresh local state, seeds 1,000 doctors, 3,000
+// Starts its own `wrangler dev` on port 8896 (or BENCH_PORT) with fresh local state, seeds 1,000 doctors, 3,000
 // patients, 10,000 consultations in every status (with their payments and feedback) and 20,000 audit
 // entries, then loads each admin page (lists, searches, filters, later pages) as an admin, one request
 // at a time, and prints p50 and p99 of the server's answer time per page, and its size.
@@ -9,8 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { benchAccount, printLatencies, quote, serveSeeded } from "./bench-stack.ts";
+import { benchPort } from "./local-stack.ts";
 
-const PORT = 8896;
+const PORT = benchPort(8896);
 const DOCTORS = Number(process.env.BENCH_DOCTORS ?? 1_000);
 const PATIENTS = Number(process.env.BENCH_PATIENTS ?? 3_000);
 const CONSULTATIONS = Number(process.env.BENCH_CONSULTATIONS ?? 10_000);

@@ -1,5 +1,5 @@
 // `npm run bench:chat`: how fast a chat message reaches the other person, with many chats at once.
-// Starts its own `wrangler dev` on port 8897 with fresh local state, seeds 100 in-progress
+// Starts its own `wrangler dev` on port 8897 (or BENCH_PORT) with fresh local state, seeds 100 in-progress
 // consultations (a patient and a doctor each, with sessions), connects both people of each by
 // WebSocket, and lets every pair talk at once: each message goes one way, and the next leaves once it
 // has arrived (after a short pause, as people type). Prints p50 and p99 of the time from send to the
@@ -10,8 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { benchAccount, printLatencies, quote, serveSeeded, socketWithCookie } from "./bench-stack.ts";
+import { benchPort } from "./local-stack.ts";
 
-const PORT = 8897;
+const PORT = benchPort(8897);
 const CONSULTATIONS = Number(process.env.BENCH_CONSULTATIONS ?? 100);
 /** Messages each consultation exchanges (alternately from the patient and the doctor). */
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20);

@@ -1,5 +1,5 @@
 // `npm run bench:lobby`: how fast a submitted request reaches every connected doctor.
-// Starts its own `wrangler dev` on port 8798 with fresh local state, seeds 200 active doctors (each
+// Starts its own `wrangler dev` on port 8798 (or BENCH_PORT) with fresh local state, seeds 200 active doctors (each
 // with a session) and a patient per request (a patient may have only 3 waiting), connects 200 doctor sockets to the lobby, submits requests through
 // the real form action, and prints p50 and p99 of the time from submit to the LAST socket receiving it.
 import { randomUUID } from "node:crypto";
@@ -8,8 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { benchAccount, printLatencies, serveSeeded, socketWithCookie } from "./bench-stack.ts";
+import { benchPort } from "./local-stack.ts";
 
-const PORT = 8798;
+const PORT = benchPort(8798);
 const DOCTORS = Number(process.env.BENCH_DOCTORS ?? 200);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100);
 

@@ -1,20 +1,26 @@
 // `npm run bench:size`: what a first visit to each page downloads, measured in a real browser (Debian's
-// chromium, cache off) against its own `wrangler dev` (port 8797, fresh seeded state): gzipped JS and
-// CSS, the font files the page draws with, and the whole visit. Fails when a page is over its budget,
-// or when a page of the app is missing from the list below. `npm test` runs it.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+// chromium, cache off) against its own `wrangler dev` (port 8797 or BENCH_PORT, fresh seeded state):
+// gzipped JS and CSS, the font files the page draws with, and the whole visit. Each page is then audited
+// with axe in English and in Amharic (the run's one accessibility audit of every page). Fails when a page
+// is over its budget, has a serious or critical violation, could not be measured (it answered with
+// another page), or is missing from the list below. `npm test` runs it with `--no-build`, on the state
+// it seeded (QODA_SEEDED_STATE), and `--report <file>` for its summary.
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { gzipSync } from "node:zlib";
 
 import { type Browser, type BrowserContext, chromium, type Page, type Response as PageResponse } from "playwright-core";
 
-import { CHROMIUM_PATH, ensureChromium } from "../test/e2e/chromium.ts";
+import { auditInBothLanguages } from "../test/e2e/accessibility.ts";
+import { CHROMIUM_PATH, ensureChromium, LAUNCH_ARGS } from "../test/e2e/chromium.ts";
 import { DEMO_ACCOUNTS, DEMO_CONSULTATIONS, DEMO_PASSWORD } from "./demo-data.ts";
-import { applyMigrations, build, PROJECT_ROOT, run, seedDemoData, startDevServer } from "./local-stack.ts";
+import { benchPort, build, copyState, PROJECT_ROOT, run, SEEDED_STATE_VARIABLE, seededState, startDevServer } from "./local-stack.ts";
 
-const PORT = 8797;
+const PORT = benchPort(8797);
+/** Where `--report <file>` writes what was measured and audited, for `npm test`'s summary. */
+const REPORT_PATH = process.argv.includes("--report") ? process.argv[process.argv.indexOf("--report") + 1] : undefined;
 const KB = 1024;
+const VISITS_AT_ONCE = 3;
 
 type Visitor = "anonymous" | "patient" | "patientWithoutConsent" | "doctor" | "admin";
 /** Who signs in for each kind of visitor, and the page the sign-in lands on. */
@@ -48,7 +54,7 @@ const PAGES: Array<{ route: string; path: string; as: Visitor }> = [
   { route: "dev.outbox", path: "/dev/outbox", as: "anonymous" },
   {
     route: "dev.google.authorize",
-    path: "/dev/google/authorize?response_type=code&client_id=qoda-local&redirect_uri=http%3A%2F%2Flocalhost%3A8797%2Fauth%2Fgoogle%2Fcallback&code_challenge=abc&code_challenge_method=S256&state=abc",
+    path: `/dev/google/authorize?response_type=code&client_id=qoda-local&redirect_uri=http%3A%2F%2Flocalhost%3A${PORT}%2Fauth%2Fgoogle%2Fcallback&code_challenge=abc&code_challenge_method=S256&state=abc`,
     as: "anonymous",
   },
   { route: "consent", path: "/consent", as: "patientWithoutConsent" },
@@ -103,6 +109,9 @@ interface Visit {
   fonts: string[];
   fontsKb: number;
   totalKb: number;
+  /** The document's status and the path the browser ended on (another path means a redirect). */
+  status: number;
+  landedOn: string;
 }
 
 /** Route files that render a page (a default export); resource and redirect-only routes have none. */
@@ -113,15 +122,6 @@ function pageRoutes() {
     .map((file) => basename(file).replace(/\.tsx?$/, ""));
 }
 
-const LAUNCH_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 type StorageState = Awaited<ReturnType<BrowserContext["storageState"]>>;
 
 /** The cookies of a signed-in `as`, so each measured visit can start from an empty cache yet signed in. */
@@ -154,7 +154,7 @@ async function measure(page: Page, baseUrl: string, route: string, path: string)
     );
   };
   page.on("response", collect);
-  await page.goto(`${baseUrl}${path}`, { waitUntil: "networkidle" });
+  const document = await page.goto(`${baseUrl}${path}`, { waitUntil: "networkidle" });
   page.off("response", collect);
   const responses = (await Promise.all(bodies)).filter((item) => item !== null);
   const gzipped = (type: string) =>
@@ -176,20 +176,24 @@ async function measure(page: Page, baseUrl: string, route: string, path: string)
     fonts: fonts.map((font) => basename(new URL(font.url).pathname).replace(/-[\w-]{8}\.woff2?$/, "")),
     fontsKb: fontsBytes / KB,
     totalKb: (gzipped("document") + js + css + fontsBytes + images) / KB,
+    status: document?.status() ?? 0,
+    landedOn: new URL(page.url()).pathname,
   };
 }
 
 ensureChromium();
 const missing = pageRoutes().filter((route) => !PAGES.some((page) => page.route === route));
-const stateDir = mkdtempSync(join(tmpdir(), "qoda-size-state-"));
-const problems: string[] = missing.map(
+const sizeProblems: string[] = missing.map(
   (route) => `app/routes/${route} renders a page but is not measured: add it to PAGES in scripts/bench-size.ts`,
 );
+const auditProblems: string[] = [];
+let audited = 0;
+const seeded = process.env[SEEDED_STATE_VARIABLE];
+let stateDir: string | undefined;
 let server: Awaited<ReturnType<typeof startDevServer>> | undefined;
 try {
   if (!process.argv.includes("--no-build") || !existsSync(join(PROJECT_ROOT, "build", "server", "index.js"))) await build({ quiet: true });
-  await applyMigrations(stateDir, { quiet: true });
-  await seedDemoData(stateDir, { quiet: true });
+  stateDir = seeded ? copyState(seeded, "qoda-size-state-") : await seededState({ quiet: true });
   await run(
     "wrangler",
     [
@@ -212,16 +216,39 @@ try {
   const baseUrl = server.url;
 
   const visits: Visit[] = [];
+  const auditedAddresses = new Set<string>();
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: LAUNCH_ARGS });
-  for (const as of ["anonymous", "patient", "patientWithoutConsent", "doctor", "admin"] as const) {
-    const storageState = await signIn(browser, as, baseUrl);
-    for (const { route, path } of PAGES.filter((item) => item.as === as)) {
-      // A new context per visit: nothing cached, as for someone opening this page first.
-      const context = await browser.newContext({ storageState, locale: "en-US", viewport: { width: 360, height: 780 } });
-      visits.push(await measure(await context.newPage(), baseUrl, route, path));
-      await context.close();
+  const storageStates = new Map<Visitor, StorageState | undefined>();
+  for (const as of ["anonymous", "patient", "patientWithoutConsent", "doctor", "admin"] as const)
+    storageStates.set(as, await signIn(browser, as, baseUrl));
+  const visitPage = async (index: number) => {
+    const { route, path, as } = PAGES[index]!;
+    // A new context per visit: nothing cached, as for someone opening this page first.
+    const context = await browser.newContext({
+      storageState: storageStates.get(as),
+      locale: "en-US",
+      viewport: { width: 360, height: 780 },
+    });
+    const page = await context.newPage();
+    const visit = await measure(page, baseUrl, route, path);
+    visits[index] = visit;
+    const asked = new URL(`${baseUrl}${path}`).pathname;
+    if (visit.landedOn !== asked || visit.status >= 500)
+      sizeProblems.push(`${route}: not measured, ${path} answered ${visit.status} and showed ${visit.landedOn}`);
+    // The same visit, still open in English, is audited, then again in Amharic (once per address and reader).
+    else if (!auditedAddresses.has(`${as} ${path}`)) {
+      auditedAddresses.add(`${as} ${path}`);
+      auditProblems.push(...(await auditInBothLanguages(page)));
+      audited += 1;
     }
-  }
+    await context.close();
+  };
+  // A few visits at a time: each mostly waits for the network to go quiet, and sizes do not depend on timing.
+  let next = 0;
+  const visitor = async () => {
+    while (next < PAGES.length) await visitPage(next++);
+  };
+  await Promise.all(Array.from({ length: VISITS_AT_ONCE }, visitor));
   await browser.close();
 
   const pad = (text: string, width: number) => text.padEnd(width);
@@ -236,19 +263,29 @@ try {
     console.log(
       `${pad(visit.route, 28)} ${pad(visit.path.slice(0, 33), 34)} ${num(visit.jsKb)} ${num(visit.cssKb)} ${num(visit.fontsKb)} ${num(visit.totalKb)}  ${visit.fonts.join(", ") || "-"}${over}`,
     );
-    if (visit.jsKb > budget) problems.push(`${visit.route}: ${visit.jsKb.toFixed(1)} KB of JS, over its ${budget} KB budget`);
+    if (visit.jsKb > budget) sizeProblems.push(`${visit.route}: ${visit.jsKb.toFixed(1)} KB of JS, over its ${budget} KB budget`);
   }
   const landing = visits.find((visit) => visit.route === "_index")!;
   console.log(`\nEnglish landing page, whole first visit: ${landing.totalKb.toFixed(1)} KB (budget ${LANDING_TOTAL_BUDGET_KB} KB)`);
   if (landing.totalKb > LANDING_TOTAL_BUDGET_KB)
-    problems.push(`English landing page: ${landing.totalKb.toFixed(1)} KB in all, over its ${LANDING_TOTAL_BUDGET_KB} KB budget`);
+    sizeProblems.push(`English landing page: ${landing.totalKb.toFixed(1)} KB in all, over its ${LANDING_TOTAL_BUDGET_KB} KB budget`);
+} catch (error) {
+  sizeProblems.push(`the run stopped: ${error instanceof Error ? error.message : String(error)}`);
 } finally {
   await server?.stop();
-  rmSync(stateDir, { recursive: true, force: true });
+  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
 }
 
-if (problems.length) {
-  console.log(`\nSize budgets: ${problems.length} problem(s)\n${problems.map((problem) => `- ${problem}`).join("\n")}`);
-  process.exit(1);
-}
-console.log("\nSize budgets: every page within budget.");
+const listed = (problems: string[]) => problems.map((problem) => `- ${problem}`).join("\n");
+console.log(
+  sizeProblems.length
+    ? `\nSize budgets: ${sizeProblems.length} problem(s)\n${listed(sizeProblems)}`
+    : "\nSize budgets: every page measured and within budget.",
+);
+console.log(
+  auditProblems.length || audited === 0
+    ? `\nAccessibility (${audited} pages audited in English and Amharic): ${auditProblems.length} violation(s)\n${listed(auditProblems)}`
+    : `\nAccessibility: ${audited} pages audited in English and Amharic, no serious or critical violation.`,
+);
+if (REPORT_PATH) writeFileSync(REPORT_PATH, JSON.stringify({ sizeProblems, auditProblems, audited }));
+process.exit(sizeProblems.length || auditProblems.length || audited === 0 ? 1 : 0);

@@ -1,7 +1,8 @@
 // The local stack that `npm start` and the browser tests share: build, migrate and seed the local D1,
 // then serve the Worker with `wrangler dev`. Everything is local (miniflare); nothing reaches a cloud.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -26,6 +27,35 @@ export function run(command: string, args: string[], { quiet = false } = {}): Pr
 const persistArgs = (persistTo?: string) => (persistTo ? ["--persist-to", persistTo] : []);
 
 export const build = (options?: { quiet?: boolean }) => run("remix", ["vite:build"], options);
+
+/** What `remix vite:build` reads: a change to any of these after the last build leaves build/ stale. */
+const BUILD_INPUTS = ["app", "public", "vite.config.ts"];
+const BUILT_SERVER = join(PROJECT_ROOT, "build", "server", "index.js");
+
+function newestChange(path: string): { path: string; ms: number } {
+  const stats = statSync(path);
+  if (!stats.isDirectory()) return { path, ms: stats.mtimeMs };
+  return readdirSync(path)
+    .map((entry) => newestChange(join(path, entry)))
+    .reduce((newest, entry) => (entry.ms > newest.ms ? entry : newest), { path, ms: 0 });
+}
+
+/**
+ * Why build/ cannot be tested as it is (missing, or older than a source it is built from), or null.
+ * The Workers tests and the journeys refuse to run against a stale build rather than pass or fail on
+ * code that is no longer there; `npm test` builds once before them.
+ */
+export function staleBuildReason(): string | null {
+  const rebuild = "Run `npm run build` first (`npm test` builds on its own).";
+  if (!existsSync(BUILT_SERVER)) return `build/ is missing. ${rebuild}`;
+  const builtMs = statSync(BUILT_SERVER).mtimeMs;
+  const newest = BUILD_INPUTS.map((input) => join(PROJECT_ROOT, input))
+    .filter((input) => existsSync(input))
+    .map(newestChange)
+    .reduce((a, b) => (b.ms > a.ms ? b : a));
+  if (newest.ms <= builtMs) return null;
+  return `build/ is older than ${newest.path.slice(PROJECT_ROOT.length)}, so it is not the code under test. ${rebuild}`;
+}
 
 export const applyMigrations = (persistTo?: string, options?: { quiet?: boolean }) =>
   run("wrangler", ["d1", "migrations", "apply", "DB", "--local", ...persistArgs(persistTo)], options);
@@ -56,6 +86,42 @@ export async function seedDemoData(persistTo?: string, options?: { quiet?: boole
   }
 }
 
+/**
+ * Migrates and seeds a new state directory once; `copyState` then gives each server its own copy, so
+ * several servers (the journeys', the payment-expiry one, the size bench's) start from the same rows
+ * without running wrangler again for each.
+ */
+export async function seededState(options?: { quiet?: boolean }) {
+  const stateDir = mkdtempSync(join(tmpdir(), "qoda-seeded-"));
+  await applyMigrations(stateDir, options);
+  await seedDemoData(stateDir, options);
+  return stateDir;
+}
+
+export function copyState(from: string, prefix = "qoda-state-") {
+  const stateDir = mkdtempSync(join(tmpdir(), prefix));
+  cpSync(from, stateDir, { recursive: true });
+  return stateDir;
+}
+
+/** `npm test` seeds once and hands the directory to the journeys and the size bench through this variable. */
+export const SEEDED_STATE_VARIABLE = "QODA_SEEDED_STATE";
+
+/** A port the system says is free now (for a server nobody needs to find by a fixed number). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** A bench's port: its own default, or BENCH_PORT, so two checkouts can run the same bench side by side. */
+export const benchPort = (defaultPort: number) => Number(process.env.BENCH_PORT ?? defaultPort);
+
 export interface DevServer {
   url: string;
   process: ChildProcess;
@@ -65,6 +131,8 @@ export interface DevServer {
 /** Starts `wrangler dev` in its own process group and resolves once /health answers. */
 export async function startDevServer(options: {
   port: number;
+  /** The debugger's port; 1000 above `port` unless given. */
+  inspectorPort?: number;
   persistTo?: string;
   vars?: Record<string, string>;
   inheritOutput?: boolean;
@@ -80,7 +148,7 @@ export async function startDevServer(options: {
       "--ip",
       "127.0.0.1",
       "--inspector-port",
-      String(options.port + 1000),
+      String(options.inspectorPort ?? options.port + 1000),
       "--show-interactive-dev-session=false",
       ...persistArgs(options.persistTo),
       ...varArgs,

@@ -1,10 +1,10 @@
-// axe-core on every page a journey visits, in both languages: a serious or critical violation fails
-// the test. Each page is checked where it stands (`expectAccessible`), and, when the journey ends,
-// every address it visited is opened again in English and in Amharic in the same browser (`auditVisited`).
+// axe-core: a serious or critical violation fails. Journeys check the states they reach where they stand
+// (`expectAccessible`); the size-budget run opens every page of the app in English and in Amharic and
+// checks each (`auditInBothLanguages`), once per run.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
@@ -45,36 +45,22 @@ export async function expectAccessible(page: Page) {
   if (found.length) throw new Error(`Accessibility violations:\n${found.join("\n")}`);
 }
 
-/** The addresses a page has shown (full loads and in-app navigations alike), in order, without repeats. */
-export function recordVisits(page: Page): Set<string> {
-  const visited = new Set<string>();
-  page.on("framenavigated", (frame) => {
-    if (frame !== page.mainFrame()) return;
-    const url = new URL(frame.url());
-    if (!url.protocol.startsWith("http")) return;
-    url.searchParams.delete("lng");
-    url.hash = "";
-    visited.add(url.toString());
-  });
-  return visited;
-}
-
-/** Opens each address again in a new tab of the same browser, in English and in Amharic, and checks it. */
-export async function auditVisited(browser: BrowserContext, visited: Iterable<string>): Promise<string[]> {
+/**
+ * Checks the page as it stands (opened in English), then the same address in Amharic (`?lng=am`), and
+ * returns the serious and critical violations of both. The size-budget run calls it on every page of
+ * the app, signed in as the page's reader, so each page is audited once per run in both languages.
+ */
+export async function auditInBothLanguages(page: Page): Promise<string[]> {
   const found: string[] = [];
-  const page = await browser.newPage();
-  try {
-    for (const address of visited) {
-      for (const language of ["en", "am"]) {
-        const url = new URL(address);
-        url.searchParams.set("lng", language);
-        const response = await page.goto(url.toString(), { waitUntil: "networkidle" }).catch(() => null);
-        if (!response) continue;
-        found.push(...(await seriousViolations(page)));
-      }
+  for (const language of ["en", "am"]) {
+    if (language !== "en") {
+      const address = new URL(page.url());
+      address.searchParams.set("lng", language);
+      await page.goto(address.toString(), { waitUntil: "networkidle" });
     }
-  } finally {
-    await page.close();
+    const shown = await page.locator("html").getAttribute("lang");
+    if (shown !== language) found.push(`${page.url()}: shown in "${shown}", not "${language}", so it was not audited in that language`);
+    found.push(...(await seriousViolations(page)));
   }
   return found;
 }

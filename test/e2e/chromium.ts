@@ -1,9 +1,7 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { existsSync } from "node:fs";
 
-import { type BrowserContext, chromium } from "playwright-core";
+import { type Browser, type BrowserContext, chromium } from "playwright-core";
 
 export const CHROMIUM_PATH = "/usr/bin/chromium";
 
@@ -24,30 +22,44 @@ export function ensureChromium() {
   if (!existsSync(CHROMIUM_PATH)) throw new Error(`apt-get ran but ${CHROMIUM_PATH} is still missing`);
 }
 
-/** A fresh browser profile at phone width; closed by the caller. */
+export const LAUNCH_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
 /**
- * Each browser gets its own client address (wrangler dev passes the header through; in production
- * Cloudflare sets it), so rate limits in one journey do not spill into the next.
+ * One Chromium per test file (each file gets its own module state), started on first use: launching
+ * one per journey cost seconds each on a loaded machine. Journeys stay apart by their own contexts.
  */
-let browsersOpened = 0;
+let shared: Promise<Browser> | undefined;
+
+const sharedBrowser = () => (shared ??= chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: LAUNCH_ARGS }));
+
+/** Closes this file's Chromium, if one was started (run it in afterAll). */
+export async function closeSharedBrowser() {
+  const browser = await shared;
+  shared = undefined;
+  await browser?.close();
+}
+
+/**
+ * A fresh browser context (its own cookies, storage and cache) at phone width; closed by the caller.
+ * Each gets its own client address (wrangler dev passes the header through; in production Cloudflare
+ * sets it), so rate limits in one journey do not spill into the next.
+ */
+let contextsOpened = 0;
 
 export async function openBrowser(options: { javaScriptEnabled?: boolean; width?: number } = {}): Promise<BrowserContext> {
-  browsersOpened += 1;
-  return chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "qoda-chromium-")), {
-    executablePath: CHROMIUM_PATH,
-    headless: true,
+  contextsOpened += 1;
+  return (await sharedBrowser()).newContext({
     javaScriptEnabled: options.javaScriptEnabled ?? true,
     viewport: { width: options.width ?? 360, height: 780 },
     locale: "en-US",
-    extraHTTPHeaders: { "CF-Connecting-IP": `203.0.113.${browsersOpened % 250}-${process.pid}` },
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+    extraHTTPHeaders: { "CF-Connecting-IP": `203.0.113.${contextsOpened % 250}-${process.pid}` },
   });
 }

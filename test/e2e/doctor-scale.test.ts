@@ -1,5 +1,5 @@
 import type { Page } from "playwright-core";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, inject, it } from "vitest";
 
 import { DEMO_CONSULTATIONS, DEMO_PASSWORD } from "../../scripts/demo-data";
 import { baseUrl, endJourneys, sendRequestDirectly, signIn, signUpNewPatient, startJourney } from "./journey";
@@ -7,17 +7,20 @@ import { baseUrl, endJourneys, sendRequestDirectly, signIn, signUpNewPatient, st
 afterEach(endJourneys);
 
 /**
- * Other journeys leave requests accepted and unpaid; when their (short, in tests) payment window
- * closes each goes back to the queue, and that return is a toast on every doctor's screen. Counting
- * toasts is exact only once none of those is still waiting, so wait until every consultation still
- * awaiting payment is one of the demo's (whose 15-minute windows outlast the run).
+ * Other journeys leave requests accepted and unpaid; when a payment window closes the request goes back
+ * to the queue, and that return is a toast on every doctor's screen. Counting toasts is exact only once
+ * none of those is still waiting, so the toast journey runs on the server with seconds-long windows
+ * (`shortWindowBaseUrl`) and waits until every consultation still awaiting payment there is one of the
+ * demo's (whose 15-minute windows, set when the state was seeded, outlast the run).
  */
+const origin = inject("shortWindowBaseUrl");
+
 async function waitUntilOnlyDemoPaymentsAwait(page: Page) {
   const demoConcerns = DEMO_CONSULTATIONS.map((consultation) => consultation.mainConcern);
   await expect
     .poll(
       async () => {
-        await page.goto(`${baseUrl}/doctor/consultations?status=accepted_awaiting_payment`);
+        await page.goto(`${origin}/doctor/consultations?status=accepted_awaiting_payment`);
         const titles = await page.getByTestId("consultation-list").getByRole("listitem").allTextContents();
         return titles.filter((title) => !demoConcerns.some((concern) => title.includes(concern.slice(0, 40))));
       },
@@ -29,18 +32,18 @@ async function waitUntilOnlyDemoPaymentsAwait(page: Page) {
 describe("a doctor's screen when many requests arrive", () => {
   it("stacks at most three toasts with 'and N more', each with View; Dismiss all clears them", async () => {
     const doctor = await startJourney();
-    await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
+    await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD, origin);
     await doctor.page.waitForURL(/\/doctor\/dashboard$/);
     await waitUntilOnlyDemoPaymentsAwait(doctor.page);
-    await doctor.page.goto(`${baseUrl}/doctor/dashboard`, { waitUntil: "networkidle" });
+    await doctor.page.goto(`${origin}/doctor/dashboard`, { waitUntil: "networkidle" });
 
     const first = await startJourney();
     const second = await startJourney();
-    await signUpNewPatient(first.page, "Liya");
-    await signUpNewPatient(second.page, "Sara");
+    await signUpNewPatient(first.page, "Liya", origin);
+    await signUpNewPatient(second.page, "Sara", origin);
     const stamp = Date.now();
     for (const [index, patient] of [first, first, first, second, second].entries()) {
-      await sendRequestDirectly(patient.page, `Stacked request ${stamp}-${index}`);
+      await sendRequestDirectly(patient.page, `Stacked request ${stamp}-${index}`, origin);
     }
 
     const toasts = doctor.page.getByTestId("request-toast");

@@ -1,51 +1,75 @@
-// Starts the app once for all browser journeys: fresh local D1/R2/rooms in a temporary directory,
-// migrated and seeded, served by `wrangler dev` on a port of its own; stopped by PID afterwards.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+// Starts the app for the browser journeys: fresh local D1/R2/rooms, migrated and seeded once (by
+// `npm test`, which hands the directory over, or here), copied for each server, served by `wrangler dev`;
+// stopped by PID afterwards. Two servers: the journeys' own on E2E_PORT with the real payment window,
+// and one with a 5-second window for the journey that watches a window close, so no other journey
+// waits on it and that one waits seconds, not a minute.
+import { existsSync, rmSync } from "node:fs";
 
 import type { TestProject } from "vitest/node";
 
-import { applyMigrations, build, type DevServer, PROJECT_ROOT, seedDemoData, startDevServer } from "../../scripts/local-stack";
+import { PAYMENT_WINDOW_MS } from "../../app/domain/constants";
+import {
+  copyState,
+  type DevServer,
+  freePort,
+  SEEDED_STATE_VARIABLE,
+  seededState,
+  staleBuildReason,
+  startDevServer,
+} from "../../scripts/local-stack";
 import { ensureChromium } from "./chromium";
 
 // One fixed port per run; E2E_PORT lets a second checkout run its journeys beside this one.
 const E2E_PORT = Number(process.env.E2E_PORT ?? 8799);
-/** Short enough that a journey can watch a payment window close. */
-const PAYMENT_WINDOW_SECONDS = 60;
+/** The shortest window the app accepts: long enough to reach the payment page, short enough to watch it close. */
+const SHORT_PAYMENT_WINDOW_SECONDS = 5;
 
 declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
     paymentWindowSeconds: number;
+    /** A server like `baseUrl`'s, with its own copy of the seeded state and a 5-second payment window. */
+    shortWindowBaseUrl: string;
+    shortPaymentWindowSeconds: number;
   }
 }
 
-let server: DevServer | undefined;
-let stateDir: string | undefined;
+const servers: DevServer[] = [];
+const stateDirs: string[] = [];
 
 export async function setup(project: TestProject) {
+  const stale = staleBuildReason();
+  if (stale) throw new Error(stale);
   ensureChromium();
-  if (!existsSync(join(PROJECT_ROOT, "build", "server", "index.js"))) await build({ quiet: true });
-  stateDir = mkdtempSync(join(tmpdir(), "qoda-e2e-"));
-  await applyMigrations(stateDir, { quiet: true });
-  await seedDemoData(stateDir, { quiet: true });
-  server = await startDevServer({
-    port: E2E_PORT,
-    persistTo: stateDir,
-    // The journeys play Cloudflare's edge: each browser sends its own CF-Connecting-IP.
-    vars: {
-      APP_ENV: "test",
-      SESSION_SECRET: crypto.randomUUID() + crypto.randomUUID(),
-      TRUST_CF_CONNECTING_IP: "true",
-      PAYMENT_WINDOW_SECONDS: String(PAYMENT_WINDOW_SECONDS),
-    },
-  });
-  project.provide("baseUrl", server.url);
-  project.provide("paymentWindowSeconds", PAYMENT_WINDOW_SECONDS);
+  const handedOver = process.env[SEEDED_STATE_VARIABLE];
+  const seeded = handedOver && existsSync(handedOver) ? handedOver : await seededState({ quiet: true });
+  if (seeded !== handedOver) stateDirs.push(seeded);
+  const serve = async (port: number, inspectorPort: number, vars: Record<string, string>) => {
+    const stateDir = copyState(seeded, "qoda-e2e-");
+    stateDirs.push(stateDir);
+    const server = await startDevServer({
+      port,
+      inspectorPort,
+      persistTo: stateDir,
+      // The journeys play Cloudflare's edge: each browser sends its own CF-Connecting-IP.
+      vars: { APP_ENV: "test", SESSION_SECRET: crypto.randomUUID() + crypto.randomUUID(), TRUST_CF_CONNECTING_IP: "true", ...vars },
+    });
+    servers.push(server);
+    return server;
+  };
+  const [main, shortWindow] = await Promise.all([
+    serve(E2E_PORT, E2E_PORT + 1000, {}),
+    Promise.all([freePort(), freePort()]).then(([port, inspectorPort]) =>
+      serve(port, inspectorPort, { PAYMENT_WINDOW_SECONDS: String(SHORT_PAYMENT_WINDOW_SECONDS) }),
+    ),
+  ]);
+  project.provide("baseUrl", main.url);
+  project.provide("paymentWindowSeconds", PAYMENT_WINDOW_MS / 1000);
+  project.provide("shortWindowBaseUrl", shortWindow.url);
+  project.provide("shortPaymentWindowSeconds", SHORT_PAYMENT_WINDOW_SECONDS);
 }
 
 export async function teardown() {
-  await server?.stop();
-  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+  await Promise.all(servers.map((server) => server.stop()));
+  for (const stateDir of stateDirs) rmSync(stateDir, { recursive: true, force: true });
 }

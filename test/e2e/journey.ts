@@ -4,24 +4,24 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import type { BrowserContext, Page } from "playwright-core";
-import { inject } from "vitest";
+import { afterAll, inject } from "vitest";
 
-import { auditVisited, recordVisits } from "./accessibility";
-import { openBrowser } from "./chromium";
+import { closeSharedBrowser, openBrowser } from "./chromium";
 
 export const baseUrl = inject("baseUrl");
 
 export interface Journey {
+  /** The journey's own browser context: cookies, storage and cache of its own. */
   browser: BrowserContext;
   page: Page;
   /** Console errors and uncaught exceptions seen so far. */
   problems: string[];
-  /** Every address the page has shown, checked with axe in both languages when the journey ends. */
-  visited: Set<string>;
-  javaScriptEnabled: boolean;
 }
 
 const openJourneys: Journey[] = [];
+
+// The file's one Chromium goes when its last journey has ended.
+afterAll(closeSharedBrowser);
 
 export async function startJourney(options?: { javaScriptEnabled?: boolean }): Promise<Journey> {
   const browser = await openBrowser(options);
@@ -34,36 +34,19 @@ export async function startJourney(options?: { javaScriptEnabled?: boolean }): P
     if (message.type() === "error" && !expected.test(message.text())) problems.push(message.text());
   });
   page.on("pageerror", (error) => problems.push(error.message));
-  const journey = { browser, page, problems, visited: recordVisits(page), javaScriptEnabled: options?.javaScriptEnabled ?? true };
+  const journey = { browser, page, problems };
   openJourneys.push(journey);
   return journey;
 }
 
-/** axe needs script: a journey without it is audited in a browser with script and the same cookies. */
-async function auditJourney(journey: Journey) {
-  if (journey.javaScriptEnabled) return auditVisited(journey.browser, journey.visited);
-  const auditor = await openBrowser();
-  try {
-    await auditor.addCookies(await journey.browser.cookies());
-    return await auditVisited(auditor, journey.visited);
-  } finally {
-    await auditor.close();
-  }
-}
-
 /**
- * Ends every journey the test started (run it in afterEach): each page they visited is checked with axe
- * in English and Amharic, then the browsers close. A serious or critical violation fails the test.
+ * Ends every journey the test started (run it in afterEach): their contexts close. Every page of the app
+ * is audited with axe in English and Amharic once per run, by the size-budget run (scripts/bench-size.ts),
+ * and journeys check the states they reach with `expectAccessible`.
  */
 export async function endJourneys() {
   const ending = openJourneys.splice(0);
-  const violations: string[] = [];
-  try {
-    for (const journey of ending) violations.push(...(await auditJourney(journey)));
-  } finally {
-    await Promise.all(ending.map((journey) => journey.browser.close()));
-  }
-  if (violations.length) throw new Error(`Accessibility violations:\n${[...new Set(violations)].join("\n")}`);
+  await Promise.all(ending.map((journey) => journey.browser.close()));
 }
 
 export const path = (page: Page) => new URL(page.url()).pathname;
@@ -72,10 +55,10 @@ export const path = (page: Page) => new URL(page.url()).pathname;
  * Opens the dev outbox and follows the newest link sent to `email`. Account mail goes out just after
  * the answer, so the outbox is reloaded until it shows, as a person would refresh their inbox.
  */
-export async function followEmailedLink(page: Page, email: string) {
+export async function followEmailedLink(page: Page, email: string, origin = baseUrl) {
   const message = page.locator(`[data-testid="outbox-message"][data-to="${email}"]`).first();
   for (let attempt = 0; attempt < 20; attempt++) {
-    await page.goto(`${baseUrl}/dev/outbox`);
+    await page.goto(`${origin}/dev/outbox`);
     if ((await message.count()) > 0) break;
     await page.waitForTimeout(250);
   }
@@ -84,8 +67,8 @@ export async function followEmailedLink(page: Page, email: string) {
   await page.goto(href);
 }
 
-export async function signIn(page: Page, email: string, password: string) {
-  await page.goto(`${baseUrl}/login`);
+export async function signIn(page: Page, email: string, password: string, origin = baseUrl) {
+  await page.goto(`${origin}/login`);
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
@@ -100,10 +83,10 @@ export const NEW_PATIENT_PASSWORD = "Healthy-Skin-2026";
  * emailed link followed, then signed in by the form. Journeys that send requests use one each, so the
  * waiting cap of one journey never meets another's.
  */
-export async function signUpNewPatient(page: Page, firstName: string) {
+export async function signUpNewPatient(page: Page, firstName: string, origin = baseUrl) {
   const email = uniqueEmail(firstName.toLowerCase());
-  const registered = await page.request.post(`${baseUrl}/register?type=patient`, {
-    headers: { Origin: baseUrl },
+  const registered = await page.request.post(`${origin}/register?type=patient`, {
+    headers: { Origin: origin },
     form: {
       firstName,
       lastName: "Tesfaye",
@@ -116,16 +99,16 @@ export async function signUpNewPatient(page: Page, firstName: string) {
     maxRedirects: 0,
   });
   if (registered.status() >= 400) throw new Error(`Sign-up answered ${registered.status()}`);
-  await followEmailedLink(page, email);
-  await signIn(page, email, NEW_PATIENT_PASSWORD);
+  await followEmailedLink(page, email, origin);
+  await signIn(page, email, NEW_PATIENT_PASSWORD, origin);
   await page.waitForURL(/\/patient\/dashboard$/);
   return email;
 }
 
 /** Sends a request without photos from the patient signed in on `page`, as the details form posts it. */
-export async function sendRequestDirectly(page: Page, chiefComplaint: string) {
-  const response = await page.request.post(`${baseUrl}/patient/new-consultation?step=2`, {
-    headers: { Origin: baseUrl },
+export async function sendRequestDirectly(page: Page, chiefComplaint: string, origin = baseUrl) {
+  const response = await page.request.post(`${origin}/patient/new-consultation?step=2`, {
+    headers: { Origin: origin },
     form: { intent: "submit", chiefComplaint, submissionKey: crypto.randomUUID() },
     maxRedirects: 0,
   });

@@ -24,8 +24,8 @@ function photoOnDisk() {
 }
 
 /** The new patient on `page` sends a request with one photo; returns its complaint. */
-async function sendRequestWithPhoto(page: Page) {
-  await page.goto(`${baseUrl}/patient/new-consultation`, { waitUntil: "networkidle" });
+async function sendRequestWithPhoto(page: Page, origin = baseUrl) {
+  await page.goto(`${origin}/patient/new-consultation`, { waitUntil: "networkidle" });
   await page.getByTestId("photo-input").setInputFiles(photoOnDisk());
   await page.locator('[data-testid="photo-upload"][data-status="done"]').waitFor({ timeout: 10_000 });
   await page.getByTestId("wizard-next").click();
@@ -38,8 +38,8 @@ async function sendRequestWithPhoto(page: Page) {
 }
 
 /** Dr. Abebe opens the request from the dashboard's live list and accepts it. */
-async function acceptFromDashboard(page: Page, complaint: string) {
-  await page.goto(`${baseUrl}/doctor/dashboard`);
+async function acceptFromDashboard(page: Page, complaint: string, origin = baseUrl) {
+  await page.goto(`${origin}/doctor/dashboard`);
   const item = page.getByTestId("waiting-request").filter({ hasText: complaint });
   await item.waitFor();
   await item.getByRole("link", { name: /View/ }).click();
@@ -117,19 +117,21 @@ describe("paying, closing and rating", () => {
   }, 120_000);
 
   it("a payment window left to close sends the request back to the queue, and both sides hear it", async () => {
+    // On the server whose window is seconds long, so the journey watches it close.
+    const origin = inject("shortWindowBaseUrl");
     const doctor = await startJourney();
     const patient = await startJourney();
-    await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
+    await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD, origin);
     await doctor.page.waitForURL(/\/doctor\/dashboard$/);
-    await signUpNewPatient(patient.page, "Liya");
-    const complaint = await sendRequestWithPhoto(patient.page);
-    await acceptFromDashboard(doctor.page, complaint);
+    await signUpNewPatient(patient.page, "Liya", origin);
+    const complaint = await sendRequestWithPhoto(patient.page, origin);
+    await acceptFromDashboard(doctor.page, complaint, origin);
     await patient.page.waitForURL(/\/patient\/payment\//, { timeout: 10_000 });
 
-    const windowMs = inject("paymentWindowSeconds") * 1_000;
+    const windowMs = inject("shortPaymentWindowSeconds") * 1_000;
     await patient.page.getByText("Payment Time Expired").waitFor({ timeout: windowMs + 15_000 });
     expect(await patient.page.getByText("Consultation returned to the queue.").isVisible()).toBe(true);
-    await doctor.page.goto(`${baseUrl}/doctor/dashboard`);
+    await doctor.page.goto(`${origin}/doctor/dashboard`);
     await doctor.page.getByTestId("waiting-request").filter({ hasText: complaint }).waitFor();
   }, 120_000);
 

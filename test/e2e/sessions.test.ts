@@ -1,9 +1,19 @@
+import type { Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { DEMO_PASSWORD } from "../../scripts/demo-data";
 import { baseUrl, endJourneys, signIn, startJourney } from "./journey";
 
 afterEach(endJourneys);
+
+/** Resolves once a lobby socket of the page has had its first message (the queue a doctor is sent on joining). */
+function joinsTheLobby(page: Page) {
+  return new Promise<void>((resolve) =>
+    page.on("websocket", (socket) => {
+      if (socket.url().includes("/parties/doctors-lobby/")) socket.once("framereceived", () => resolve());
+    }),
+  );
+}
 
 describe("a live page after its session ends", () => {
   it("a doctor who signs out in another tab sees the open dashboard say so, and it receives no more requests", async () => {
@@ -23,7 +33,13 @@ describe("a live page after its session ends", () => {
     expect(await notice.textContent()).toContain("Your session has ended, so this page no longer updates.");
     expect(await notice.getByRole("link", { name: "Sign in again" }).getAttribute("href")).toBe("/login?redirect=%2Fdoctor%2Fdashboard");
 
-    // A request sent now never reaches the signed-out page.
+    // A request sent now never reaches the signed-out page: the same doctor, signed in afresh in another
+    // browser, sees it arrive, and by then it would have reached the old page too.
+    const witness = await startJourney();
+    const witnessJoined = joinsTheLobby(witness.page);
+    await signIn(witness.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
+    await witness.page.waitForURL(/\/doctor\/dashboard$/);
+    await witnessJoined;
     await signIn(patient.page, "dawit@qoda.test", DEMO_PASSWORD);
     await patient.page.waitForURL(/\/patient\/dashboard$/);
     await patient.page.goto(`${baseUrl}/patient/new-consultation?step=2`, { waitUntil: "networkidle" });
@@ -31,7 +47,7 @@ describe("a live page after its session ends", () => {
     await patient.page.getByLabel("What is going on with your skin?").fill(complaint);
     await patient.page.getByRole("button", { name: "Submit request" }).click();
     await patient.page.waitForURL(/step=3/);
-    await doctor.page.waitForTimeout(1_500);
+    await witness.page.getByTestId("request-toast").filter({ hasText: complaint }).waitFor();
     expect(await doctor.page.getByTestId("request-toast").filter({ hasText: complaint }).count()).toBe(0);
 
     // Following the link signs in again and comes back.

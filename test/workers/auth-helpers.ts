@@ -1,4 +1,5 @@
 import { desc, eq } from "drizzle-orm";
+import { expect, vi } from "vitest";
 
 import { mailOutbox } from "~/db/schema";
 
@@ -30,6 +31,18 @@ export async function lastEmailTo(to: string, { notId }: { notId?: string } = {}
 /** Every email to `to`, oldest first. */
 export function emailsTo(to: string) {
   return db.select().from(mailOutbox).where(eq(mailOutbox.toEmail, to)).orderBy(mailOutbox.createdAt);
+}
+
+/**
+ * Asks for a password reset for `email` and waits for that mail: a marker sent after everything the test
+ * did before, through the same after-the-answer path. Once it is in the outbox, mail those earlier steps
+ * were going to send has had its turn, so a test can then say that some other mail never came.
+ */
+export async function markerMailArrives(email: string) {
+  const isReset = (mail: { subject: string }) => mail.subject === "Reset your Qoda password";
+  const before = (await emailsTo(email)).filter(isReset).length;
+  expect((await new Visitor().post("/forgot-password", { email })).status).toBe(200);
+  await vi.waitFor(async () => expect((await emailsTo(email)).filter(isReset).length).toBe(before + 1), { timeout: 5_000 });
 }
 
 export const uniqueEmail = (label = "patient") => `${label}-${crypto.randomUUID().slice(0, 8)}@example.com`;

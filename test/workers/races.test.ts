@@ -8,7 +8,7 @@ import { consultationFiles, consultations } from "~/db/schema";
 import { MAX_PHOTOS_PER_REQUEST } from "~/domain/constants";
 import { RATE_LIMITS } from "~/domain/rate-limits";
 
-import { emailsTo, lastEmailTo, registeredPatient, registrationForm, uniqueEmail } from "./auth-helpers";
+import { emailsTo, lastEmailTo, markerMailArrives, registeredPatient, registrationForm, uniqueEmail } from "./auth-helpers";
 import { Visitor } from "./browser-like";
 import { db, signedIn } from "./fixtures";
 import { photoFile, PNG_BYTES } from "./photos";
@@ -122,7 +122,7 @@ describe("racing account forms", () => {
     await vi.waitFor(async () =>
       expect((await emailsTo(email)).filter((mail) => mail.subject.startsWith("Someone tried to sign up"))).toHaveLength(1),
     );
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await markerMailArrives(email);
     expect((await emailsTo(email)).filter((mail) => mail.subject.startsWith("Someone tried to sign up"))).toHaveLength(1);
   });
 });

@@ -13,6 +13,8 @@ export interface CollectingSocket<Event> {
   until(found: (events: Event[]) => boolean): Promise<void>;
   /** Resolves with the close code once the room closes the socket. */
   closed: Promise<number>;
+  /** The close code if the socket has closed by now, else undefined. */
+  closeCode(): number | undefined;
   close(): void;
 }
 
@@ -29,7 +31,13 @@ async function collect<Event>(path: string, cookie: string, parse: (data: unknow
     events.push(parse(JSON.parse(String(message.data))));
     wake();
   });
-  const closed = new Promise<number>((resolve) => socket.addEventListener("close", (event) => resolve(event.code)));
+  let closeCode: number | undefined;
+  const closed = new Promise<number>((resolve) =>
+    socket.addEventListener("close", (event) => {
+      closeCode = event.code;
+      resolve(event.code);
+    }),
+  );
   socket.accept();
   return {
     socket,
@@ -38,6 +46,7 @@ async function collect<Event>(path: string, cookie: string, parse: (data: unknow
       while (!found(events)) await new Promise<void>((resolve) => waiters.push(resolve));
     },
     closed,
+    closeCode: () => closeCode,
     close: () => socket.close(1000, "done"),
   };
 }
