@@ -11,32 +11,20 @@ import type { Connection, WSMessage } from "partyserver";
 
 import { consultations } from "~/db/schema";
 import { chatSendRefusal, chatTextOf, hasChat, senderRoleIn } from "~/domain/chat";
-import { CHAT_SENDER_ROLES, type ChatMessageKind, type ChatRefusal, type ChatSenderRole } from "~/domain/chat-message";
+import { CHAT_SENDER_ROLES, type ChatSenderRole } from "~/domain/chat-message";
 import { chatRateCheck } from "~/domain/chat-rate";
 import { takesPartIn } from "~/domain/consultation-access";
 import type { ConsultationStatus, DeclineReason } from "~/domain/consultation-status";
 import { consultationLink } from "~/domain/notifications";
 import { type ChatMessage, type ConsultationRoomEvent, ConsultationRoomInbound, parseMessage, ROOMS } from "~/realtime/protocol";
+import type { ChatDraft, ChatPostOutcome, RoomIdentity } from "~/realtime/room-contract";
 import { expirePayment } from "~/server/consultations/expire-payment.server";
 import { notifyOnce } from "~/server/db/notifications.server";
-import type { RoomIdentity } from "~/server/room-access.server";
 
 import { ChatLog } from "./chat-log";
 import { SessionBoundRoom } from "./session-bound-room";
 
 const PAYMENT_WAKE_UP = "payment";
-
-/** A message the server asks the room to take on someone's behalf (they were checked at the door). */
-export interface ChatDraft {
-  senderId: string;
-  kind: ChatMessageKind;
-  /** The typed words of a text ("" for a photo). */
-  text: string;
-  /** The stored photo of an image message. */
-  fileId: string | null;
-}
-
-export type ChatPostOutcome = { ok: true; message: ChatMessage } | { ok: false; reason: ChatRefusal | "not_found" };
 
 export class ConsultationRoom extends SessionBoundRoom {
   protected readonly roomClass = ROOMS.consultation.className;

@@ -10,9 +10,9 @@
 import { type Connection, type ConnectionContext, Server } from "partyserver";
 
 import { ROOM_CLOSE_CODES } from "~/realtime/protocol";
+import { type RoomIdentity, roomIdentityOf } from "~/realtime/room-contract";
 import { createDatabase, type Database } from "~/server/db/client.server";
 import { liveSessions, registerConnection, type RoomClass, unregisterConnections } from "~/server/db/room-connections.server";
-import { type RoomIdentity, roomIdentityOf } from "~/server/room-access.server";
 
 const WAKE_UP_PREFIX = "wake-up:";
 const sessionTag = (sessionId: string) => `session:${sessionId}`;

@@ -2,8 +2,9 @@ import { type LoaderFunctionArgs, redirect } from "@remix-run/cloudflare";
 
 import { homePathForRole } from "~/domain/roles";
 import { ensureRoleRow, userExists } from "~/server/auth/accounts.server";
+import { endSession } from "~/server/auth/end-sessions.server";
 import { requireUser, signOutInactiveDoctor } from "~/server/auth/guards.server";
-import { clearSessionCookie, endSession } from "~/server/auth/session.server";
+import { clearSessionCookie } from "~/server/auth/session.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 // The gate after every sign-in (spec section 6): each person goes where their role and state say.

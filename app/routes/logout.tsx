@@ -1,9 +1,10 @@
 import { type ActionFunctionArgs, redirect } from "@remix-run/cloudflare";
 
 import { recordAudit } from "~/server/audit.server";
+import { endSession } from "~/server/auth/end-sessions.server";
 import { getSessionUser } from "~/server/auth/guards.server";
 import { forgetDevice } from "~/server/auth/known-device.server";
-import { clearSessionCookie, endSession } from "~/server/auth/session.server";
+import { clearSessionCookie } from "~/server/auth/session.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 // Signing out is a POST (a link or prefetch must not sign anyone out); a GET just goes home.

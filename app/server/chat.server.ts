@@ -13,13 +13,12 @@ import type { PhotoRefusal } from "~/domain/consultation-request";
 import type { TextKey, TextMessage } from "~/i18n";
 import { getTranslator } from "~/i18n.server";
 import type { ChatMessage } from "~/realtime/protocol";
+import type { ChatDraft } from "~/realtime/room-contract";
 import type { SessionUser } from "~/server/auth/session.server";
 import type { ConsultationRow } from "~/server/consultation-access.server";
 import { findConsultationById } from "~/server/db/consultations.server";
 import { removeChatImage, storeChatImage } from "~/server/files.server";
 import { chatSnapshot, postChatMessage } from "~/server/rooms.server";
-
-import type { ChatDraft } from "../../party/consultation";
 
 type Translate = Awaited<ReturnType<typeof getTranslator>>;
 type FailureStatus = 400 | 409 | 413 | 422 | 429 | 503;

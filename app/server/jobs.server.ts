@@ -4,7 +4,7 @@ import { lt } from "drizzle-orm";
 
 import { authTokens, rateLimitHits } from "~/db/schema";
 import { DRAFT_LIFETIME_MS, SESSION_ABSOLUTE_LIFETIME_MS } from "~/domain/constants";
-import { endLapsedSessions } from "~/server/auth/session.server";
+import { endLapsedSessions } from "~/server/auth/end-sessions.server";
 import { deleteDrafts } from "~/server/consultations/drafts.server";
 import { expirePayment, overduePayments } from "~/server/consultations/expire-payment.server";
 import { createDatabase } from "~/server/db/client.server";

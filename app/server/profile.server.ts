@@ -8,7 +8,8 @@ import { parseForm } from "~/forms";
 import { languageCookie } from "~/i18n.server";
 import { recordAudit } from "~/server/audit.server";
 import { passwordMatches, setPassword } from "~/server/auth/accounts.server";
-import { endOtherSessions, type SessionUser } from "~/server/auth/session.server";
+import { endOtherSessions } from "~/server/auth/end-sessions.server";
+import { type SessionUser } from "~/server/auth/session.server";
 import { readFormData } from "~/server/form-body.server";
 import { redirectWithToast } from "~/server/toast.server";
 

@@ -7,6 +7,7 @@ import { consultations } from "~/db/schema";
 import { mayJoinLobby, takesPartIn } from "~/domain/consultation-access";
 import { isUuid } from "~/domain/ids";
 import { ROOMS } from "~/realtime/protocol";
+import { setRoomIdentity } from "~/realtime/room-contract";
 import { findSessionUser, type SessionUser } from "~/server/auth/session.server";
 import type { Database } from "~/server/db/client.server";
 import { isSameOriginRequest } from "~/server/same-origin.server";
@@ -17,16 +18,6 @@ export interface RoomAddress {
   /** The room's name: "main" for the lobby, the consultation id for a consultation room. */
   name: string;
 }
-
-/** Whose socket it is, as the guard found at the door. */
-export interface RoomIdentity {
-  sessionId: string;
-  userId: string;
-  /** When the session ends if nothing happens (ms since the epoch); the room checks again then. */
-  endsAt: number;
-}
-
-const IDENTITY_HEADERS = { sessionId: "X-Qoda-Session-Id", userId: "X-Qoda-User-Id", endsAt: "X-Qoda-Session-Ends-At" } as const;
 
 function refuse(status: 401 | 403 | 404, message: string) {
   return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
@@ -41,18 +32,8 @@ function admit(request: Request, user: SessionUser): Request {
   const url = new URL(request.url);
   url.searchParams.set("_pk", crypto.randomUUID());
   const headers = new Headers(request.headers);
-  headers.set(IDENTITY_HEADERS.sessionId, user.sessionId);
-  headers.set(IDENTITY_HEADERS.userId, user.userId);
-  headers.set(IDENTITY_HEADERS.endsAt, String(user.sessionEndsAt.getTime()));
+  setRoomIdentity(headers, { sessionId: user.sessionId, userId: user.userId, endsAt: user.sessionEndsAt.getTime() });
   return new Request(url, { method: request.method, headers, body: request.body });
-}
-
-/** Inside a room: whose socket this is, as the guard said. */
-export function roomIdentityOf(request: Request): RoomIdentity | null {
-  const sessionId = request.headers.get(IDENTITY_HEADERS.sessionId);
-  const userId = request.headers.get(IDENTITY_HEADERS.userId);
-  const endsAt = Number(request.headers.get(IDENTITY_HEADERS.endsAt));
-  return sessionId && userId && Number.isFinite(endsAt) ? { sessionId, userId, endsAt } : null;
 }
 
 /** The request to pass on to the room, or the refusal to send instead. */

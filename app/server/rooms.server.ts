@@ -2,18 +2,18 @@
 import { getServerByName } from "partyserver";
 
 import { type ConsultationStatusEvent, type RequestSummary, ROOMS } from "~/realtime/protocol";
+import type { ChatDraft } from "~/realtime/room-contract";
 import type { Database } from "~/server/db/client.server";
 import { forgetSessionsConnections, roomsWithSessions } from "~/server/db/room-connections.server";
 
-import type { ChatDraft, ConsultationRoom } from "../../party/consultation";
-import type { DoctorsLobby } from "../../party/lobby";
-
+// The generated Env types both namespaces with their room classes, so the stubs are typed without
+// importing party/ (which imports this module's callers).
 function lobby(env: Env) {
-  return getServerByName(env.DoctorsLobby, ROOMS.lobby.name) as Promise<DurableObjectStub<DoctorsLobby>>;
+  return getServerByName(env.DoctorsLobby, ROOMS.lobby.name);
 }
 
 export function consultationRoom(env: Env, consultationId: string) {
-  return getServerByName(env.ConsultationRoom, consultationId) as Promise<DurableObjectStub<ConsultationRoom>>;
+  return getServerByName(env.ConsultationRoom, consultationId);
 }
 
 /** Every connected doctor sees the request appear. */

@@ -3,8 +3,8 @@ import { and, eq, isNull } from "drizzle-orm";
 
 import { oauthAccounts, passwordCredentials, profiles, userRoles, users } from "~/db/schema";
 import type { Language } from "~/domain/languages";
+import { endAllSessions, type SessionContext } from "~/server/auth/end-sessions.server";
 import { hashPassword, verifyPassword } from "~/server/auth/password.server";
-import { endAllSessions, type SessionContext } from "~/server/auth/session.server";
 import type { Database } from "~/server/db/client.server";
 
 /** Whether the account still exists (a session can outlive a deleted account by a moment). */

@@ -4,7 +4,8 @@
 import { type AppLoadContext, redirect } from "@remix-run/cloudflare";
 
 import type { Role } from "~/domain/roles";
-import { clearSessionCookie, endAllSessions, findSessionUser, type SessionUser } from "~/server/auth/session.server";
+import { endAllSessions } from "~/server/auth/end-sessions.server";
+import { clearSessionCookie, findSessionUser, type SessionUser } from "~/server/auth/session.server";
 
 interface GuardArgs {
   request: Request;

@@ -1,18 +1,16 @@
 // Server-side sessions (docs/decisions/0005): the cookie holds a random token, D1 holds its SHA-256
-// with an idle timeout and an absolute lifetime. Activity slides the idle timeout; sign-out, a password
-// change or a doctor's deactivation delete rows, which ends those sessions at once, and closes their
-// live room sockets too (a socket lives no longer than its session: docs/decisions/0012).
+// with an idle timeout and an absolute lifetime. Activity slides the idle timeout. This module starts
+// and reads sessions; end-sessions.server.ts ends them (and closes their room sockets).
 import { createCookie } from "@remix-run/cloudflare";
-import { and, eq, lt, ne, or, type SQL } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 
 import { doctors, profiles, sessions, userRoles, users } from "~/db/schema";
-import { SESSION_ABSOLUTE_LIFETIME_MS, SESSION_IDLE_TIMEOUT_MS, SESSION_TOUCH_INTERVAL_MS } from "~/domain/constants";
+import { SESSION_ABSOLUTE_LIFETIME_MS, SESSION_TOUCH_INTERVAL_MS } from "~/domain/constants";
 import type { Language } from "~/domain/languages";
 import type { DoctorStatus, Role } from "~/domain/roles";
 import { sessionEndsAt } from "~/domain/session-lifetime";
 import { randomToken, sha256Hex } from "~/server/auth/tokens.server";
 import type { Database } from "~/server/db/client.server";
-import { disconnectSessions } from "~/server/rooms.server";
 
 const sessionCookie = createCookie("__Host-qoda_session", {
   path: "/",
@@ -36,12 +34,6 @@ export interface SessionUser {
   preferredLanguage: Language | null;
   /** When this session ends if nothing else happens (idle timeout or absolute end). */
   sessionEndsAt: Date;
-}
-
-/** What ending sessions needs: D1 for the rows, the rooms for their sockets. */
-export interface SessionContext {
-  db: Database;
-  cloudflare: { env: Env };
 }
 
 /** Starts a session for `userId`; returns its id and the Set-Cookie header value that carries it. */
@@ -124,37 +116,4 @@ async function lookUpSession(db: Database, request: Request, now: Date): Promise
     preferredLanguage: row.preferredLanguage ?? null,
     sessionEndsAt: sessionEndsAt({ lastSeenAt, expiresAt: row.expiresAt }),
   };
-}
-
-/** Ends the sessions `where` selects: their rows go, and so do their live room sockets. */
-async function endSessionsWhere(context: SessionContext, where: SQL | undefined) {
-  const ended = await context.db.delete(sessions).where(where).returning({ id: sessions.id });
-  await disconnectSessions(
-    context.cloudflare.env,
-    context.db,
-    ended.map((session) => session.id),
-  );
-  return ended.length;
-}
-
-export function endSession(context: SessionContext, sessionId: string) {
-  return endSessionsWhere(context, eq(sessions.id, sessionId));
-}
-
-/** Ends every session of `userId` but the one in use (after a password change). */
-export function endOtherSessions(context: SessionContext, userId: string, keepSessionId: string) {
-  return endSessionsWhere(context, and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)));
-}
-
-/** Ends every session of `userId` (password reset, deactivation, an unproven account taken back). */
-export function endAllSessions(context: SessionContext, userId: string) {
-  return endSessionsWhere(context, eq(sessions.userId, userId));
-}
-
-/** Housekeeping: ends the sessions that have run out (idle too long or past their end). */
-export function endLapsedSessions(context: SessionContext, now: Date) {
-  return endSessionsWhere(
-    context,
-    or(lt(sessions.expiresAt, now), lt(sessions.lastSeenAt, new Date(now.getTime() - SESSION_IDLE_TIMEOUT_MS))),
-  );
 }

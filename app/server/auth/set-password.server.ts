@@ -6,8 +6,8 @@ import { SetPasswordSchema } from "~/domain/auth-schemas";
 import { parseForm } from "~/forms";
 import { recordAudit } from "~/server/audit.server";
 import { markEmailConfirmed, setPassword } from "~/server/auth/accounts.server";
+import { endAllSessions } from "~/server/auth/end-sessions.server";
 import { peekOneTimeLink, redeemOneTimeLink } from "~/server/auth/one-time-links.server";
-import { endAllSessions } from "~/server/auth/session.server";
 import { readFormData } from "~/server/form-body.server";
 import { redirectWithToast } from "~/server/toast.server";
 

@@ -9,8 +9,9 @@ import { isLanguage } from "~/domain/languages";
 import { safeRedirectPath } from "~/domain/safe-redirect";
 import { languageCookie } from "~/i18n.server";
 import { recordAudit } from "~/server/audit.server";
+import { endSession } from "~/server/auth/end-sessions.server";
 import { rememberDevice } from "~/server/auth/known-device.server";
-import { createSession, endSession, findSessionUser } from "~/server/auth/session.server";
+import { createSession, findSessionUser } from "~/server/auth/session.server";
 import { savePreferredLanguage } from "~/server/db/profiles.server";
 import { toastHeaders } from "~/server/toast.server";
 

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 
 import { doctors } from "~/db/schema";
 import type { DoctorStatus } from "~/domain/roles";
-import { endAllSessions, type SessionContext } from "~/server/auth/session.server";
+import { endAllSessions, type SessionContext } from "~/server/auth/end-sessions.server";
 
 export async function setDoctorStatus(context: SessionContext, doctorId: string, status: DoctorStatus, now: Date) {
   await context.db.update(doctors).set({ status, updatedAt: now }).where(eq(doctors.userId, doctorId));

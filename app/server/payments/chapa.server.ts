@@ -3,7 +3,7 @@
 // tests run this very code against a stand-in that answers in the same format.
 import type { AppConfig } from "~/server/env.server";
 
-import type { Checkout, InitializeOutcome, PaymentProvider, VerifiedTransaction } from "./provider.server";
+import type { Checkout, InitializeOutcome, PaymentProvider, VerifiedTransaction } from "./payment-provider.server";
 
 const REQUEST_TIMEOUT_MS = 10_000;
 /** Chapa shows this on its checkout page; it allows 16 characters. */

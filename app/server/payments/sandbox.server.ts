@@ -5,7 +5,7 @@
 // the return URL.
 import type { AppConfig } from "~/server/env.server";
 
-import type { Checkout, InitializeOutcome, PaymentProvider, VerifiedTransaction } from "./provider.server";
+import type { Checkout, InitializeOutcome, PaymentProvider, VerifiedTransaction } from "./payment-provider.server";
 import { signWebhookBody } from "./webhook-signature.server";
 
 const KEY_PREFIX = "payment-sandbox/";

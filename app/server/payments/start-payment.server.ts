@@ -9,7 +9,7 @@ import type { Database } from "~/server/db/client.server";
 import { markPaymentFailed, paymentByTxRef, recordPaymentAttempt, saveCheckoutUrl } from "~/server/db/payments.server";
 import { contactOf, profileName } from "~/server/db/profiles.server";
 
-import type { PaymentProvider } from "./provider.server";
+import type { PaymentProvider } from "./payment-provider.server";
 
 export type StartPaymentOutcome =
   | { ok: true; checkoutUrl: string }
