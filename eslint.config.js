@@ -5,6 +5,8 @@ import simpleImportSort from "eslint-plugin-simple-import-sort";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
+import oneConsultationWriter from "./eslint-rules/one-consultation-writer.js";
+
 export default tseslint.config(
   { ignores: ["build/**", ".wrangler/**", "node_modules/**", "test-results/**", "worker-configuration.d.ts"] },
   js.configs.recommended,
@@ -19,6 +21,17 @@ export default tseslint.config(
       "simple-import-sort/exports": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
+    },
+  },
+  {
+    // The one writer of consultations: the state machine's moves are the only way a status changes.
+    files: ["app/**/*.{ts,tsx}", "party/**/*.ts", "server.ts", "scripts/**/*.ts"],
+    plugins: { qoda: { rules: { "one-consultation-writer": oneConsultationWriter } } },
+    rules: {
+      "qoda/one-consultation-writer": [
+        "error",
+        { writers: "app/server/consultations/", moveModule: "app/server/consultations/move.server.ts" },
+      ],
     },
   },
 );

@@ -9,7 +9,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { benchAccount, printLatencies, quote, serveSeeded, socketWithCookie } from "./bench-stack.ts";
+import { benchAccount, printLatencies, serveSeeded, socketWithCookie } from "./bench-stack.ts";
+import { consultationSql, type DemoConsultation } from "./demo-data.ts";
 import { benchPort } from "./local-stack.ts";
 
 const PORT = benchPort(8897);
@@ -30,8 +31,14 @@ interface RoomEvent {
   message?: { senderRole: Role; text: string };
 }
 
+/** A consultation under way between the two: submitted, accepted and paid, through the state machine. */
 function consultationRow(id: string, patientId: string, doctorId: string, now: number) {
-  return `INSERT INTO consultations (id, patient_id, doctor_id, status, priority, title, main_concern, accepted_at, started_at, created_at, updated_at) VALUES (${quote(id)}, ${quote(patientId)}, ${quote(doctorId)}, 'in_progress', 'normal', 'Bench chat', 'Bench chat', ${now}, ${now}, ${now}, ${now});`;
+  const moves: DemoConsultation["moves"] = [
+    ["submit", 0],
+    ["accept", 0],
+    ["confirmPayment", 0],
+  ];
+  return consultationSql({ id, patientId, doctorId, moves, priority: "normal", mainConcern: "Bench chat", minutesAgo: 0 }, now);
 }
 
 /** A participant's socket, resolved once the room has sent the history; `onText` hears the other person's texts. */

@@ -13,7 +13,7 @@ import { type Browser, type BrowserContext, chromium, type Page, type Response a
 
 import { auditInBothLanguages } from "../test/e2e/accessibility.ts";
 import { CHROMIUM_PATH, ensureChromium, LAUNCH_ARGS } from "../test/e2e/chromium.ts";
-import { DEMO_ACCOUNTS, DEMO_CONSULTATIONS, DEMO_PASSWORD } from "./demo-data.ts";
+import { DEMO_ACCOUNTS, DEMO_CONSULTATIONS, DEMO_PASSWORD, demoConsultationIn } from "./demo-data.ts";
 import { benchPort, build, copyState, PROJECT_ROOT, run, SEEDED_STATE_VARIABLE, seededState, startDevServer } from "./local-stack.ts";
 
 const PORT = benchPort(8797);
@@ -32,7 +32,7 @@ const SIGN_INS: Record<Exclude<Visitor, "anonymous">, { email: string; landsOn: 
   admin: { email: "admin@qoda.test", landsOn: /\/admin\/dashboard$/ },
 };
 
-const consultation = (status: string) => DEMO_CONSULTATIONS.find((item) => item.status === status)!.id;
+const consultation = (status: string) => demoConsultationIn(status).id;
 
 /** Every page of the app (route file → an address that shows it, and who opens it). */
 const PAGES: Array<{ route: string; path: string; as: Visitor }> = [

@@ -1,5 +1,6 @@
 // The demo accounts and consultations that `npm start` seeds into the local D1. Fixed ids make the
 // seed idempotent (INSERT OR IGNORE): running it again keeps whatever the data has become since.
+import { type Actor, type ConsultationMove, planCreation, planTransition } from "../app/domain/consultation-status.ts";
 import { hashPassword } from "../app/server/auth/password.server.ts";
 
 export const DEMO_PASSWORD = "QodaDemo!2026";
@@ -66,11 +67,16 @@ function insertOrIgnore(table: string, row: Record<string, SqlValue>): string {
   return `INSERT OR IGNORE INTO ${table} (${columns.join(", ")}) VALUES (${columns.map((column) => literal(row[column] ?? null)).join(", ")});`;
 }
 
-interface DemoConsultation {
+/** A move of the state machine and when it was made, in minutes after the consultation was created. */
+type DemoMove = [move: ConsultationMove, minutesAfterCreation: number];
+
+export interface DemoConsultation {
   id: string;
   patientId: string;
+  /** The doctor who accepts it, if any move does. */
   doctorId: string | null;
-  status: string;
+  /** Its history: replayed through the state machine, which sets its status and times. */
+  moves: DemoMove[];
   priority: string;
   mainConcern: string;
   medicalHistory?: string;
@@ -90,7 +96,7 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
     id: c(1),
     patientId: hana.id,
     doctorId: null,
-    status: "awaiting_assets",
+    moves: [],
     priority: "normal",
     mainConcern: "Dry, flaky patches on both elbows that itch at night.",
     minutesAgo: 5,
@@ -99,7 +105,7 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
     id: c(2),
     patientId: hana.id,
     doctorId: null,
-    status: "pending",
+    moves: [["submit", 0]],
     priority: "normal",
     mainConcern: "A mole on my back has grown darker over the last two months.",
     medicalHistory: "No known illnesses.",
@@ -109,7 +115,7 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
     id: c(3),
     patientId: dawit.id,
     doctorId: null,
-    status: "pending",
+    moves: [["submit", 0]],
     priority: "urgent",
     mainConcern: "Painful red rash spreading on my forearm since yesterday.",
     medicalHistory: "Type 2 diabetes.",
@@ -120,7 +126,10 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
     id: c(4),
     patientId: dawit.id,
     doctorId: abebe.id,
-    status: "accepted_awaiting_payment",
+    moves: [
+      ["submit", 0],
+      ["accept", 20],
+    ],
     priority: "high",
     mainConcern: "Acne on my cheeks that has not improved with soap and water.",
     minutesAgo: 20,
@@ -129,7 +138,11 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
     id: c(5),
     patientId: hana.id,
     doctorId: abebe.id,
-    status: "in_progress",
+    moves: [
+      ["submit", 0],
+      ["accept", 2],
+      ["confirmPayment", 6],
+    ],
     priority: "normal",
     mainConcern: "White spots on my neck and shoulders.",
     minutesAgo: 90,
@@ -138,7 +151,12 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
     id: c(6),
     patientId: hana.id,
     doctorId: abebe.id,
-    status: "completed",
+    moves: [
+      ["submit", 0],
+      ["accept", 2],
+      ["confirmPayment", 6],
+      ["complete", 40],
+    ],
     priority: "normal",
     mainConcern: "Itchy scalp with flakes.",
     minutesAgo: 3 * 24 * 60,
@@ -151,8 +169,14 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
   {
     id: c(7),
     patientId: dawit.id,
-    doctorId: null,
-    status: "cancelled",
+    // Accepted, its payment window closed, then withdrawn: the payment that arrived late awaits a refund.
+    doctorId: abebe.id,
+    moves: [
+      ["submit", 0],
+      ["accept", 1],
+      ["expirePayment", 16],
+      ["withdraw", 17],
+    ],
     priority: "normal",
     mainConcern: "Dark spots on my hands.",
     minutesAgo: 5 * 24 * 60,
@@ -161,7 +185,12 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
     id: c(8),
     patientId: hana.id,
     doctorId: abebe.id,
-    status: "completed",
+    moves: [
+      ["submit", 0],
+      ["accept", 2],
+      ["confirmPayment", 6],
+      ["complete", 40],
+    ],
     priority: "normal",
     mainConcern: "Dry, cracked skin on my heels.",
     minutesAgo: 26 * 60,
@@ -173,6 +202,67 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
     awaitsFeedback: true,
   },
 ];
+
+/**
+ * The consultation's columns after its moves, as the state machine plans them: created as a draft by
+ * its patient, then each move in turn by whoever may make it. A move the machine refuses stops the seed.
+ */
+function replayMoves(consultation: DemoConsultation, createdAtMs: number) {
+  const patient: Actor = { kind: "user", userId: consultation.patientId, role: "patient" };
+  const doctor: Actor = { kind: "user", userId: consultation.doctorId ?? "", role: "doctor" };
+  const actorOf: Record<ConsultationMove, Actor> = {
+    submit: patient,
+    withdraw: patient,
+    accept: doctor,
+    decline: doctor,
+    complete: doctor,
+    confirmPayment: { kind: "system" },
+    expirePayment: { kind: "system" },
+  };
+  const created = planCreation("draft", consultation.patientId, patient, new Date(createdAtMs));
+  if (!created.ok) throw new Error(`Demo consultation ${consultation.id} cannot be created`);
+  const row: Record<string, Date | string | null> = { ...created.changes };
+  let facts = { status: created.changes.status, patientId: consultation.patientId, doctorId: null as string | null };
+  for (const [move, minutes] of consultation.moves) {
+    const plan = planTransition(facts, move, actorOf[move], new Date(createdAtMs + minutes * MINUTE_MS));
+    if (!plan.ok) throw new Error(`Demo consultation ${consultation.id}: ${move} refused (${plan.refusal})`);
+    Object.assign(row, plan.changes);
+    facts = { ...facts, status: plan.to, doctorId: plan.changes.doctorId === undefined ? facts.doctorId : plan.changes.doctorId };
+  }
+  // Column names and values as D1 stores them: snake_case, times in ms.
+  const columns = Object.fromEntries(
+    Object.entries(row).map(([key, value]) => [
+      key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`),
+      value instanceof Date ? value.getTime() : value,
+    ]),
+  );
+  return { status: facts.status, columns };
+}
+
+/** The statement that seeds `consultation` as its moves leave it (INSERT OR IGNORE: the seed is idempotent). */
+export function consultationSql(consultation: DemoConsultation, createdAtMs: number) {
+  return insertOrIgnore("consultations", {
+    id: consultation.id,
+    patient_id: consultation.patientId,
+    priority: consultation.priority,
+    title: consultation.mainConcern.slice(0, 100),
+    main_concern: consultation.mainConcern,
+    medical_history: consultation.medicalHistory ?? "",
+    additional_comments: "",
+    requested_doctor_code: consultation.requestedDoctorCode ?? null,
+    observations: consultation.summary?.observations ?? null,
+    diagnosis: consultation.summary?.diagnosis ?? null,
+    treatment_plan: consultation.summary?.treatmentPlan ?? null,
+    ...replayMoves(consultation, createdAtMs).columns,
+  });
+}
+
+/** The first demo consultation that its moves leave in `status` (tests and benches find theirs so). */
+export function demoConsultationIn(status: string, where: (consultation: DemoConsultation) => boolean = () => true) {
+  const found = DEMO_CONSULTATIONS.find((consultation) => replayMoves(consultation, 0).status === status && where(consultation));
+  if (!found) throw new Error(`No demo consultation is ${status}`);
+  return found;
+}
 
 /** A small, real one-page PDF that says `title`: the demo applications' licence files (and the journeys'). */
 export function licencePdf(title: string): string {
@@ -251,38 +341,15 @@ export async function buildSeedSql(now: Date): Promise<string> {
 
   for (const consultation of DEMO_CONSULTATIONS) {
     const createdAt = at(consultation.minutesAgo);
-    const accepted = consultation.doctorId !== null;
-    statements.push(
-      insertOrIgnore("consultations", {
-        id: consultation.id,
-        patient_id: consultation.patientId,
-        doctor_id: consultation.doctorId,
-        status: consultation.status,
-        priority: consultation.priority,
-        title: consultation.mainConcern.slice(0, 100),
-        main_concern: consultation.mainConcern,
-        medical_history: consultation.medicalHistory ?? "",
-        additional_comments: "",
-        requested_doctor_code: consultation.requestedDoctorCode ?? null,
-        accepted_at: accepted ? createdAt + 2 * MINUTE_MS : null,
-        payment_deadline_at: consultation.status === "accepted_awaiting_payment" ? now.getTime() + 15 * MINUTE_MS : null,
-        started_at: ["in_progress", "completed"].includes(consultation.status) ? createdAt + 6 * MINUTE_MS : null,
-        completed_at: consultation.status === "completed" ? createdAt + 40 * MINUTE_MS : null,
-        cancelled_at: consultation.status === "cancelled" ? createdAt + 4 * MINUTE_MS : null,
-        observations: consultation.summary?.observations ?? null,
-        diagnosis: consultation.summary?.diagnosis ?? null,
-        treatment_plan: consultation.summary?.treatmentPlan ?? null,
-        created_at: createdAt,
-        updated_at: createdAt,
-      }),
-    );
-    if (consultation.doctorId && consultation.status !== "accepted_awaiting_payment") {
+    statements.push(consultationSql(consultation, createdAt));
+    const { status } = replayMoves(consultation, createdAt);
+    if (status === "in_progress" || status === "completed") {
       statements.push(
         insertOrIgnore("chats", {
           consultation_id: consultation.id,
           doctor_id: consultation.doctorId,
           patient_id: consultation.patientId,
-          status: consultation.status === "completed" ? "closed" : "active",
+          status: status === "completed" ? "closed" : "active",
           created_at: createdAt + 2 * MINUTE_MS,
         }),
         insertOrIgnore("payments", {
@@ -301,7 +368,7 @@ export async function buildSeedSql(now: Date): Promise<string> {
         }),
       );
     }
-    if (consultation.status === "completed" && !consultation.awaitsFeedback) {
+    if (status === "completed" && !consultation.awaitsFeedback) {
       statements.push(
         insertOrIgnore("patient_feedback", {
           id: consultation.id.replace("-9000-", "-b000-"),
@@ -317,7 +384,7 @@ export async function buildSeedSql(now: Date): Promise<string> {
     }
   }
   // A payment that arrived after its window had closed (the request was then withdrawn): it awaits a refund.
-  const late = DEMO_CONSULTATIONS.find((consultation) => consultation.status === "cancelled")!;
+  const late = DEMO_CONSULTATIONS.find((consultation) => consultation.moves.some(([move]) => move === "expirePayment"))!;
   statements.push(
     insertOrIgnore("payments", {
       id: late.id.replace("-9000-", "-a000-"),

@@ -15,6 +15,7 @@ import {
   DEFAULT_PRIORITY,
   MAX_DECLINE_NOTE_CHARS,
   PRIORITIES,
+  WITH_DOCTOR_STATUSES,
 } from "../domain/consultation-status";
 import { CONTACT_METHODS } from "../domain/feedback";
 import { LANGUAGES } from "../domain/languages";
@@ -33,9 +34,11 @@ const updatedAt = () =>
     .notNull()
     .$defaultFn(() => new Date());
 
-/** `column IN ('a', 'b')` for a CHECK constraint; values are our own constants, never user input. */
+/** `'a', 'b'` for a CHECK constraint; values are our own constants, never user input. */
+const quotedList = (values: readonly string[]) => values.map((value) => `'${value}'`).join(", ");
+/** `column IN ('a', 'b')` for a CHECK constraint. */
 function oneOf(column: string, values: readonly string[]) {
-  return sql.raw(`${column} IN (${values.map((value) => `'${value}'`).join(", ")})`);
+  return sql.raw(`${column} IN (${quotedList(values)})`);
 }
 const isBoolean = (column: string) => sql.raw(`${column} IN (0, 1)`);
 
@@ -218,7 +221,7 @@ export const consultations = sqliteTable(
     // A doctor is named exactly from acceptance on; a request in the queue has none.
     check(
       "consultations_doctor_matches_status",
-      sql`(${t.status} IN ('awaiting_assets', 'pending') AND ${t.doctorId} IS NULL) OR ${t.status} IN ('cancelled') OR (${t.status} IN ('accepted_awaiting_payment', 'in_progress', 'completed') AND ${t.doctorId} IS NOT NULL)`,
+      sql`(${t.status} IN ('awaiting_assets', 'pending') AND ${t.doctorId} IS NULL) OR ${t.status} IN ('cancelled') OR (${t.status} IN (${sql.raw(quotedList(WITH_DOCTOR_STATUSES))}) AND ${t.doctorId} IS NOT NULL)`,
     ),
   ],
 );

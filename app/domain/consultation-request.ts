@@ -2,7 +2,7 @@
 import { z } from "zod/mini";
 
 import { MAX_PHOTO_BYTES, MAX_PHOTO_PIXELS, MAX_PHOTOS_PER_REQUEST, MAX_TITLE_CHARS, type PHOTO_CONTENT_TYPES } from "./constants";
-import { type ConsultationStatus, type DeclineReason, DEFAULT_PRIORITY, PRIORITIES, type Priority } from "./consultation-status";
+import { type DeclineReason, DEFAULT_PRIORITY, PRIORITIES, type Priority } from "./consultation-status";
 import { declaredPixelSize } from "./image-dimensions";
 import { cleanLine, cleanText } from "./text-hygiene";
 
@@ -72,11 +72,6 @@ export function detailsFormOf(words: DraftWords) {
 /** The title doctors see first: the chief complaint, cut to its first 100 characters. */
 export function titleFromComplaint(complaint: string): string {
   return [...complaint.trim().replace(/\s+/g, " ")].slice(0, MAX_TITLE_CHARS).join("");
-}
-
-/** A request with photos waits for them (`awaiting_assets`); one without goes straight to the doctors. */
-export function initialStatus(photoCount: number): ConsultationStatus {
-  return photoCount > 0 ? "awaiting_assets" : "pending";
 }
 
 export type PhotoType = (typeof PHOTO_CONTENT_TYPES)[number];

@@ -2,7 +2,8 @@
 // and what it sets. Actions, rooms and jobs ask `planTransition` first and apply its `changes` with a
 // conditional update on `from`, so a refused or raced move changes nothing.
 
-import { PAYMENT_WINDOW_MS } from "./constants";
+// With its extension: the demo seed runs this module under Node as it is.
+import { PAYMENT_WINDOW_MS } from "./constants.ts";
 import type { Role } from "./roles";
 
 export const CONSULTATION_STATUSES = [
@@ -14,6 +15,19 @@ export const CONSULTATION_STATUSES = [
   "cancelled",
 ] as const;
 export type ConsultationStatus = (typeof CONSULTATION_STATUSES)[number];
+
+// The status groups every screen and query means by these words, said once.
+/** Submitted: everything but a draft still gathering its photos. */
+export const SUBMITTED_STATUSES = CONSULTATION_STATUSES.filter((status) => status !== "awaiting_assets");
+/** Active: a doctor has it (accepted, awaiting payment or under way) and has not ended it. */
+export const ACTIVE_STATUSES = ["accepted_awaiting_payment", "in_progress"] as const satisfies readonly ConsultationStatus[];
+/** Open: submitted and not yet over (waiting for a doctor, or active). */
+export const OPEN_STATUSES = ["pending", ...ACTIVE_STATUSES] as const satisfies readonly ConsultationStatus[];
+/** Taken by a doctor at some point and not cancelled: active or completed. */
+export const WITH_DOCTOR_STATUSES = [...ACTIVE_STATUSES, "completed"] as const satisfies readonly ConsultationStatus[];
+
+export const isActiveStatus = (status: ConsultationStatus) => (ACTIVE_STATUSES as readonly ConsultationStatus[]).includes(status);
+export const isOpenStatus = (status: ConsultationStatus) => (OPEN_STATUSES as readonly ConsultationStatus[]).includes(status);
 
 export const PRIORITIES = ["normal", "high", "urgent"] as const;
 export type Priority = (typeof PRIORITIES)[number];
@@ -30,6 +44,13 @@ export const PRIORITY_RANK: Record<Priority, number> = { urgent: 0, high: 1, nor
 
 export const CONSULTATION_MOVES = ["submit", "accept", "decline", "withdraw", "confirmPayment", "expirePayment", "complete"] as const;
 export type ConsultationMove = (typeof CONSULTATION_MOVES)[number];
+
+/**
+ * How a consultation comes to be, the first move of all: a draft that gathers its photos first, or a
+ * request written without photos, which goes straight to the doctors. Only the patient makes either.
+ */
+const CONSULTATION_CREATIONS = { draft: "awaiting_assets", request: "pending" } as const satisfies Record<string, ConsultationStatus>;
+export type ConsultationCreation = keyof typeof CONSULTATION_CREATIONS;
 
 /** Who asks for a move: a signed-in user in a role, or the system (payment provider, alarm). */
 export type Actor = { kind: "user"; userId: string; role: Role } | { kind: "system" };
@@ -143,9 +164,15 @@ export function planTransition(
   };
 }
 
-/** The statuses a consultation can reach from `status` in one move, whoever makes it. */
-export function nextStatuses(status: ConsultationStatus): ConsultationStatus[] {
-  return CONSULTATION_MOVES.filter((move) => MOVES[move].from === status).map((move) => MOVES[move].to);
+export type CreationPlan =
+  | { ok: true; creation: ConsultationCreation; changes: { status: ConsultationStatus; createdAt: Date; updatedAt: Date } }
+  | { ok: false; creation: ConsultationCreation; refusal: "not_permitted" };
+
+/** Plans the creation of `patientId`'s consultation: only that patient may make it. */
+export function planCreation(creation: ConsultationCreation, patientId: string, actor: Actor, now: Date): CreationPlan {
+  const permitted = isPermitted("owning-patient", { status: CONSULTATION_CREATIONS[creation], patientId, doctorId: null }, actor);
+  if (!permitted) return { ok: false, creation, refusal: "not_permitted" };
+  return { ok: true, creation, changes: { status: CONSULTATION_CREATIONS[creation], createdAt: now, updatedAt: now } };
 }
 
 export function isConsultationStatus(value: unknown): value is ConsultationStatus {

@@ -19,6 +19,7 @@ import { CHAT_INTENTS, hasChat } from "~/domain/chat";
 import { ACCEPT_CONFIRMATION_SHOWN_MS, formatConsultationId } from "~/domain/constants";
 import { CLOSING_INTENTS, CLOSING_REFUSAL_MESSAGES, type ClosingRefusal, SummarySchema } from "~/domain/consultation-closing";
 import { DECISION_INTENTS, DECISION_REFUSAL_MESSAGES, type DecisionRefusal, refusalHttpStatus } from "~/domain/consultation-decisions";
+import { isActiveStatus } from "~/domain/consultation-status";
 import { DeclineSchema } from "~/domain/decline-schema";
 import { parseForm } from "~/forms";
 import { getTranslator, pageTitle } from "~/i18n.server";
@@ -232,7 +233,7 @@ function DoctorConsultation({ consultation, patientName, photoIds, chat, closing
       ) : null}
       {currentStatus === "completed" ? (
         <ConsultationSummary summary={consultation.summary} />
-      ) : currentStatus === "in_progress" || currentStatus === "accepted_awaiting_payment" ? (
+      ) : isActiveStatus(currentStatus) ? (
         <SummaryForm
           saved={consultation.summary}
           lastResult={actionData?.summary}

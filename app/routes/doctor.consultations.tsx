@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 
 import { ConsultationList } from "~/components/consultation-list";
 import { StatCard } from "~/components/stat-card";
-import { CONSULTATION_STATUSES, isConsultationStatus, isPriority, PRIORITIES } from "~/domain/consultation-status";
+import { CONSULTATION_STATUSES, isActiveStatus, isConsultationStatus, isPriority, PRIORITIES } from "~/domain/consultation-status";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireActiveDoctor } from "~/server/auth/guards.server";
 import { doctorConsultations, type DoctorListFilter } from "~/server/db/consultation-lists.server";
@@ -45,7 +45,7 @@ export async function loader(args: LoaderFunctionArgs) {
     },
     figures: {
       total: all.length,
-      active: all.filter((row) => row.status === "in_progress" || row.status === "accepted_awaiting_payment").length,
+      active: all.filter((row) => isActiveStatus(row.status)).length,
       completed: all.filter((row) => row.status === "completed").length,
     },
     items: rows.map((row) => ({

@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { ConsultationList } from "~/components/consultation-list";
 import { WaitingRequests } from "~/components/doctor/waiting-requests";
 import { StatCard } from "~/components/stat-card";
+import { isActiveStatus } from "~/domain/consultation-status";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireActiveDoctor } from "~/server/auth/guards.server";
 import { doctorConsultations, doctorFigures } from "~/server/db/consultation-lists.server";
@@ -28,7 +29,7 @@ export async function loader(args: LoaderFunctionArgs) {
     pendingRequestSummaries(context.db),
     doctorCodeOf(context.db, doctor.userId),
   ]);
-  const active = mine.filter((row) => row.status === "in_progress" || row.status === "accepted_awaiting_payment");
+  const active = mine.filter((row) => isActiveStatus(row.status));
   return {
     title: pageTitle(t("dashboard.title")),
     firstName: doctor.firstName ?? "",

@@ -15,6 +15,7 @@ import { useConsultationRoom } from "~/components/realtime/use-consultation-room
 import { CHAT_INTENTS, hasChat } from "~/domain/chat";
 import { formatConsultationId } from "~/domain/constants";
 import { DECISION_INTENTS, DECISION_REFUSAL_MESSAGES, refusalHttpStatus } from "~/domain/consultation-decisions";
+import { isOpenStatus } from "~/domain/consultation-status";
 import { formatDay } from "~/domain/dates";
 import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
 import { requirePatient } from "~/server/auth/guards.server";
@@ -103,7 +104,7 @@ export default function PatientConsultation() {
   const { consultation, doctorFirstName, photoIds, chat, latePayments, feedback, storedFiles } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   // The room says live when a doctor accepts or declines it and when it is paid; then it carries the chat, and says when it ends.
-  const listening = ["pending", "accepted_awaiting_payment", "in_progress"].includes(consultation.status);
+  const listening = isOpenStatus(consultation.status);
   const live = useConsultationRoom(consultation.id, consultation.status, { enabled: listening });
   const withChat = hasChat(live.status) && chat !== null;
   const online = live.status === "in_progress" ? (live.online ?? chat?.online ?? null) : null;

@@ -9,8 +9,8 @@ import { cleanLine } from "~/domain/text-hygiene";
 import { parseForm } from "~/forms";
 import type { TextKey } from "~/i18n";
 import type { getTranslator } from "~/i18n.server";
-import { recordAudit } from "~/server/audit.server";
 import type { SessionUser } from "~/server/auth/session.server";
+import { clientAddress } from "~/server/client-address.server";
 import { createDraft, saveDraftWords } from "~/server/consultations/drafts.server";
 import { submitRequest } from "~/server/consultations/submit.server";
 import { findOwnDraft, isActiveDoctorCode } from "~/server/db/requests.server";
@@ -127,19 +127,15 @@ export async function submitNewConsultation(
   if (details.doctorCode && !(await isActiveDoctorCode(context.db, details.doctorCode))) {
     return { ok: false, result: submission.reply({ fieldErrors: { doctorCode: ["request.errors.unknownDoctorCode"] } }) };
   }
-  const outcome = await submitRequest(context.db, context.cloudflare.env.FILES, patient.userId, details, new Date());
+  const outcome = await submitRequest(context.db, context.cloudflare.env.FILES, patient.userId, details, {
+    now: new Date(),
+    ipAddress: clientAddress(request),
+  });
   if (!outcome.ok) {
     const formError = SUBMIT_REFUSAL_MESSAGES[outcome.reason];
     return { ok: false, result: submission.reply(), formError };
   }
   if ("repeated" in outcome) return { ok: true, consultationId: outcome.consultationId };
-  // Doctors first: the request is on their screens while the audit entry is written.
   await announceRequest(context.cloudflare.env, { ...outcome.summary, patientFirstName: cleanLine(patient.firstName ?? "") });
-  await recordAudit(context.db, request, {
-    action: "consultation.submitted",
-    actorId: patient.userId,
-    targetType: "consultation",
-    targetId: outcome.consultationId,
-  });
   return { ok: true, consultationId: outcome.consultationId };
 }

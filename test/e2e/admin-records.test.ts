@@ -4,15 +4,15 @@
 import type { Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { DEMO_ACCOUNTS, DEMO_CONSULTATIONS, DEMO_PASSWORD } from "../../scripts/demo-data";
+import { DEMO_ACCOUNTS, DEMO_CONSULTATIONS, DEMO_PASSWORD, demoConsultationIn } from "../../scripts/demo-data";
 import { expectAccessible } from "./accessibility";
 import { baseUrl, endJourneys, path, signIn, startJourney } from "./journey";
 
 afterEach(endJourneys);
 
 const ADMIN = DEMO_ACCOUNTS.find((account) => account.role === "admin")!;
-const completed = DEMO_CONSULTATIONS.find((consultation) => consultation.status === "completed" && consultation.summary)!;
-const cancelled = DEMO_CONSULTATIONS.find((consultation) => consultation.status === "cancelled")!;
+const completed = demoConsultationIn("completed", (consultation) => consultation.summary !== undefined);
+const cancelled = demoConsultationIn("cancelled");
 const LATE_TX_REF = `demo-late-${cancelled.id.slice(-4)}`;
 
 const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);

@@ -1,15 +1,15 @@
 import type { Page, WebSocket } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { DEMO_CONSULTATIONS, DEMO_PASSWORD } from "../../scripts/demo-data";
+import { DEMO_PASSWORD, demoConsultationIn } from "../../scripts/demo-data";
 import { expectAccessible } from "./accessibility";
 import { baseUrl, endJourneys, path, photoOnDisk, signIn, startJourney } from "./journey";
 
 afterEach(endJourneys);
 
 // The seeded consultations between Hana and Dr. Abebe: one paid for and under way, one completed.
-const inProgress = DEMO_CONSULTATIONS.find((consultation) => consultation.status === "in_progress")!.id;
-const completed = DEMO_CONSULTATIONS.find((consultation) => consultation.status === "completed")!.id;
+const inProgress = demoConsultationIn("in_progress").id;
+const completed = demoConsultationIn("completed").id;
 
 /** Signs in and opens the consultation's page; resolves with the room sockets the page opened (reconnections included). */
 async function openChat(page: Page, email: string, consultationPath: string) {

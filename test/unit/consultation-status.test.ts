@@ -8,8 +8,10 @@ import {
   type ConsultationFacts,
   type ConsultationMove,
   type ConsultationStatus,
-  nextStatuses,
+  OPEN_STATUSES,
+  planCreation,
   planTransition,
+  SUBMITTED_STATUSES,
 } from "~/domain/consultation-status";
 
 const PATIENT = "patient-1";
@@ -118,9 +120,34 @@ describe("the consultation state machine", () => {
     expect(declined.ok && declined.changes.cancelledAt).toEqual(now);
   });
 
-  it("completed and cancelled are final", () => {
-    expect(nextStatuses("completed")).toEqual([]);
-    expect(nextStatuses("cancelled")).toEqual([]);
-    expect(nextStatuses("pending").sort()).toEqual(["accepted_awaiting_payment", "cancelled", "cancelled"].sort());
+  it("completed and cancelled are final: no move leaves them, whoever asks", () => {
+    for (const status of ["completed", "cancelled"] as const)
+      for (const move of CONSULTATION_MOVES)
+        for (const actor of Object.values(actors)) expect(planTransition(consultationIn(status), move, actor, now).ok).toBe(false);
+  });
+});
+
+describe("creating a consultation", () => {
+  it("is the patient's own first move: a draft waits for photos, a request without photos waits for a doctor", () => {
+    expect(planCreation("draft", PATIENT, actors.owningPatient, now)).toEqual({
+      ok: true,
+      creation: "draft",
+      changes: { status: "awaiting_assets", createdAt: now, updatedAt: now },
+    });
+    const request = planCreation("request", PATIENT, actors.owningPatient, now);
+    expect(request.ok && request.changes.status).toBe("pending");
+  });
+
+  it("is refused to anyone else: another patient, a doctor, an admin, the system", () => {
+    for (const actor of [actors.otherPatient, actors.assignedDoctor, actors.admin, actors.system])
+      expect(planCreation("request", PATIENT, actor, now)).toEqual({ ok: false, creation: "request", refusal: "not_permitted" });
+  });
+});
+
+describe("status groups", () => {
+  it("open is waiting or active; submitted is everything but a draft", () => {
+    expect([...OPEN_STATUSES].sort()).toEqual(["accepted_awaiting_payment", "in_progress", "pending"]);
+    expect(SUBMITTED_STATUSES).not.toContain("awaiting_assets");
+    expect(SUBMITTED_STATUSES).toHaveLength(CONSULTATION_STATUSES.length - 1);
   });
 });

@@ -1,59 +1,82 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
-
+import { Linter } from "eslint";
+import tseslint from "typescript-eslint";
 import { describe, expect, it } from "vitest";
 
-// Every write of the consultations table (its status above all) lives in app/server/consultations/,
-// so a status change always goes through the state machine and its conditional UPDATE.
-const root = new URL("../..", import.meta.url).pathname;
-const WRITER_DIR = "app/server/consultations/";
+import oneConsultationWriter from "../../eslint-rules/one-consultation-writer.js";
 
-/** A drizzle write of the table, or raw SQL writing it by name or by `${consultations}`. */
-const WRITES_CONSULTATIONS =
-  /\.(?:update|insert|delete)\(\s*consultations\s*\)|\b(?:UPDATE|INSERT\s+(?:OR\s+\w+\s+)?INTO|DELETE\s+FROM|REPLACE\s+INTO)\s+(?:\$\{\s*consultations\s*\}|["`]?consultations["`]?\b)/i;
+// The one writer of consultations is a lint rule on the syntax tree (eslint.config.js turns it on for
+// the app, the rooms, the Worker entry and the scripts); these cases show what it catches.
+const OPTIONS = { writers: "app/server/consultations/", moveModule: "app/server/consultations/move.server.ts" };
+const linter = new Linter({ configType: "flat", cwd: "/project" });
 
-function sourceFiles(path: string): string[] {
-  if (statSync(path).isFile()) return /\.tsx?$/.test(path) ? [path] : [];
-  return readdirSync(path).flatMap((entry) => (entry === "node_modules" ? [] : sourceFiles(join(path, entry))));
+function problems(code: string, file: string) {
+  return linter
+    .verify(
+      code,
+      [
+        {
+          files: ["**/*.ts"],
+          languageOptions: { parser: tseslint.parser },
+          plugins: { qoda: { rules: { "one-consultation-writer": oneConsultationWriter } } },
+          rules: { "qoda/one-consultation-writer": ["error", OPTIONS] },
+        },
+      ],
+      { filename: `/project/${file}` },
+    )
+    .map((problem) => problem.message);
 }
 
-const files = ["app", "party", "server.ts"].flatMap((path) => sourceFiles(join(root, path))).map((path) => relative(root, path));
-const writers = files.filter((file) => WRITES_CONSULTATIONS.test(readFileSync(join(root, file), "utf8")));
+const OUTSIDE = "app/server/db/requests.server.ts";
+const USE_CASE = "app/server/consultations/summary.server.ts";
+const MOVE = "app/server/consultations/move.server.ts";
 
 describe("the one writer of consultations", () => {
-  it("recognises each way of writing the table", () => {
+  it("refuses every way of writing the table outside the writer folder", () => {
     for (const write of [
-      "db.update(consultations).set({ status })",
-      "tx.insert( consultations ).values(row)",
-      "db.delete(consultations)",
-      "sql`UPDATE ${consultations} SET status = 'cancelled'`",
-      'db.run("update consultations set status = 1")',
-      "INSERT OR IGNORE INTO consultations (id) VALUES (1)",
-      'DELETE FROM "consultations"',
-    ])
-      expect(WRITES_CONSULTATIONS.test(write), write).toBe(true);
-    for (const read of ["db.query.consultations.findFirst()", "db.select().from(consultations)", "consultationFiles.update"])
-      expect(WRITES_CONSULTATIONS.test(read), read).toBe(false);
-  });
-
-  it("is app/server/consultations/ alone", () => {
-    expect(writers.length).toBeGreaterThan(0);
-    expect(writers.filter((file) => !file.startsWith(WRITER_DIR))).toEqual([]);
-    expect(writers).toContain(`${WRITER_DIR}move.server.ts`);
-  });
-
-  it("changes a status only through the move (the state machine's plan in one conditional UPDATE)", () => {
-    const updates = writers.flatMap((file) =>
-      [...readFileSync(join(root, file), "utf8").matchAll(/\.update\(\s*consultations\s*\)\s*\.set\(([\s\S]*?)\)\s*\.where\(/g)].map(
-        (match) => ({ file, columns: match[1]! }),
-      ),
-    );
-    expect(updates.map((update) => update.file)).toContain(`${WRITER_DIR}move.server.ts`);
-    // Any other update names its columns, and status is not one of them.
-    for (const update of updates.filter((update) => update.file !== `${WRITER_DIR}move.server.ts`)) {
-      expect(update.columns.trim().startsWith("{"), update.file).toBe(true);
-      expect(update.columns, update.file).not.toMatch(/\bstatus\b|\.\.\./);
+      "db.update(consultations).set({ title });",
+      "tx.insert( consultations ).values(row);",
+      "db.delete(consultations);",
+      "db.update(schema.consultations).set({ status });",
+      'import { consultations as c } from "~/db/schema"; db.update(c).set({ title });',
+      "db.run(sql`UPDATE ${consultations} SET status = 'cancelled'`);",
+      'db.run("update consultations set status = 1");',
+      "db.run(sql`INSERT OR IGNORE INTO consultations (id) VALUES (1)`);",
+      "db.run('DELETE FROM \"consultations\"');",
+    ]) {
+      expect(problems(write, OUTSIDE), write).toEqual([expect.stringContaining("written only in app/server/consultations/")]);
     }
-    expect(writers.filter((file) => /UPDATE\s+\S*consultations/i.test(readFileSync(join(root, file), "utf8")))).toEqual([]);
+  });
+
+  it("lets anyone read it", () => {
+    for (const read of [
+      "db.query.consultations.findFirst();",
+      "db.select().from(consultations);",
+      "consultationFiles.update();",
+      "db.update(consultationFiles).set({ status });",
+      "sql`SELECT * FROM consultations WHERE status = 'pending'`;",
+    ]) {
+      expect(problems(read, OUTSIDE), read).toEqual([]);
+    }
+  });
+
+  it("lets a use case write the columns it owns and delete drafts, but not create or change a status", () => {
+    expect(problems("db.update(consultations).set({ diagnosis, updatedAt: now });", USE_CASE)).toEqual([]);
+    expect(problems("db.delete(consultations).where(isDraft);", USE_CASE)).toEqual([]);
+    for (const write of [
+      "db.update(consultations).set({ status: 'cancelled' });",
+      'db.update(consultations).set({ "status": next });',
+      "db.update(consultations).set({ ...changes });",
+      "db.update(consultations).set(changes);",
+      "db.insert(consultations).values(row);",
+      "db.run(sql`UPDATE ${consultations} SET title = ''`);",
+      "db.run(sql`INSERT INTO ${consultations} (id) SELECT 1`);",
+    ]) {
+      expect(problems(write, USE_CASE), write).toEqual([expect.stringContaining("Only app/server/consultations/move.server.ts")]);
+    }
+  });
+
+  it("lets the move module create and move", () => {
+    expect(problems("db.update(consultations).set({ ...plan.changes, lastMoveId });", MOVE)).toEqual([]);
+    expect(problems("db.run(sql`INSERT INTO ${consultations} (${names}) SELECT ${values} WHERE ${cap}`);", MOVE)).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { initialStatus, minutesWaited, photoRefusal, sniffPhotoType, titleFromComplaint } from "~/domain/consultation-request";
+import { minutesWaited, photoRefusal, sniffPhotoType, titleFromComplaint } from "~/domain/consultation-request";
 import { type ConsultationOfPatient, groupByPatient } from "~/domain/my-patients";
 import { byQueueOrder, type RequestSummary } from "~/realtime/protocol";
 
@@ -34,11 +34,6 @@ describe("requests", () => {
   it("are titled by their complaint, cut to 100 characters, Amharic included", () => {
     expect(titleFromComplaint("  Itchy   rash \n on arms ")).toBe("Itchy rash on arms");
     expect(titleFromComplaint("ሽ".repeat(150))).toHaveLength(100);
-  });
-
-  it("wait for their photos, or go straight to doctors without", () => {
-    expect(initialStatus(0)).toBe("pending");
-    expect(initialStatus(3)).toBe("awaiting_assets");
   });
 
   it("count whole minutes waited", () => {

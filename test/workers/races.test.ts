@@ -1,10 +1,10 @@
 // Item 3 of the attacker's findings: caps and "one submit, one request" hold however many requests
 // arrive at once.
 import { env } from "cloudflare:test";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 
-import { consultationFiles, consultations } from "~/db/schema";
+import { auditLog, consultationFiles, consultations } from "~/db/schema";
 import { MAX_PHOTOS_PER_REQUEST } from "~/domain/constants";
 import { RATE_LIMITS } from "~/domain/rate-limits";
 
@@ -68,6 +68,9 @@ describe("racing submits of one form", () => {
       expect(answer.status).toBe(302);
       expect(answer.headers.get("Location")).toBe(`/patient/new-consultation?step=3&id=${created[0]!.id}`);
     }
+    // Created as a move: its audit entry was written with it, once however many submits raced.
+    const submitted = and(eq(auditLog.action, "consultation.submitted"), eq(auditLog.targetId, created[0]!.id));
+    expect(await db.select({ actorId: auditLog.actorId }).from(auditLog).where(submitted)).toEqual([{ actorId: userId }]);
     // A new form (a new key) is a new request.
     await visitor.post("/patient/new-consultation?step=2", { ...form, submissionKey: crypto.randomUUID() });
     expect(await db.$count(consultations, eq(consultations.patientId, userId))).toBe(2);
@@ -86,6 +89,8 @@ describe("racing submits of one form", () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ id: draftId, status: "pending" });
     for (const answer of answers) expect(answer.headers.get("Location")).toBe(`/patient/new-consultation?step=3&id=${draftId}`);
+    const submitted = and(eq(auditLog.action, "consultation.submitted"), eq(auditLog.targetId, draftId));
+    expect(await db.$count(auditLog, submitted)).toBe(1);
   });
 
   it("the form carries a fresh key each time it is shown", async () => {

@@ -230,6 +230,9 @@ describe("the waiting cap", () => {
       .from(consultations)
       .where(and(eq(consultations.patientId, patient.userId), eq(consultations.status, "pending")));
     expect(waiting!.total).toBe(MAX_WAITING_REQUESTS_PER_PATIENT);
+    // Only the request that was created has an audit entry: a refused creation writes nothing.
+    const audited = and(eq(auditLog.action, "consultation.submitted"), eq(auditLog.actorId, patient.userId));
+    expect(await db.$count(auditLog, audited)).toBe(1);
     const inAmharic = await visitor.post("/patient/new-consultation?step=2&lng=am", { intent: "submit", chiefComplaint: "ሽፍታ" });
     expect(inAmharic.status).toBe(400);
     expect(await inAmharic.text()).toContain("3 ጥያቄዎች");

@@ -6,25 +6,38 @@
 import { desc, eq, or, type SQL, sql } from "drizzle-orm";
 
 import { profiles, users } from "~/db/schema";
+import {
+  ACTIVE_STATUSES,
+  type ConsultationStatus,
+  OPEN_STATUSES,
+  SUBMITTED_STATUSES,
+  WITH_DOCTOR_STATUSES,
+} from "~/domain/consultation-status";
 import { type PageRequest, toPage } from "~/domain/paging";
 import { normalizeEthiopianPhone } from "~/domain/phone";
 import type { PatientFilter } from "~/domain/staff-intents";
 import type { Database } from "~/server/db/client.server";
 import { contains } from "~/server/db/search.server";
 
+/** `c.status` is one of `statuses` (the domain's groups, bound as parameters). */
+const statusIn = (statuses: readonly ConsultationStatus[]) =>
+  sql`c.status IN (${sql.join(
+    statuses.map((status) => sql`${status}`),
+    sql`, `,
+  )})`;
 /** A consultation that counts: drafts still waiting for their photos do not. */
-const COUNTED = sql.raw(`c.status != 'awaiting_assets'`);
-const ACTIVE = sql.raw(`c.status IN ('accepted_awaiting_payment', 'in_progress')`);
-const WAITING = sql.raw(`c.status = 'pending'`);
-const OPEN = sql.raw(`c.status IN ('pending', 'accepted_awaiting_payment', 'in_progress')`);
-const WITH_DOCTOR = sql.raw(`c.status IN ('accepted_awaiting_payment', 'in_progress', 'completed')`);
+const COUNTED = statusIn(SUBMITTED_STATUSES);
+const ACTIVE = statusIn(ACTIVE_STATUSES);
+const WAITING = statusIn(["pending"]);
+const OPEN = statusIn(OPEN_STATUSES);
+const WITH_DOCTOR = statusIn(WITH_DOCTOR_STATUSES);
 
 const hasConsultation = (condition: SQL) => sql`EXISTS (SELECT 1 FROM consultations c WHERE c.patient_id = ${users.id} AND ${condition})`;
 
 const FILTERS: Record<PatientFilter, SQL> = {
   active: hasConsultation(ACTIVE),
   waiting: hasConsultation(WAITING),
-  completed: sql`${hasConsultation(sql.raw(`c.status = 'completed'`))} AND NOT ${hasConsultation(OPEN)}`,
+  completed: sql`${hasConsultation(statusIn(["completed"]))} AND NOT ${hasConsultation(OPEN)}`,
   none: sql`NOT ${hasConsultation(COUNTED)}`,
 };
 

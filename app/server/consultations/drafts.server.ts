@@ -9,12 +9,19 @@ import type { DraftWords } from "~/domain/consultation-request";
 import { inSlices } from "~/server/db/chunks.server";
 import type { Database } from "~/server/db/client.server";
 
+import { createConsultation } from "./move.server";
+
+/** A new draft of the patient's own (the state machine lets a patient make one for themselves). */
 export async function createDraft(db: Database, patientId: string, now: Date, words: Partial<DraftWords> = {}) {
-  const [draft] = await db
-    .insert(consultations)
-    .values({ ...words, patientId, status: "awaiting_assets", createdAt: now, updatedAt: now })
-    .returning({ id: consultations.id });
-  return draft!.id;
+  const outcome = await createConsultation(db, {
+    creation: "draft",
+    patientId,
+    actor: { kind: "user", userId: patientId, role: "patient" },
+    now,
+    values: words,
+  });
+  if (!outcome.ok) throw new Error(`A draft could not be created: ${outcome.reason}`);
+  return outcome.consultationId;
 }
 
 /**

@@ -3,13 +3,15 @@
 // of callers racing, only the one whose update still finds the expected status moves it. The rows that
 // belong to the move (a chat row, an audit entry) go in the same batch and are written only by the
 // call that made the move: each move stamps its own `last_move_id`, which they are selected by.
-import { and, eq, type SQL, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 
 import { auditLog, chats, consultations } from "~/db/schema";
 import {
   type Actor,
+  type ConsultationCreation,
   type ConsultationMove,
+  planCreation,
   planTransition,
   type TransitionRefusal,
   type TransitionRules,
@@ -77,6 +79,55 @@ export async function moveConsultation(
   ]);
   const consultation = updated[0];
   return consultation ? { ok: true, consultation, before } : { ok: false, reason: "lost_race", before };
+}
+
+type CreatedColumns = Omit<typeof consultations.$inferInsert, "id" | "patientId" | "status" | "createdAt" | "updatedAt" | "lastMoveId">;
+
+export type CreationOutcome = { ok: true; consultationId: string } | { ok: false; reason: "not_permitted" | "not_created" };
+
+/**
+ * Creates a consultation, the first move: planned by the state machine and inserted with the rows that
+ * belong to it in one batch. `onlyIf` is checked in the insert itself (a cap that must hold under
+ * races); an insert that `onlyIf` or a unique key stops writes nothing, and neither do its rows.
+ */
+export async function createConsultation(
+  db: Database,
+  {
+    creation,
+    patientId,
+    actor,
+    now,
+    values = {},
+    onlyIf,
+    alsoWrite,
+  }: {
+    creation: ConsultationCreation;
+    patientId: string;
+    actor: Actor;
+    now: Date;
+    values?: CreatedColumns;
+    onlyIf?: SQL;
+    alsoWrite?: (db: Database, moved: MovedByThisCall) => Array<BatchItem<"sqlite">>;
+  },
+): Promise<CreationOutcome> {
+  const plan = planCreation(creation, patientId, actor, now);
+  if (!plan.ok) return { ok: false, reason: plan.refusal };
+  const id = crypto.randomUUID();
+  const moveId = crypto.randomUUID();
+  const moved = and(eq(consultations.id, id), eq(consultations.lastMoveId, moveId));
+  const row: Partial<typeof consultations.$inferInsert> = { ...values, ...plan.changes, id, patientId, lastMoveId: moveId };
+  // INSERT … SELECT … WHERE: the condition and the insert are one statement, so no race slips between
+  // them. The SELECT lists every column in the table's order, with its default where the row has none.
+  const selected = Object.entries(getTableColumns(consultations)).map(([key, column]) => {
+    const given = row[key as keyof typeof row];
+    return sql.param(given !== undefined ? given : column.defaultFn ? column.defaultFn() : (column.default ?? null), column);
+  });
+  const insert = db
+    .insert(consultations)
+    .select(sql`SELECT ${sql.join(selected, sql`, `)} WHERE ${onlyIf ?? sql`1`}`)
+    .onConflictDoNothing();
+  const [inserted] = await db.batch([insert, ...(alsoWrite?.(db, moved) ?? [])]);
+  return inserted.meta.changes === 1 ? { ok: true, consultationId: id } : { ok: false, reason: "not_created" };
 }
 
 /** An audit entry for the move, written only by the call that made it. */

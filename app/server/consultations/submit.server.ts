@@ -6,12 +6,12 @@ import { and, eq, sql } from "drizzle-orm";
 
 import { consultations } from "~/db/schema";
 import { MAX_WAITING_REQUESTS_PER_PATIENT } from "~/domain/constants";
-import { initialStatus, type RequestDetails, titleFromComplaint } from "~/domain/consultation-request";
+import { type RequestDetails, titleFromComplaint } from "~/domain/consultation-request";
 import type { RequestSummary } from "~/realtime/protocol";
 import type { Database } from "~/server/db/client.server";
 import { everyPhotoStored } from "~/server/files.server";
 
-import { moveConsultation } from "./move.server";
+import { auditOfMove, createConsultation, moveConsultation, type MovedByThisCall } from "./move.server";
 
 export type SubmitOutcome =
   | { ok: true; consultationId: string; summary: Omit<RequestSummary, "patientFirstName"> }
@@ -29,8 +29,11 @@ export async function submitRequest(
   bucket: R2Bucket,
   patientId: string,
   details: RequestDetails,
-  now: Date,
+  { now, ipAddress }: { now: Date; ipAddress: string | null },
 ): Promise<SubmitOutcome> {
+  const audit = (moved: MovedByThisCall) => [
+    auditOfMove(db, moved, { actorId: patientId, action: "consultation.submitted", ipAddress, now }),
+  ];
   const words = {
     title: titleFromComplaint(details.chiefComplaint),
     mainConcern: details.chiefComplaint,
@@ -39,7 +42,7 @@ export async function submitRequest(
     requestedDoctorCode: details.doctorCode,
     priority: details.priority,
   };
-  if (!details.draftId) return createRequest(db, patientId, words, details.submissionKey ?? crypto.randomUUID(), now);
+  if (!details.draftId) return createRequest(db, patientId, words, details.submissionKey ?? crypto.randomUUID(), now, audit);
 
   const draft = await db.query.consultations.findFirst({
     where: and(eq(consultations.id, details.draftId), eq(consultations.patientId, patientId)),
@@ -56,6 +59,7 @@ export async function submitRequest(
     // The request waits for a doctor from now on, not from when its first photo arrived.
     alsoSet: { ...words, createdAt: now },
     onlyIf: hasRoomToWait(patientId),
+    alsoWrite: (_db, moved) => audit(moved),
   });
   if (outcome.ok) return { ok: true, consultationId: draft.id, summary: summaryOf(draft.id, words, now, photos.count) };
   if (outcome.reason === "not_permitted" || outcome.reason === "not_found") return { ok: false, reason: "draft_not_found" };
@@ -78,20 +82,23 @@ async function createRequest(
   words: Words & { title: string; priority: RequestSummary["priority"] },
   submissionKey: string,
   now: Date,
+  audit: (moved: MovedByThisCall) => ReturnType<typeof auditOfMove>[],
 ): Promise<SubmitOutcome> {
-  const earlier = () =>
-    db.query.consultations.findFirst({
-      columns: { id: true },
-      where: and(eq(consultations.patientId, patientId), eq(consultations.submissionKey, submissionKey)),
-    });
-  const id = crypto.randomUUID();
-  const result = await db.run(sql`
-    INSERT INTO ${consultations} (id, patient_id, status, title, main_concern, medical_history, additional_comments, requested_doctor_code, priority, submission_key, created_at, updated_at)
-    SELECT ${id}, ${patientId}, ${initialStatus(0)}, ${words.title}, ${words.mainConcern}, ${words.medicalHistory ?? ""}, ${words.additionalComments ?? ""}, ${words.requestedDoctorCode ?? null}, ${words.priority}, ${submissionKey}, ${now.getTime()}, ${now.getTime()}
-    WHERE ${hasRoomToWait(patientId)}
-    ON CONFLICT (patient_id, submission_key) DO NOTHING`);
-  if (result.meta.changes === 1) return { ok: true, consultationId: id, summary: summaryOf(id, words, now, 0) };
-  const repeated = await earlier();
+  const created = await createConsultation(db, {
+    creation: "request",
+    patientId,
+    actor: { kind: "user", userId: patientId, role: "patient" },
+    now,
+    values: { ...words, submissionKey },
+    onlyIf: hasRoomToWait(patientId),
+    alsoWrite: (_db, moved) => audit(moved),
+  });
+  if (created.ok) return { ok: true, consultationId: created.consultationId, summary: summaryOf(created.consultationId, words, now, 0) };
+  // Not created: the same form made it already (its one-time key), or the patient has enough waiting.
+  const repeated = await db.query.consultations.findFirst({
+    columns: { id: true },
+    where: and(eq(consultations.patientId, patientId), eq(consultations.submissionKey, submissionKey)),
+  });
   return repeated ? { ok: true, consultationId: repeated.id, repeated: true } : { ok: false, reason: "too_many_waiting" };
 }
 

@@ -4,6 +4,7 @@ import { and, eq, inArray } from "drizzle-orm";
 
 import { consultations } from "~/db/schema";
 import type { ClosingRefusal, Summary } from "~/domain/consultation-closing";
+import { ACTIVE_STATUSES } from "~/domain/consultation-status";
 import { isUuid } from "~/domain/ids";
 import type { SessionUser } from "~/server/auth/session.server";
 import type { Database } from "~/server/db/client.server";
@@ -26,11 +27,7 @@ export async function saveSummary(db: Database, doctor: SessionUser, consultatio
     .update(consultations)
     .set({ observations: summary.observations, diagnosis: summary.diagnosis, treatmentPlan: summary.treatmentPlan, updatedAt: new Date() })
     .where(
-      and(
-        eq(consultations.id, consultationId),
-        eq(consultations.doctorId, doctor.userId),
-        inArray(consultations.status, ["accepted_awaiting_payment", "in_progress"]),
-      ),
+      and(eq(consultations.id, consultationId), eq(consultations.doctorId, doctor.userId), inArray(consultations.status, ACTIVE_STATUSES)),
     )
     .returning({ id: consultations.id });
   return saved.length === 1 ? { ok: true } : { ok: false, reason: await closingRefusal(db, doctor, consultationId) };

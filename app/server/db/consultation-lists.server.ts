@@ -3,7 +3,7 @@ import { and, count, desc, eq, gte, inArray, lt, or, type SQL } from "drizzle-or
 
 import { consultations, profiles, users } from "~/db/schema";
 import { RECENT_CHAT_WINDOW_MS } from "~/domain/constants";
-import type { ConsultationStatus, Priority } from "~/domain/consultation-status";
+import { ACTIVE_STATUSES, type ConsultationStatus, type Priority, SUBMITTED_STATUSES } from "~/domain/consultation-status";
 import type { Database } from "~/server/db/client.server";
 import { contains } from "~/server/db/search.server";
 
@@ -30,12 +30,7 @@ export async function patientConsultations(db: Database, patientId: string) {
     .select({ ...listColumns, doctorFirstName: profiles.firstName })
     .from(consultations)
     .leftJoin(profiles, eq(profiles.userId, consultations.doctorId))
-    .where(
-      and(
-        eq(consultations.patientId, patientId),
-        inArray(consultations.status, ["pending", "accepted_awaiting_payment", "in_progress", "completed", "cancelled"]),
-      ),
-    )
+    .where(and(eq(consultations.patientId, patientId), inArray(consultations.status, SUBMITTED_STATUSES)))
     .orderBy(desc(consultations.createdAt));
 }
 
@@ -103,7 +98,7 @@ export async function doctorFigures(db: Database, doctorId: string, startOfToday
     byStatus.filter((row) => statuses.includes(row.status)).reduce((sum, row) => sum + row.total, 0);
   return {
     total: byStatus.reduce((sum, row) => sum + row.total, 0),
-    active: of("accepted_awaiting_payment", "in_progress"),
+    active: of(...ACTIVE_STATUSES),
     completed: of("completed"),
     completedToday: today?.total ?? 0,
   };
