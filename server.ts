@@ -1,9 +1,10 @@
-// The Worker entry, kept thin: cross-site posts refused, rooms under /parties/*, everything else to
-// Remix, security headers on every response, and the cron trigger's housekeeping.
+// The Worker entry, kept thin: oversize bodies and cross-site posts refused, rooms under /parties/*,
+// everything else to Remix, security headers on every response, and the cron trigger's housekeeping.
 import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
 import { routePartykitRequest } from "partyserver";
 
 import { rememberRequestedLanguage } from "~/i18n.server";
+import { refuseOversizeBody } from "~/server/body-cap.server";
 import { withTrustedClientAddress } from "~/server/client-address.server";
 import { createDatabase } from "~/server/db/client.server";
 import { loadConfig } from "~/server/env.server";
@@ -30,7 +31,8 @@ export default {
     const guardRoom = (req: Request, room: { className: string; name: string }) => checkRoomAccess(db, req, room, new Date());
 
     const response =
-      refuseCrossSiteMutation(request) ??
+      (await refuseOversizeBody(request)) ??
+      (await refuseCrossSiteMutation(request)) ??
       (await routePartykitRequest(request, env, { onBeforeConnect: guardRoom, onBeforeRequest: guardRoom })) ??
       (await handleRemixRequest(request, createLoadContext(env, ctx, nonce)));
     // A `?lng=` choice is remembered on any answer, redirects included (a page may send its reader on).

@@ -45,10 +45,14 @@ export default async function handleRequest(
   return new Response(body, { headers: responseHeaders, status });
 }
 
+/** Remix's note when something asks for `?_data=` (old clients, scanners): the request is answered as usual. */
+const isLegacyDataRequestWarning = (error: unknown) =>
+  error instanceof Error && error.message.startsWith("Warning: Single fetch-enabled apps should not be making ?_data requests");
+
 export function handleError(error: unknown, { request }: { request: Request }) {
-  // A client's mistake (a POST to a page without a form, a path that does not exist) answers 4xx and
-  // is not a server error: nothing to log.
-  if (request.signal.aborted || (isRouteErrorResponse(error) && error.status < 500)) return;
+  // A client's mistake (a POST to a page without a form, a path that does not exist, a `?_data=`
+  // request) answers 4xx or as usual and is not a server error: nothing to log.
+  if (request.signal.aborted || (isRouteErrorResponse(error) && error.status < 500) || isLegacyDataRequestWarning(error)) return;
   console.error(JSON.stringify({ event: "unhandled_error", url: request.url, error: String(error) }));
   if (error instanceof Error && error.stack) console.error(error.stack);
 }

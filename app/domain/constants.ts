@@ -22,6 +22,10 @@ export const MAX_PHOTO_LONG_SIDE_PX = 2048;
 export const PHOTO_CONTENT_TYPES = ["image/jpeg", "image/png", "image/webp"] as const;
 
 export const MAX_LICENCE_BYTES = 10 * 1024 * 1024;
+/** The no-JavaScript photo form: a full set of photos and room for the multipart framing. */
+export const MAX_UPLOAD_REQUEST_BYTES = MAX_PHOTOS_PER_REQUEST * MAX_PHOTO_BYTES + 1024 * 1024;
+/** No request may declare a larger body than the largest upload form: refused before routing. */
+export const MAX_REQUEST_BODY_BYTES = Math.max(MAX_UPLOAD_REQUEST_BYTES, MAX_LICENCE_BYTES + 1024 * 1024);
 export const LICENCE_CONTENT_TYPES = ["application/pdf", "image/jpeg", "image/png"] as const;
 
 export const MAX_TITLE_CHARS = 100;

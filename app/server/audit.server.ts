@@ -33,6 +33,7 @@ export type AuditAction =
   | "admin.doctor_deactivated"
   | "admin.registration_approved"
   | "admin.registration_rejected"
+  | "registration.approval_released"
   | "admin.licence_viewed"
   | "admin.payment_refunded"
   | "admin.consultation_opened";

@@ -9,6 +9,7 @@ import { deleteDrafts } from "~/server/consultations/drafts.server";
 import { expirePayment, overduePayments } from "~/server/consultations/expire-payment.server";
 import { createDatabase } from "~/server/db/client.server";
 import { findAbandonedDrafts } from "~/server/db/consultations.server";
+import { releaseStrandedApprovals } from "~/server/registrations/review.server";
 import { deleteConnectionsOpenedBefore } from "~/server/db/room-connections.server";
 
 export interface HousekeepingReport {
@@ -19,6 +20,7 @@ export interface HousekeepingReport {
   connectionsForgotten: number;
   linksDeleted: number;
   rateLimitHitsDeleted: number;
+  approvalsReleased: number;
 }
 
 /** Longer than any rate limit's window, so no attempt that still counts is removed. */
@@ -57,5 +59,6 @@ export async function runHousekeeping(env: Env, now: Date): Promise<Housekeeping
     connectionsForgotten,
     linksDeleted: links.length,
     rateLimitHitsDeleted: hits.length,
+    approvalsReleased: await releaseStrandedApprovals(db, now),
   };
 }

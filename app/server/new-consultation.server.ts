@@ -2,7 +2,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 
-import { MAX_PHOTO_BYTES, MAX_PHOTO_PIXELS, MAX_PHOTOS_PER_REQUEST } from "~/domain/constants";
+import { MAX_PHOTO_BYTES, MAX_PHOTO_PIXELS, MAX_PHOTOS_PER_REQUEST, MAX_UPLOAD_REQUEST_BYTES } from "~/domain/constants";
 import { DraftDetailsSchema, draftWordsOf, type PhotoRefusal, RequestDetailsSchema } from "~/domain/consultation-request";
 import { isUuid } from "~/domain/ids";
 import { cleanLine } from "~/domain/text-hygiene";
@@ -16,9 +16,6 @@ import { submitRequest } from "~/server/consultations/submit.server";
 import { findOwnDraft, isActiveDoctorCode } from "~/server/db/requests.server";
 import { photoRefusalOf, removeDraftPhoto, storePhoto } from "~/server/files.server";
 import { announceRequest } from "~/server/rooms.server";
-
-/** Room for the multipart framing around a full set of photos. */
-const MAX_UPLOAD_REQUEST_BYTES = MAX_PHOTOS_PER_REQUEST * MAX_PHOTO_BYTES + 1024 * 1024;
 
 export type PhotoUploadResult =
   | {

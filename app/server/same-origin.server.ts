@@ -1,5 +1,9 @@
 // Browsers attach cookies to cross-site form posts and WebSocket handshakes; our own pages always send
-// an Origin of this site. A request that names another origin is refused before it reaches any handler.
+// an Origin of this site (every current browser sends it on a POST). So a state-changing request that
+// names another origin is refused, and so is one that carries a session but no Origin at all: only a
+// machine without a session (the payment provider's webhook) posts without one.
+import { getTranslator } from "~/i18n.server";
+import { SESSION_COOKIE_NAME } from "~/server/auth/session.server";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -9,11 +13,15 @@ export function isSameOriginRequest(request: Request): boolean {
   return origin === null || origin === new URL(request.url).origin;
 }
 
-/** A 403 for a state-changing request from another site, else null. */
-export function refuseCrossSiteMutation(request: Request): Response | null {
-  if (SAFE_METHODS.has(request.method) || isSameOriginRequest(request)) return null;
-  return new Response("Cross-site requests are not allowed.", {
-    status: 403,
-    headers: { "Content-Type": "text/plain; charset=utf-8" },
-  });
+function carriesSession(request: Request): boolean {
+  return (request.headers.get("Cookie") ?? "").split(";").some((pair) => pair.trim().startsWith(`${SESSION_COOKIE_NAME}=`));
+}
+
+/** A 403 in the reader's language for a state-changing request from another site or of unknown origin, else null. */
+export async function refuseCrossSiteMutation(request: Request): Promise<Response | null> {
+  if (SAFE_METHODS.has(request.method)) return null;
+  const unknownOrigin = request.headers.get("Origin") === null && carriesSession(request);
+  if (isSameOriginRequest(request) && !unknownOrigin) return null;
+  const t = await getTranslator(request);
+  return new Response(t("requests.crossSite"), { status: 403, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }

@@ -1,7 +1,7 @@
 // Doctors join: the public application (licence to R2, checked by its bytes), the contact form, and the
 // admins' review (approve creates exactly one account and one invite under any race; reject records why
 // and tells the applicant), with every admin loader and action closed to everyone else.
-import { env } from "cloudflare:test";
+import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { and, count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 
@@ -10,6 +10,7 @@ import { MAX_LICENCE_BYTES } from "~/domain/constants";
 import { MAX_SEARCH_CHARS, PAGE_SIZE } from "~/domain/paging";
 import { newDoctorCode } from "~/server/admin/staff-accounts.server";
 
+import worker from "../../server";
 import { emailsTo, GOOD_PASSWORD, lastEmailTo, uniqueEmail } from "./auth-helpers";
 import { Visitor } from "./browser-like";
 import { createUser, db, signedIn } from "./fixtures";
@@ -537,5 +538,61 @@ describe("the admin lists", () => {
     expect(marked.html).toContain("Marked as read.");
     expect(marked.html.split('data-read="no"').length - 1).toBe(1);
     expect((await db.select().from(contactMessages).where(eq(contactMessages.id, newer!.id)))[0]).toMatchObject({ readBy: userId });
+  });
+});
+
+describe("an approval cut short", () => {
+  it("waits for review again once the job finds it approved without its account, and only then", async () => {
+    const adminId = await createUser("admin");
+    const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+    const application = (email: string, reviewedAt: Date) => ({
+      fullName: "Stranded Applicant",
+      phone: "+251911000000",
+      email,
+      cityCountry: "Adama, Ethiopia",
+      experienceYears: 2,
+      licenceFileKey: `licences/${crypto.randomUUID()}`,
+      licenceFileName: "licence.pdf",
+      licenceContentType: "application/pdf" as const,
+      licenceSizeBytes: 10,
+      status: "approved" as const,
+      reviewedBy: adminId,
+      reviewedAt,
+    });
+    // Approved eleven minutes ago, and the request died before the account was made.
+    const [stranded] = await db
+      .insert(doctorRegistrations)
+      .values(application(uniqueEmail("stranded"), minutesAgo(11)))
+      .returning();
+    // Approved a moment ago: the approving request may still be at work.
+    const [recent] = await db
+      .insert(doctorRegistrations)
+      .values(application(uniqueEmail("recent"), minutesAgo(1)))
+      .returning();
+    // Approved long ago, with its account: done.
+    const doneEmail = uniqueEmail("done");
+    const [done] = await db
+      .insert(doctorRegistrations)
+      .values(application(doneEmail, minutesAgo(60)))
+      .returning();
+    const doctorId = await createUser("doctor");
+    await db.update(users).set({ email: doneEmail }).where(eq(users.id, doctorId));
+
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ scheduledTime: new Date(), cron: "*/15 * * * *" }), env, ctx);
+    await waitOnExecutionContext(ctx);
+
+    const statusOf = async (id: string) => (await db.query.doctorRegistrations.findFirst({ where: eq(doctorRegistrations.id, id) }))!;
+    expect(await statusOf(stranded!.id)).toMatchObject({ status: "pending", reviewedBy: null, reviewedAt: null });
+    expect((await statusOf(recent!.id)).status).toBe("approved");
+    expect((await statusOf(done!.id)).status).toBe("approved");
+    expect(await auditCount("registration.approval_released", stranded!.id)).toBe(1);
+    // The admins see it waiting again, and approving it now makes the account.
+    const { visitor } = await admin();
+    const waiting = await (await visitor.get(`/admin/doctor-registrations?q=${encodeURIComponent(stranded!.email)}&status=pending`)).text();
+    expect(waiting).toContain("Stranded Applicant");
+    await decide(visitor, "approve", stranded!.id);
+    expect(await usersWith(stranded!.email)).toBe(1);
+    expect((await statusOf(stranded!.id)).status).toBe("approved");
   });
 });

@@ -1,7 +1,9 @@
 import { SELF } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
-import { ORIGIN } from "./fixtures";
+import { MAX_REQUEST_BODY_BYTES } from "~/domain/constants";
+
+import { ORIGIN, signedIn } from "./fixtures";
 
 function nonceOf(csp: string) {
   return /'nonce-([^']+)'/.exec(csp)?.[1];
@@ -59,7 +61,21 @@ describe("cross-site requests", () => {
       body: "anything=1",
     });
     expect(response.status).toBe(403);
-    expect(await response.text()).toBe("Cross-site requests are not allowed.");
+    expect(await response.text()).toContain("did not come from a Qoda page");
+  });
+
+  it("refuse a state-changing request that carries a session but no Origin, in the reader's language, changing nothing", async () => {
+    const admin = await signedIn("admin");
+    const host = { Host: new URL(ORIGIN).host, Cookie: admin.cookie };
+    const signOut = await SELF.fetch(`${ORIGIN}/logout`, { method: "POST", headers: host, body: "" });
+    expect(signOut.status).toBe(403);
+    expect(await signOut.text()).toContain("did not come from a Qoda page");
+    const inAmharic = await SELF.fetch(`${ORIGIN}/logout?lng=am`, { method: "POST", headers: host, body: "" });
+    expect(await inAmharic.text()).toContain("ከ«ቆዳ» ገጽ ስላልመጣ");
+    // Still signed in: the sign-out never ran.
+    const console = await SELF.fetch(`${ORIGIN}/admin/dashboard`, { headers: host, redirect: "manual" });
+    await console.arrayBuffer();
+    expect(console.status).toBe(200);
   });
 
   it("let our own pages and server-to-server calls through", async () => {
@@ -71,5 +87,38 @@ describe("cross-site requests", () => {
       // /terms has no action, so Remix answers 405: the request reached the app.
       expect(response.status).toBe(405);
     }
+  });
+});
+
+describe("request bodies", () => {
+  it("larger than the largest upload form are refused before routing, unread, in the reader's language", async () => {
+    const patient = await signedIn("patient");
+    for (const [path, words] of [
+      ["/patient/new-consultation/photos", "too large"],
+      ["/register/doctor?lng=am", "በጣም ትልቅ"],
+    ] as const) {
+      const response = await SELF.fetch(`${ORIGIN}${path}`, {
+        method: "POST",
+        headers: { Origin: ORIGIN, Cookie: patient.cookie, "Content-Type": "application/octet-stream" },
+        body: new Uint8Array(MAX_REQUEST_BODY_BYTES + 1),
+      });
+      expect(response.status).toBe(413);
+      expect(await response.text()).toContain(words);
+    }
+  });
+});
+
+describe("data requests", () => {
+  it("that a loader answers with a 404 are not logged as server errors", async () => {
+    const patient = await signedIn("patient");
+    const logged = vi.spyOn(console, "error");
+    const response = await SELF.fetch(
+      `${ORIGIN}/patient/consultation/${crypto.randomUUID()}?_data=${encodeURIComponent("routes/patient.consultation.$id")}`,
+      { headers: { Cookie: patient.cookie } },
+    );
+    await response.arrayBuffer();
+    expect(response.status).toBe(404);
+    expect(logged.mock.calls.filter((call) => String(call[0]).includes("unhandled_error"))).toEqual([]);
+    logged.mockRestore();
   });
 });

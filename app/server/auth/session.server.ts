@@ -12,7 +12,9 @@ import { sessionEndsAt } from "~/domain/session-lifetime";
 import { randomToken, sha256Hex } from "~/server/auth/tokens.server";
 import type { Database } from "~/server/db/client.server";
 
-const sessionCookie = createCookie("__Host-qoda_session", {
+export const SESSION_COOKIE_NAME = "__Host-qoda_session";
+
+const sessionCookie = createCookie(SESSION_COOKIE_NAME, {
   path: "/",
   sameSite: "lax",
   secure: true,

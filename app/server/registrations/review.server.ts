@@ -1,15 +1,19 @@
 // An admin decides on a doctor's application. A decision first claims the row with one conditional
 // UPDATE (status still pending): of two admins, a double click, or an approve racing a reject, exactly
-// one wins, and only the winner of an approval creates the account (with its invite email).
+// one wins, and only the winner of an approval creates the account (with its invite email). An
+// approval that could not make the account gives the claim back; one cut short by a crash between the
+// two is given back by the scheduled job (releaseStrandedApprovals), so no application stays approved
+// without its account.
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { and, eq } from "drizzle-orm";
+import { and, eq, lt, notExists } from "drizzle-orm";
 
-import { doctorRegistrations } from "~/db/schema";
+import { auditLog, doctorRegistrations, users } from "~/db/schema";
 import { splitFullName } from "~/domain/doctor-application";
 import { isUuid } from "~/domain/ids";
 import { getTranslatorFor } from "~/i18n.server";
 import { createStaffAccount, type DoctorDetails, type StaffPerson } from "~/server/admin/staff-accounts.server";
 import { recordAudit } from "~/server/audit.server";
+import type { Database } from "~/server/db/client.server";
 import { sendMail } from "~/server/mail/mailer.server";
 import { registrationRejectedEmail } from "~/server/mail/registration-emails.server";
 
@@ -89,6 +93,39 @@ export async function approveRegistration(
     details: { userId: created.userId },
   });
   return { ok: true, registration };
+}
+
+/** Longer than any request takes: an approval this old without its account was cut short. */
+const STRANDED_APPROVAL_MS = 10 * 60_000;
+
+/**
+ * The scheduled job's half of an approval: applications approved over ten minutes ago whose account
+ * was never made (the request that approved them died in between) wait for review again, audited.
+ */
+export async function releaseStrandedApprovals(db: Database, now: Date): Promise<number> {
+  const released = await db
+    .update(doctorRegistrations)
+    .set({ status: "pending", reviewedBy: null, reviewedAt: null })
+    .where(
+      and(
+        eq(doctorRegistrations.status, "approved"),
+        lt(doctorRegistrations.reviewedAt, new Date(now.getTime() - STRANDED_APPROVAL_MS)),
+        notExists(db.select({ id: users.id }).from(users).where(eq(users.email, doctorRegistrations.email))),
+      ),
+    )
+    .returning({ id: doctorRegistrations.id });
+  if (released.length > 0) {
+    await db.insert(auditLog).values(
+      released.map(({ id }) => ({
+        actorId: null,
+        action: "registration.approval_released" as const,
+        targetType: "doctor_registration",
+        targetId: id,
+        createdAt: now,
+      })),
+    );
+  }
+  return released.length;
 }
 
 export async function rejectRegistration(
