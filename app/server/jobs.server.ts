@@ -9,8 +9,8 @@ import { deleteDrafts } from "~/server/consultations/drafts.server";
 import { expirePayment, overduePayments } from "~/server/consultations/expire-payment.server";
 import { createDatabase } from "~/server/db/client.server";
 import { findAbandonedDrafts } from "~/server/db/consultations.server";
-import { releaseStrandedApprovals } from "~/server/registrations/review.server";
 import { deleteConnectionsOpenedBefore } from "~/server/db/room-connections.server";
+import { releaseStrandedApprovals } from "~/server/registrations/review.server";
 
 export interface HousekeepingReport {
   paymentsExpired: number;

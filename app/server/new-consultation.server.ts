@@ -2,7 +2,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 
-import { MAX_PHOTO_BYTES, MAX_PHOTO_PIXELS, MAX_PHOTOS_PER_REQUEST, MAX_UPLOAD_REQUEST_BYTES } from "~/domain/constants";
+import { MAX_PHOTO_PIXELS, MAX_UPLOAD_REQUEST_BYTES } from "~/domain/constants";
 import { DraftDetailsSchema, draftWordsOf, type PhotoRefusal, RequestDetailsSchema } from "~/domain/consultation-request";
 import { isUuid } from "~/domain/ids";
 import { cleanLine } from "~/domain/text-hygiene";
