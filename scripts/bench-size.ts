@@ -90,6 +90,7 @@ const PAGES: Array<{ route: string; path: string; as: Visitor }> = [
   { route: "admin.consultations.$id", path: `/admin/consultations/${consultation("completed")}`, as: "admin" },
   { route: "admin.doctor-registrations", path: "/admin/doctor-registrations", as: "admin" },
   { route: "admin.messages", path: "/admin/messages", as: "admin" },
+  { route: "admin.mail", path: "/admin/mail", as: "admin" },
 ];
 
 /** Gzipped JS a first visit may download (issue 8): public pages least, sign-in pages next, the rest. */

@@ -47,7 +47,8 @@ export const PAYMENT_STATUSES = ["initialized", "paid", "failed", "paid_after_ex
 export const PAYMENT_PROVIDERS = ["chapa", "sandbox"] as const;
 export const CHAT_STATUSES = ["active", "closed"] as const;
 export const REGISTRATION_STATUSES = ["pending", "approved", "rejected"] as const;
-export const MAIL_STATUSES = ["queued", "sent", "failed"] as const;
+/** queued: waiting for its (next) attempt; sending: claimed by a sender until next_attempt_at; failed: given up. */
+export const MAIL_STATUSES = ["queued", "sending", "sent", "failed"] as const;
 export const AUTH_TOKEN_PURPOSES = ["email_confirmation", "password_reset", "invite"] as const;
 
 export const users = sqliteTable(
@@ -462,9 +463,17 @@ export const mailOutbox = sqliteTable(
     providerMessageId: text("provider_message_id"),
     createdAt: createdAt(),
     sentAt: integer("sent_at", { mode: "timestamp_ms" }),
+    /** Delivery attempts so far (each claim counts one). */
+    attempts: integer("attempts").notNull().default(0),
+    /** When a sender may next take it: due now when queued, or when a sender's claim lapses. */
+    nextAttemptAt: integer("next_attempt_at", { mode: "timestamp_ms" })
+      .notNull()
+      .$defaultFn(() => new Date()),
+    lastError: text("last_error"),
   },
   (t) => [
     index("mail_outbox_created_idx").on(t.createdAt),
+    index("mail_outbox_due_idx").on(t.status, t.nextAttemptAt),
     index("mail_outbox_to_idx").on(t.toEmail, t.createdAt),
     check("mail_outbox_status_valid", oneOf("status", MAIL_STATUSES)),
   ],

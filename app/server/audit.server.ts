@@ -34,6 +34,7 @@ export type AuditAction =
   | "admin.registration_approved"
   | "admin.registration_rejected"
   | "registration.approval_released"
+  | "admin.mail_retried"
   | "admin.licence_viewed"
   | "admin.payment_refunded"
   | "admin.consultation_opened";

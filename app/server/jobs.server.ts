@@ -1,5 +1,5 @@
-// Scheduled housekeeping, run by the cron trigger. Safe to run twice: each step only removes what is
-// still due at the time it runs.
+// Scheduled housekeeping, run by the cron trigger. Safe to run twice: each step only removes or sends
+// what is still due at the time it runs (and a message is claimed before it is sent).
 import { lt } from "drizzle-orm";
 
 import { authTokens, rateLimitHits } from "~/db/schema";
@@ -10,6 +10,8 @@ import { expirePayment, overduePayments } from "~/server/consultations/expire-pa
 import { createDatabase } from "~/server/db/client.server";
 import { findAbandonedDrafts } from "~/server/db/consultations.server";
 import { deleteConnectionsOpenedBefore } from "~/server/db/room-connections.server";
+import { loadConfig } from "~/server/env.server";
+import { deliverDueMail, type DeliveryReport } from "~/server/mail/mailer.server";
 import { releaseStrandedApprovals } from "~/server/registrations/review.server";
 
 export interface HousekeepingReport {
@@ -21,6 +23,7 @@ export interface HousekeepingReport {
   linksDeleted: number;
   rateLimitHitsDeleted: number;
   approvalsReleased: number;
+  mail: DeliveryReport;
 }
 
 /** Longer than any rate limit's window, so no attempt that still counts is removed. */
@@ -60,5 +63,7 @@ export async function runHousekeeping(env: Env, now: Date): Promise<Housekeeping
     linksDeleted: links.length,
     rateLimitHitsDeleted: hits.length,
     approvalsReleased: await releaseStrandedApprovals(db, now),
+    // Whatever a request queued and did not deliver (a crash, a provider outage) goes out now.
+    mail: await deliverDueMail(db, loadConfig(env), now),
   };
 }

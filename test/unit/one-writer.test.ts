@@ -9,10 +9,11 @@ import oneConsultationWriter from "../../eslint-rules/one-consultation-writer.js
 const OPTIONS = { writers: "app/server/consultations/", moveModule: "app/server/consultations/move.server.ts" };
 const linter = new Linter({ configType: "flat", cwd: "/project" });
 
+/** The problems the rule finds in `code`, in a file that imports the table as the app does. */
 function problems(code: string, file: string) {
   return linter
     .verify(
-      code,
+      `import { consultations, mailOutbox } from "~/db/schema";\n${code}`,
       [
         {
           files: ["**/*.ts"],
@@ -37,7 +38,9 @@ describe("the one writer of consultations", () => {
       "tx.insert( consultations ).values(row);",
       "db.delete(consultations);",
       "db.update(schema.consultations).set({ status });",
+      "insertWhere(db, consultations, row, cap);",
       'import { consultations as c } from "~/db/schema"; db.update(c).set({ title });',
+      "db.insert(schema.consultations).values(row);",
       "db.run(sql`UPDATE ${consultations} SET status = 'cancelled'`);",
       'db.run("update consultations set status = 1");',
       "db.run(sql`INSERT OR IGNORE INTO consultations (id) VALUES (1)`);",
@@ -53,6 +56,8 @@ describe("the one writer of consultations", () => {
       "db.select().from(consultations);",
       "consultationFiles.update();",
       "db.update(consultationFiles).set({ status });",
+      // A local list that happens to share the name is not the table.
+      "function seed(consultations: string[]) { inserts(consultations); db.insert(rows(consultations)); }",
       "sql`SELECT * FROM consultations WHERE status = 'pending'`;",
     ]) {
       expect(problems(read, OUTSIDE), read).toEqual([]);
@@ -70,6 +75,7 @@ describe("the one writer of consultations", () => {
       "db.insert(consultations).values(row);",
       "db.run(sql`UPDATE ${consultations} SET title = ''`);",
       "db.run(sql`INSERT INTO ${consultations} (id) SELECT 1`);",
+      "insertWhere(db, consultations, row, cap);",
     ]) {
       expect(problems(write, USE_CASE), write).toEqual([expect.stringContaining("Only app/server/consultations/move.server.ts")]);
     }
@@ -78,5 +84,7 @@ describe("the one writer of consultations", () => {
   it("lets the move module create and move", () => {
     expect(problems("db.update(consultations).set({ ...plan.changes, lastMoveId });", MOVE)).toEqual([]);
     expect(problems("db.run(sql`INSERT INTO ${consultations} (${names}) SELECT ${values} WHERE ${cap}`);", MOVE)).toEqual([]);
+    expect(problems("insertWhere(db, consultations, row, onlyIf);", MOVE)).toEqual([]);
+    expect(problems("insertWhere(db, mailOutbox, mail, moved);", OUTSIDE)).toEqual([]);
   });
 });

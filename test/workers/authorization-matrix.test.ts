@@ -118,6 +118,7 @@ const MATRIX: Record<string, Record<Persona, Expectation>> = {
   // A licence file; the sample id is no application's.
   "routes/admin.doctor-registrations.$id.licence": { ...onlyFor("admin"), admin: 404 },
   "routes/admin.messages": onlyFor("admin"),
+  "routes/admin.mail": onlyFor("admin"),
 };
 
 const routes = (built as unknown as ServerBuild).routes;

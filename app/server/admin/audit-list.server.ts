@@ -41,6 +41,7 @@ export const AUDIT_ACTION_LABELS = {
   "admin.registration_approved": "admin.audit.actions.admin_registration_approved",
   "admin.registration_rejected": "admin.audit.actions.admin_registration_rejected",
   "registration.approval_released": "admin.audit.actions.registration_approval_released",
+  "admin.mail_retried": "admin.audit.actions.admin_mail_retried",
   "admin.licence_viewed": "admin.audit.actions.admin_licence_viewed",
   "admin.payment_refunded": "admin.audit.actions.admin_payment_refunded",
   "admin.consultation_opened": "admin.audit.actions.admin_consultation_opened",

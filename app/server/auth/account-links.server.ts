@@ -7,10 +7,10 @@ import { EMAIL_CONFIRMATION_LINK_LIFETIME_MS, INVITE_LINK_LIFETIME_MS, PASSWORD_
 import { getTranslatorFor } from "~/i18n.server";
 import { findUserByEmail } from "~/server/auth/accounts.server";
 import { resendLimits } from "~/server/auth/client-limits.server";
-import { createOneTimeLink, type LinkPurpose } from "~/server/auth/one-time-links.server";
+import { type LinkPurpose, oneTimeLinkStatement } from "~/server/auth/one-time-links.server";
 import { contactOf } from "~/server/db/profiles.server";
 import { accountEmail, type AccountEmailKind, type AccountNoticeKind, noticeEmail } from "~/server/mail/account-emails.server";
-import { sendMail } from "~/server/mail/mailer.server";
+import { deliverDueMail, queuedMail, sendMail } from "~/server/mail/mailer.server";
 import { takeAttempt } from "~/server/rate-limit.server";
 
 const LINKS: Record<AccountEmailKind, { purpose: LinkPurpose; path: string; lifetimeMs: number }> = {
@@ -26,10 +26,13 @@ export async function sendAccountLink(kind: AccountEmailKind, context: AppLoadCo
   const to = await contactOf(context.db, userId);
   if (!to) return false;
   const { purpose, path, lifetimeMs } = LINKS[kind];
-  const token = await createOneTimeLink(context.db, userId, purpose, lifetimeMs, now);
+  const { token, statement } = await oneTimeLinkStatement(context.db, userId, purpose, lifetimeMs, now);
   const link = `${new URL(request.url).origin}${path}?token=${encodeURIComponent(token)}`;
   const t = await getTranslatorFor(to.language);
-  await sendMail(context.db, context.config, accountEmail(kind, t, to.email, to.firstName, link));
+  // The link and the mail that carries it are kept together or not at all.
+  const mail = queuedMail(context.db, accountEmail(kind, t, to.email, to.firstName, link), now);
+  await context.db.batch([statement, mail.statement]);
+  await deliverDueMail(context.db, context.config, now, { ids: [mail.id] });
   return true;
 }
 

@@ -9,15 +9,22 @@ import type { Database } from "~/server/db/client.server";
 export type LinkPurpose = (typeof AUTH_TOKEN_PURPOSES)[number];
 
 export async function createOneTimeLink(db: Database, userId: string, purpose: LinkPurpose, lifetimeMs: number, now: Date) {
+  const { token, statement } = await oneTimeLinkStatement(db, userId, purpose, lifetimeMs, now);
+  await statement;
+  return token;
+}
+
+/** A new link's token and the statement that stores it, for a batch that also queues the mail carrying it. */
+export async function oneTimeLinkStatement(db: Database, userId: string, purpose: LinkPurpose, lifetimeMs: number, now: Date) {
   const token = randomToken();
-  await db.insert(authTokens).values({
+  const statement = db.insert(authTokens).values({
     id: await sha256Hex(token),
     userId,
     purpose,
     createdAt: now,
     expiresAt: new Date(now.getTime() + lifetimeMs),
   });
-  return token;
+  return { token, statement };
 }
 
 /** The user a still-valid link belongs to, without using it up (to show the form it leads to). */

@@ -6,14 +6,14 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 
 import type { DecisionOutcome } from "~/domain/consultation-decisions";
 import { isUuid } from "~/domain/ids";
-import { afterResponse } from "~/server/after-response.server";
 import type { SessionUser } from "~/server/auth/session.server";
 import { clientAddress } from "~/server/client-address.server";
+import { findConsultationById } from "~/server/db/consultations.server";
 import { armPaymentDeadline, tellParticipants, withdrawRequest } from "~/server/rooms.server";
 
 import { auditOfMove, chatOfMove, moveConsultation } from "./move.server";
 import { refusalOf } from "./refusals.server";
-import { mailAccepted } from "./tell-patient.server";
+import { acceptedTidings, deliverAfterResponse, tidingsOfMove } from "./tell-patient.server";
 
 export async function acceptConsultation(
   context: AppLoadContext,
@@ -24,16 +24,26 @@ export async function acceptConsultation(
   if (!isUuid(consultationId)) return { ok: false, reason: "not_found" };
   const { db } = context;
   const now = new Date();
+  const waiting = await findConsultationById(db, consultationId);
+  const deadline = new Date(now.getTime() + context.config.paymentWindowMs);
+  const origin = new URL(request.url).origin;
+  const tidings = waiting ? await acceptedTidings(db, waiting, doctor.userId, deadline, origin) : null;
+  let mailId: string | null = null;
   const outcome = await moveConsultation(db, {
     consultationId,
     move: "accept",
     actor: { kind: "user", userId: doctor.userId, role: doctor.role },
     now,
     rules: { paymentWindowMs: context.config.paymentWindowMs },
-    alsoWrite: (db, moved) => [
-      chatOfMove(db, moved, doctor.userId, now),
-      auditOfMove(db, moved, { actorId: doctor.userId, action: "consultation.accepted", ipAddress: clientAddress(request), now }),
-    ],
+    alsoWrite: (db, moved) => {
+      const told = tidings ? tidingsOfMove(db, moved, tidings, now) : null;
+      mailId = told?.mailId ?? null;
+      return [
+        chatOfMove(db, moved, doctor.userId, now),
+        auditOfMove(db, moved, { actorId: doctor.userId, action: "consultation.accepted", ipAddress: clientAddress(request), now }),
+        ...(told?.statements ?? []),
+      ];
+    },
   });
   if (!outcome.ok) return refusalOf(db, consultationId, outcome);
 
@@ -43,7 +53,6 @@ export async function acceptConsultation(
     withdrawRequest(env, consultationId),
     tellParticipants(env, { type: "status", consultationId, status: "accepted_awaiting_payment" }),
   ]);
-  const origin = new URL(request.url).origin;
-  afterResponse(context, "accepted-mail", () => mailAccepted({ db, config: context.config, origin }, outcome.consultation));
+  deliverAfterResponse(context, mailId);
   return { ok: true };
 }

@@ -5,14 +5,14 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import type { DecisionOutcome } from "~/domain/consultation-decisions";
 import type { DeclineReason } from "~/domain/consultation-status";
 import { isUuid } from "~/domain/ids";
-import { afterResponse } from "~/server/after-response.server";
 import type { SessionUser } from "~/server/auth/session.server";
 import { clientAddress } from "~/server/client-address.server";
+import { findConsultationById } from "~/server/db/consultations.server";
 import { tellParticipants, withdrawRequest } from "~/server/rooms.server";
 
 import { auditOfMove, moveConsultation } from "./move.server";
 import { refusalOf } from "./refusals.server";
-import { mailDeclined } from "./tell-patient.server";
+import { declinedTidings, deliverAfterResponse, tidingsOfMove } from "./tell-patient.server";
 
 export async function declineConsultation(
   context: AppLoadContext,
@@ -25,15 +25,23 @@ export async function declineConsultation(
   const { reason, note } = decline;
   const { db } = context;
   const now = new Date();
+  const waiting = await findConsultationById(db, consultationId);
+  const tidings = waiting ? await declinedTidings(db, waiting, decline, new URL(request.url).origin) : null;
+  let mailId: string | null = null;
   const outcome = await moveConsultation(db, {
     consultationId,
     move: "decline",
     actor: { kind: "user", userId: doctor.userId, role: doctor.role },
     now,
     alsoSet: { declineReason: reason, declineNote: note },
-    alsoWrite: (db, moved) => [
-      auditOfMove(db, moved, { actorId: doctor.userId, action: "consultation.declined", ipAddress: clientAddress(request), now }),
-    ],
+    alsoWrite: (db, moved) => {
+      const told = tidings ? tidingsOfMove(db, moved, tidings, now) : null;
+      mailId = told?.mailId ?? null;
+      return [
+        auditOfMove(db, moved, { actorId: doctor.userId, action: "consultation.declined", ipAddress: clientAddress(request), now }),
+        ...(told?.statements ?? []),
+      ];
+    },
   });
   if (!outcome.ok) return refusalOf(db, consultationId, outcome);
 
@@ -42,7 +50,6 @@ export async function declineConsultation(
     withdrawRequest(env, consultationId),
     tellParticipants(env, { type: "status", consultationId, status: "cancelled", reason: "declined", decline: { reason, note } }),
   ]);
-  const origin = new URL(request.url).origin;
-  afterResponse(context, "declined-mail", () => mailDeclined({ db, config: context.config, origin }, outcome.consultation));
+  deliverAfterResponse(context, mailId);
   return { ok: true };
 }

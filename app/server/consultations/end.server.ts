@@ -7,15 +7,15 @@ import { sql } from "drizzle-orm";
 import { chats, consultations } from "~/db/schema";
 import type { Summary } from "~/domain/consultation-closing";
 import { isUuid } from "~/domain/ids";
-import { afterResponse } from "~/server/after-response.server";
 import type { SessionUser } from "~/server/auth/session.server";
 import { clientAddress } from "~/server/client-address.server";
 import type { Database } from "~/server/db/client.server";
+import { findConsultationById } from "~/server/db/consultations.server";
 import { tellParticipants } from "~/server/rooms.server";
 
 import { auditOfMove, moveConsultation, type MovedByThisCall } from "./move.server";
 import { type ClosingOutcome, closingRefusal } from "./summary.server";
-import { tellSummaryReady } from "./tell-patient.server";
+import { deliverAfterResponse, summaryReadyTidings, tidingsOfMove } from "./tell-patient.server";
 
 export async function endConsultation(
   context: AppLoadContext,
@@ -27,21 +27,28 @@ export async function endConsultation(
   if (!isUuid(consultationId)) return { ok: false, reason: "not_found" };
   const { db } = context;
   const now = new Date();
+  const ongoing = await findConsultationById(db, consultationId);
+  const tidings = ongoing ? await summaryReadyTidings(db, ongoing, doctor.userId, new URL(request.url).origin) : null;
+  let mailId: string | null = null;
   const outcome = await moveConsultation(db, {
     consultationId,
     move: "complete",
     actor: { kind: "user", userId: doctor.userId, role: doctor.role },
     now,
     alsoSet: { observations: summary.observations, diagnosis: summary.diagnosis, treatmentPlan: summary.treatmentPlan },
-    alsoWrite: (db, moved) => [
-      chatClosedByMove(db, moved),
-      auditOfMove(db, moved, { actorId: doctor.userId, action: "consultation.completed", ipAddress: clientAddress(request), now }),
-    ],
+    alsoWrite: (db, moved) => {
+      const told = tidings ? tidingsOfMove(db, moved, tidings, now) : null;
+      mailId = told?.mailId ?? null;
+      return [
+        chatClosedByMove(db, moved),
+        auditOfMove(db, moved, { actorId: doctor.userId, action: "consultation.completed", ipAddress: clientAddress(request), now }),
+        ...(told?.statements ?? []),
+      ];
+    },
   });
   if (!outcome.ok) return { ok: false, reason: await closingRefusal(db, doctor, consultationId) };
   await tellParticipants(context.cloudflare.env, { type: "status", consultationId, status: "completed" });
-  const origin = new URL(request.url).origin;
-  afterResponse(context, "summary-ready", () => tellSummaryReady({ db, config: context.config, origin }, outcome.consultation));
+  deliverAfterResponse(context, mailId);
   return { ok: true };
 }
 

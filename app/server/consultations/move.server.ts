@@ -3,7 +3,7 @@
 // of callers racing, only the one whose update still finds the expected status moves it. The rows that
 // belong to the move (a chat row, an audit entry) go in the same batch and are written only by the
 // call that made the move: each move stamps its own `last_move_id`, which they are selected by.
-import { and, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 
 import { auditLog, chats, consultations } from "~/db/schema";
@@ -18,6 +18,7 @@ import {
 } from "~/domain/consultation-status";
 import type { AuditAction } from "~/server/audit.server";
 import type { Database } from "~/server/db/client.server";
+import { insertWhere } from "~/server/db/insert-where.server";
 
 export type ConsultationRow = typeof consultations.$inferSelect;
 
@@ -116,16 +117,7 @@ export async function createConsultation(
   const moveId = crypto.randomUUID();
   const moved = and(eq(consultations.id, id), eq(consultations.lastMoveId, moveId));
   const row: Partial<typeof consultations.$inferInsert> = { ...values, ...plan.changes, id, patientId, lastMoveId: moveId };
-  // INSERT … SELECT … WHERE: the condition and the insert are one statement, so no race slips between
-  // them. The SELECT lists every column in the table's order, with its default where the row has none.
-  const selected = Object.entries(getTableColumns(consultations)).map(([key, column]) => {
-    const given = row[key as keyof typeof row];
-    return sql.param(given !== undefined ? given : column.defaultFn ? column.defaultFn() : (column.default ?? null), column);
-  });
-  const insert = db
-    .insert(consultations)
-    .select(sql`SELECT ${sql.join(selected, sql`, `)} WHERE ${onlyIf ?? sql`1`}`)
-    .onConflictDoNothing();
+  const insert = insertWhere(db, consultations, row as typeof consultations.$inferInsert, onlyIf);
   const [inserted] = await db.batch([insert, ...(alsoWrite?.(db, moved) ?? [])]);
   return inserted.meta.changes === 1 ? { ok: true, consultationId: id } : { ok: false, reason: "not_created" };
 }

@@ -1,19 +1,27 @@
 // A patient who is not looking at the page still hears what happened: in their notifications and by
-// email, in their language (accepted, declined, paid too late, refunded, summary ready).
+// email, in their language (accepted, declined, paid too late, refunded, summary ready). What a move
+// causes is written in the move's own batch (tidingsOfMove); the email is delivered after the answer.
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { sql } from "drizzle-orm";
+
+import { consultations, notifications } from "~/db/schema";
 import { startAgainPath } from "~/domain/consultation-request";
+import type { DeclineReason } from "~/domain/consultation-status";
 import type { LateReason } from "~/domain/late-payments";
-import { consultationLink } from "~/domain/notifications";
+import { consultationLink, type NotificationKind } from "~/domain/notifications";
 import { getTranslatorFor } from "~/i18n.server";
+import { afterResponse } from "~/server/after-response.server";
 import type { Database } from "~/server/db/client.server";
 import { findConsultationById } from "~/server/db/consultations.server";
-import { notify } from "~/server/db/notifications.server";
+import { insertWhere } from "~/server/db/insert-where.server";
+import { notificationRow, notify } from "~/server/db/notifications.server";
 import type { PaymentRow } from "~/server/db/payments.server";
 import { contactOf, profileName } from "~/server/db/profiles.server";
 import type { AppConfig } from "~/server/env.server";
 import { acceptedEmail, declinedEmail, latePaymentEmail, refundedEmail, summaryReadyEmail } from "~/server/mail/consultation-emails.server";
-import { sendMail } from "~/server/mail/mailer.server";
+import { deliverDueMail, type MailMessage, queuedMail, sendMail } from "~/server/mail/mailer.server";
 
-import type { ConsultationRow } from "./move.server";
+import type { ConsultationRow, MovedByThisCall } from "./move.server";
 
 interface Mailing {
   db: Database;
@@ -22,36 +30,103 @@ interface Mailing {
   origin: string;
 }
 
-export async function mailAccepted({ db, config, origin }: Mailing, consultation: ConsultationRow) {
-  await notify(db, consultation.patientId, "consultation_accepted", consultation.id, `/patient/payment/${consultation.id}`);
-  const patient = await contactOf(db, consultation.patientId);
-  if (!patient || !consultation.paymentDeadlineAt) return;
-  const doctor = await profileName(db, consultation.doctorId);
-  const t = await getTranslatorFor(patient.language);
-  const details = {
-    doctorName: doctor?.firstName ?? "",
-    title: consultation.title,
-    deadline: consultation.paymentDeadlineAt,
-    paymentLink: `${origin}/patient/payment/${consultation.id}`,
-  };
-  await sendMail(db, config, acceptedEmail(t, patient, details));
+/** What a move tells its patient: a notification, and an email when they have an address. */
+interface Tidings {
+  patientId: string;
+  consultationId: string;
+  notification: { kind: NotificationKind; link: string } | null;
+  mail: MailMessage | null;
 }
 
-export async function mailDeclined({ db, config, origin }: Mailing, consultation: ConsultationRow) {
+/**
+ * The patient's notification and email as statements of the move's batch, written only by the call
+ * that made the move: a crash loses the move and its news together or neither. Returns the email's
+ * outbox id (to deliver once the answer is out) with the statements.
+ */
+export function tidingsOfMove(db: Database, moved: MovedByThisCall, tidings: Tidings, now: Date) {
+  const onlyIfMoved = sql`EXISTS (SELECT 1 FROM ${consultations} WHERE ${moved})`;
+  const { patientId, consultationId, notification, mail } = tidings;
+  const queued = mail ? queuedMail(db, mail, now, onlyIfMoved) : null;
+  return {
+    mailId: queued?.id ?? null,
+    statements: [
+      ...(notification
+        ? [
+            insertWhere(
+              db,
+              notifications,
+              notificationRow(patientId, notification.kind, consultationId, notification.link, now),
+              onlyIfMoved,
+            ),
+          ]
+        : []),
+      ...(queued ? [queued.statement] : []),
+    ],
+  };
+}
+
+/** Delivers the email a move queued, after the answer; the scheduled job retries it if this fails. */
+export function deliverAfterResponse(context: AppLoadContext, mailId: string | null) {
+  if (!mailId) return;
+  afterResponse(context, "mail", () => deliverDueMail(context.db, context.config, new Date(), { ids: [mailId] }));
+}
+
+/** A doctor accepted: the patient is to pay by the deadline. */
+export async function acceptedTidings(
+  db: Database,
+  consultation: Pick<ConsultationRow, "id" | "patientId" | "title">,
+  doctorId: string,
+  deadline: Date,
+  origin: string,
+): Promise<Tidings> {
+  const paymentPath = `/patient/payment/${consultation.id}`;
+  const [patient, doctor] = await Promise.all([contactOf(db, consultation.patientId), profileName(db, doctorId)]);
+  const t = patient ? await getTranslatorFor(patient.language) : null;
+  const details = { doctorName: doctor?.firstName ?? "", title: consultation.title, deadline, paymentLink: `${origin}${paymentPath}` };
+  return {
+    patientId: consultation.patientId,
+    consultationId: consultation.id,
+    notification: { kind: "consultation_accepted", link: paymentPath },
+    mail: patient && t ? acceptedEmail(t, patient, details) : null,
+  };
+}
+
+/** A doctor declined, for a reason the patient is told (and how to start again). */
+export async function declinedTidings(
+  db: Database,
+  consultation: Pick<ConsultationRow, "id" | "patientId" | "title">,
+  decline: { reason: DeclineReason; note: string | null },
+  origin: string,
+): Promise<Tidings> {
   const patient = await contactOf(db, consultation.patientId);
-  if (!patient || !consultation.declineReason) return;
-  const t = await getTranslatorFor(patient.language);
-  const newRequestLink = `${origin}${startAgainPath(consultation.id, consultation.declineReason)}`;
-  await sendMail(
-    db,
-    config,
-    declinedEmail(t, patient, {
-      title: consultation.title,
-      reason: consultation.declineReason,
-      note: consultation.declineNote,
-      newRequestLink,
-    }),
-  );
+  const t = patient ? await getTranslatorFor(patient.language) : null;
+  const newRequestLink = `${origin}${startAgainPath(consultation.id, decline.reason)}`;
+  return {
+    patientId: consultation.patientId,
+    consultationId: consultation.id,
+    // The page they watch says so live; a declined request needs no bell as well.
+    notification: null,
+    mail: patient && t ? declinedEmail(t, patient, { title: consultation.title, ...decline, newRequestLink }) : null,
+  };
+}
+
+/** The consultation has ended: the doctor's summary is there to read (and feedback to give). */
+export async function summaryReadyTidings(
+  db: Database,
+  consultation: Pick<ConsultationRow, "id" | "patientId" | "title">,
+  doctorId: string,
+  origin: string,
+): Promise<Tidings> {
+  const link = consultationLink("patient", consultation.id);
+  const [patient, doctor] = await Promise.all([contactOf(db, consultation.patientId), profileName(db, doctorId)]);
+  const t = patient ? await getTranslatorFor(patient.language) : null;
+  const details = { doctorName: doctor?.firstName ?? "", title: consultation.title, consultationLink: `${origin}${link}` };
+  return {
+    patientId: consultation.patientId,
+    consultationId: consultation.id,
+    notification: { kind: "summary_ready", link },
+    mail: patient && t ? summaryReadyEmail(t, patient, details) : null,
+  };
 }
 
 /** A payment that came after its window: kept, and the patient told it will be refunded. */
@@ -84,16 +159,4 @@ export async function tellRefunded(
     config,
     refundedEmail(t, patient, { title: consultation.title, amountEtb: payment.amountEtb, consultationLink: `${origin}${link}` }),
   );
-}
-
-/** The consultation has ended: the doctor's summary is there to read (and feedback to give). */
-export async function tellSummaryReady({ db, config, origin }: Mailing, consultation: ConsultationRow) {
-  const link = consultationLink("patient", consultation.id);
-  await notify(db, consultation.patientId, "summary_ready", consultation.id, link);
-  const patient = await contactOf(db, consultation.patientId);
-  if (!patient) return;
-  const doctor = await profileName(db, consultation.doctorId);
-  const t = await getTranslatorFor(patient.language);
-  const details = { doctorName: doctor?.firstName ?? "", title: consultation.title, consultationLink: `${origin}${link}` };
-  await sendMail(db, config, summaryReadyEmail(t, patient, details));
 }

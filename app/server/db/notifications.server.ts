@@ -9,7 +9,7 @@ import type { Database } from "~/server/db/client.server";
 /** The most a person's list shows (the newest). */
 const SHOWN_NOTIFICATIONS = 50;
 
-function notificationRow(userId: string, kind: NotificationKind, consultationId: string, link: string, now: Date) {
+export function notificationRow(userId: string, kind: NotificationKind, consultationId: string, link: string, now: Date) {
   return { userId, kind, consultationId, link, isRead: false, createdAt: now };
 }
 

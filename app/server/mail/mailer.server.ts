@@ -1,10 +1,14 @@
-// The one mail interface. Every message is written to the mail_outbox table first (a record of what
-// was sent, and the dev outbox page); in production it is then delivered through the provider's HTTP
-// API (Resend's wire format); outside production the outbox is the delivery.
-import { desc, eq } from "drizzle-orm";
+// The one mail interface, an outbox (docs/decisions/0023). A message is first a queued row, written in
+// the same D1 batch as the change that causes it (`queuedMail`), so a crash keeps both or neither.
+// Senders then deliver what is due (`deliverDueMail`): right after the answer for what a request
+// queued, and the scheduled job for anything left, with retries and backoff. In production delivery
+// goes through the provider's HTTP API (Resend's wire format); outside production the outbox is the
+// delivery (the dev outbox page).
+import { and, desc, eq, inArray, lte, or, type SQL, sql } from "drizzle-orm";
 
 import { mailOutbox } from "~/db/schema";
 import type { Database } from "~/server/db/client.server";
+import { insertWhere } from "~/server/db/insert-where.server";
 import type { AppConfig } from "~/server/env.server";
 
 export interface MailMessage {
@@ -14,31 +18,180 @@ export interface MailMessage {
   html?: string;
 }
 
+/** Attempts before a message is given up on and shown to admins as failed. */
+export const MAX_MAIL_ATTEMPTS = 6;
+/** The wait after the nth failed attempt: 1, 4, 16, 64, 256 minutes. */
+export const mailRetryDelayMs = (attempts: number) => 60_000 * 4 ** Math.max(0, attempts - 1);
+/** How long a sender's claim holds: a sender that died mid-send leaves the message due again after it. */
+const SEND_LEASE_MS = 5 * 60_000;
+/** At most this many messages per sender run (the job runs every 15 minutes). */
+const MAX_MESSAGES_PER_RUN = 50;
+
+/**
+ * The outbox row for `message`, as a statement for the caller's batch. With `onlyIf`, the row is
+ * written only if the condition holds as the batch runs (e.g. the move this call made), so a refused
+ * or lost move queues no mail. The id is returned so the caller can deliver it after the answer.
+ */
+export function queuedMail(db: Database, message: MailMessage, now: Date, onlyIf?: SQL) {
+  const id = crypto.randomUUID();
+  const row = {
+    id,
+    toEmail: message.to,
+    subject: message.subject,
+    textBody: message.text,
+    htmlBody: message.html ?? null,
+    createdAt: now,
+    nextAttemptAt: now,
+  };
+  const statement = onlyIf ? insertWhere(db, mailOutbox, row, onlyIf) : db.insert(mailOutbox).values(row);
+  return { id, statement };
+}
+
+/** Queues one message on its own (its cause is already written) and returns its id for delivery. */
+export async function queueMail(db: Database, message: MailMessage, now = new Date()) {
+  const { id, statement } = queuedMail(db, message, now);
+  await statement;
+  return id;
+}
+
+/** Queues `message` and delivers it at once: for callers already running after the answer. */
 export async function sendMail(db: Database, config: AppConfig, message: MailMessage): Promise<void> {
-  const [queued] = await db
-    .insert(mailOutbox)
-    .values({ toEmail: message.to, subject: message.subject, textBody: message.text, htmlBody: message.html ?? null })
-    .returning({ id: mailOutbox.id });
-  const id = queued!.id;
-  if (config.standInsEnabled) {
-    await db.update(mailOutbox).set({ status: "sent", sentAt: new Date(), providerMessageId: "dev-outbox" }).where(eq(mailOutbox.id, id));
-    return;
+  const id = await queueMail(db, message);
+  await deliverDueMail(db, config, new Date(), { ids: [id] });
+}
+
+export interface DeliveryReport {
+  sent: number;
+  retrying: number;
+  failed: number;
+}
+
+/**
+ * Delivers the messages that are due (or just `ids`, those a request queued). Each is claimed first with
+ * a conditional UPDATE, so two senders at once never send one message twice; a failure waits longer
+ * each time, and after MAX_MAIL_ATTEMPTS the message is marked failed for an admin to see.
+ */
+export async function deliverDueMail(
+  db: Database,
+  config: AppConfig,
+  now: Date,
+  { ids }: { ids?: string[] } = {},
+): Promise<DeliveryReport> {
+  const report: DeliveryReport = { sent: 0, retrying: 0, failed: 0 };
+  const due = await db
+    .select({ id: mailOutbox.id, status: mailOutbox.status, nextAttemptAt: mailOutbox.nextAttemptAt })
+    .from(mailOutbox)
+    .where(
+      and(
+        inArray(mailOutbox.status, ["queued", "sending"]),
+        lte(mailOutbox.nextAttemptAt, now),
+        ids ? inArray(mailOutbox.id, ids) : undefined,
+      ),
+    )
+    .orderBy(mailOutbox.nextAttemptAt)
+    .limit(MAX_MESSAGES_PER_RUN);
+  for (const candidate of due) {
+    const [claimed] = await db
+      .update(mailOutbox)
+      .set({ status: "sending", attempts: sql`${mailOutbox.attempts} + 1`, nextAttemptAt: new Date(now.getTime() + SEND_LEASE_MS) })
+      .where(
+        and(
+          eq(mailOutbox.id, candidate.id),
+          eq(mailOutbox.status, candidate.status),
+          eq(mailOutbox.nextAttemptAt, candidate.nextAttemptAt),
+        ),
+      )
+      .returning();
+    if (!claimed) continue;
+    const outcome = await deliver(config, claimed);
+    if (outcome.ok) {
+      await db
+        .update(mailOutbox)
+        .set({ status: "sent", sentAt: new Date(), providerMessageId: outcome.providerMessageId, lastError: null })
+        .where(eq(mailOutbox.id, claimed.id));
+      report.sent += 1;
+    } else {
+      const givenUp = claimed.attempts >= MAX_MAIL_ATTEMPTS;
+      await db
+        .update(mailOutbox)
+        .set({
+          status: givenUp ? "failed" : "queued",
+          nextAttemptAt: new Date(now.getTime() + mailRetryDelayMs(claimed.attempts)),
+          lastError: outcome.error.slice(0, 500),
+        })
+        .where(eq(mailOutbox.id, claimed.id));
+      console.error(JSON.stringify({ event: "mail_failed", outboxId: claimed.id, attempts: claimed.attempts, error: outcome.error }));
+      if (givenUp) report.failed += 1;
+      else report.retrying += 1;
+    }
   }
-  const response = await fetch(config.MAIL_API_URL, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${config.MAIL_API_KEY}`, "Content-Type": "application/json" },
-    body: JSON.stringify({ from: config.MAIL_FROM, to: [message.to], subject: message.subject, text: message.text, html: message.html }),
-  });
-  if (!response.ok) {
-    await db.update(mailOutbox).set({ status: "failed" }).where(eq(mailOutbox.id, id));
-    console.error(JSON.stringify({ event: "mail_failed", outboxId: id, status: response.status, body: await response.text() }));
-    return;
+  return report;
+}
+
+type OutboxRow = typeof mailOutbox.$inferSelect;
+
+async function deliver(
+  config: AppConfig,
+  message: OutboxRow,
+): Promise<{ ok: true; providerMessageId: string } | { ok: false; error: string }> {
+  if (config.standInsEnabled) return { ok: true, providerMessageId: "dev-outbox" };
+  try {
+    const response = await fetch(config.MAIL_API_URL, {
+      method: "POST",
+      headers: {
+        Authorization: `Bearer ${config.MAIL_API_KEY}`,
+        "Content-Type": "application/json",
+        // The provider sends a message once per key, even if a sender retries after a lost answer.
+        "Idempotency-Key": message.id,
+      },
+      body: JSON.stringify({
+        from: config.MAIL_FROM,
+        to: [message.toEmail],
+        subject: message.subject,
+        text: message.textBody,
+        html: message.htmlBody ?? undefined,
+      }),
+    });
+    if (!response.ok) return { ok: false, error: `HTTP ${response.status}: ${await response.text()}` };
+    const { id } = (await response.json()) as { id?: string };
+    return { ok: true, providerMessageId: id ?? "" };
+  } catch (error) {
+    return { ok: false, error: String(error) };
   }
-  const { id: providerMessageId } = (await response.json()) as { id?: string };
-  await db
+}
+
+/** Messages an admin should see: given up on, or still not delivered an hour after they were queued. */
+export async function undeliveredMail(db: Database, now: Date, limit: number) {
+  return db
+    .select({
+      id: mailOutbox.id,
+      toEmail: mailOutbox.toEmail,
+      subject: mailOutbox.subject,
+      status: mailOutbox.status,
+      attempts: mailOutbox.attempts,
+      lastError: mailOutbox.lastError,
+      createdAt: mailOutbox.createdAt,
+      nextAttemptAt: mailOutbox.nextAttemptAt,
+    })
+    .from(mailOutbox)
+    .where(
+      or(
+        eq(mailOutbox.status, "failed"),
+        and(inArray(mailOutbox.status, ["queued", "sending"]), lte(mailOutbox.createdAt, new Date(now.getTime() - 60 * 60_000))),
+      ),
+    )
+    .orderBy(desc(mailOutbox.createdAt))
+    .limit(limit);
+}
+
+/** An admin's "try again": a failed message is due now, with its attempts counted afresh. */
+export async function retryMail(db: Database, id: string, now: Date) {
+  const [row] = await db
     .update(mailOutbox)
-    .set({ status: "sent", sentAt: new Date(), providerMessageId: providerMessageId ?? null })
-    .where(eq(mailOutbox.id, id));
+    .set({ status: "queued", attempts: 0, nextAttemptAt: now })
+    .where(and(eq(mailOutbox.id, id), eq(mailOutbox.status, "failed")))
+    .returning({ id: mailOutbox.id });
+  return row !== undefined;
 }
 
 /** The newest messages in the outbox (the stand-in's inbox page). */
