@@ -3,7 +3,6 @@ import { type ActionFunctionArgs, redirect } from "@remix-run/cloudflare";
 import { recordAudit } from "~/server/audit.server";
 import { endSession } from "~/server/auth/end-sessions.server";
 import { getSessionUser } from "~/server/auth/guards.server";
-import { forgetDevice } from "~/server/auth/known-device.server";
 import { clearSessionCookie } from "~/server/auth/session.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -26,9 +25,8 @@ export async function action(args: ActionFunctionArgs) {
   }
   await endSession(context, user.sessionId);
   await recordAudit(context.db, request, { action: "auth.sign_out", actorId: user.userId, targetType: "user", targetId: user.userId });
-  // A shared computer should not keep vouching for this account once its owner has signed out.
-  const forgotten = await forgetDevice(request, user.email, context.config);
-  const signOutHeaders = new Headers(headers);
-  if (forgotten) signOutHeaders.append("Set-Cookie", forgotten);
-  return redirectWithToast("/login", { kind: "success", title: "auth.signOut.doneTitle" }, context.config, { headers: signOutHeaders });
+  // The known-device mark stays: a device its owner signed out of is still theirs, so guesses at the
+  // password from elsewhere (even from the same network) never lock the owner out of it
+  // (docs/decisions/0024). It vouches for nothing by itself: a password or Google is still needed.
+  return redirectWithToast("/login", { kind: "success", title: "auth.signOut.doneTitle" }, context.config, { headers });
 }

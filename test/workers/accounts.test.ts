@@ -268,11 +268,21 @@ describe("sign-in", () => {
     expect((await ownersBrowser.post("/login", { email, password: GOOD_PASSWORD })).status).toBe(302);
   });
 
-  it("stops vouching for a browser once its owner signs out there (a shared computer)", async () => {
-    const { email, visitor: cafeComputer } = await registeredPatient();
-    await cafeComputer.post("/logout", {});
-    for (let attempt = 0; attempt < 10; attempt++) await new Visitor().post("/login", { email, password: `Wrong-${attempt}-pass` });
-    expect((await cafeComputer.post("/login", { email, password: GOOD_PASSWORD })).status).toBe(429);
+  it("keeps the owner's device theirs after they sign out: guesses from the same network do not lock them out of it", async () => {
+    const { email, visitor: ownersPhone } = await registeredPatient();
+    expect((await ownersPhone.post("/logout", {})).status).toBe(302);
+    const sharedAddress = { "CF-Connecting-IP": ownersPhone.address };
+    for (let attempt = 0; attempt < 10; attempt++)
+      await new Visitor().post("/login", { email, password: `Wrong-${attempt}-pass` }, sharedAddress);
+    expect((await new Visitor().post("/login", { email, password: GOOD_PASSWORD }, sharedAddress)).status).toBe(429);
+    expect((await ownersPhone.post("/login", { email, password: GOOD_PASSWORD })).status).toBe(302);
+  });
+
+  it("still counts wrong passwords on a known device, per device: it is no way around the limit", async () => {
+    const { email, visitor: ownersPhone } = await registeredPatient();
+    await ownersPhone.post("/logout", {});
+    for (let attempt = 0; attempt < 10; attempt++) await ownersPhone.post("/login", { email, password: `Wrong-${attempt}-pass` });
+    expect((await ownersPhone.post("/login", { email, password: GOOD_PASSWORD })).status).toBe(429);
   });
 
   it("slows an unknown address exactly like a known one, and mails nobody", async () => {

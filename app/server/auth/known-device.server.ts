@@ -2,7 +2,7 @@
 // and the accounts (by a keyed hash of their email, so a shared computer does not tell who used it) it
 // has proved a password or Google for. On a known device, failed sign-ins are counted per device, not
 // per address (many phones share one), and the account-wide backoff does not apply: guessing elsewhere
-// never slows the owner's own devices. Signing out forgets the account on that browser.
+// never slows the owner's own devices. Signing out keeps the mark: the device is still its owner's.
 import { createCookie } from "@remix-run/cloudflare";
 import { z } from "zod";
 
@@ -58,15 +58,4 @@ export async function rememberDevice(request: Request, email: string, config: Ap
   const device = (await knownDevice(request, config)) ?? { id: randomToken().slice(0, 22), accounts: [] };
   const accounts = [mark, ...device.accounts.filter((item) => item !== mark)].slice(0, REMEMBERED_ACCOUNTS_MAX);
   return knownDeviceCookie(config).serialize({ id: device.id, accounts } satisfies KnownDevice);
-}
-
-/** The Set-Cookie value that removes `email`'s account from this browser's known accounts (sign-out). */
-export async function forgetDevice(request: Request, email: string, config: AppConfig) {
-  const device = await knownDevice(request, config);
-  if (!device) return null;
-  const mark = await accountMark(email, config);
-  return knownDeviceCookie(config).serialize({
-    id: device.id,
-    accounts: device.accounts.filter((item) => item !== mark),
-  } satisfies KnownDevice);
 }
