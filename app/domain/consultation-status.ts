@@ -28,7 +28,7 @@ export const MAX_DECLINE_NOTE_CHARS = 500;
 /** Doctors' queues sort by priority (most pressing first), then by waiting time. */
 export const PRIORITY_RANK: Record<Priority, number> = { urgent: 0, high: 1, normal: 2 };
 
-export const CONSULTATION_MOVES = ["submit", "accept", "decline", "withdraw", "confirmPayment", "expirePayment", "complete"] as const;
+const CONSULTATION_MOVES = ["submit", "accept", "decline", "withdraw", "confirmPayment", "expirePayment", "complete"] as const;
 export type ConsultationMove = (typeof CONSULTATION_MOVES)[number];
 
 /** Who asks for a move: a signed-in user in a role, or the system (payment provider, alarm). */
@@ -141,11 +141,6 @@ export function planTransition(
     to: rule.to,
     changes: { status: rule.to, ...changesFor(move, actor, now, rules), updatedAt: now },
   };
-}
-
-/** The statuses a consultation can reach from `status` in one move, whoever makes it. */
-export function nextStatuses(status: ConsultationStatus): ConsultationStatus[] {
-  return CONSULTATION_MOVES.filter((move) => MOVES[move].from === status).map((move) => MOVES[move].to);
 }
 
 export function isConsultationStatus(value: unknown): value is ConsultationStatus {

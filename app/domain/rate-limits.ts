@@ -39,7 +39,7 @@ export function rateLimitDecision(limit: RateLimit, attemptTimesMs: number[], no
 }
 
 /** Whole minutes to tell a person to wait, never "0 minutes". */
-export function minutesToWait(retryAfterMs: number): number {
+function minutesToWait(retryAfterMs: number): number {
   return Math.max(1, Math.ceil(retryAfterMs / 60_000));
 }
 

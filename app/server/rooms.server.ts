@@ -12,7 +12,7 @@ function lobby(env: Env) {
   return getServerByName(env.DoctorsLobby, ROOMS.lobby.name) as Promise<DurableObjectStub<DoctorsLobby>>;
 }
 
-export function consultationRoom(env: Env, consultationId: string) {
+function consultationRoom(env: Env, consultationId: string) {
   return getServerByName(env.ConsultationRoom, consultationId) as Promise<DurableObjectStub<ConsultationRoom>>;
 }
 
