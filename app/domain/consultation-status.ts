@@ -28,8 +28,7 @@ export const MAX_DECLINE_NOTE_CHARS = 500;
 /** Doctors' queues sort by priority (most pressing first), then by waiting time. */
 export const PRIORITY_RANK: Record<Priority, number> = { urgent: 0, high: 1, normal: 2 };
 
-const CONSULTATION_MOVES = ["submit", "accept", "decline", "withdraw", "confirmPayment", "expirePayment", "complete"] as const;
-export type ConsultationMove = (typeof CONSULTATION_MOVES)[number];
+export type ConsultationMove = "submit" | "accept" | "decline" | "withdraw" | "confirmPayment" | "expirePayment" | "complete";
 
 /** Who asks for a move: a signed-in user in a role, or the system (payment provider, alarm). */
 export type Actor = { kind: "user"; userId: string; role: Role } | { kind: "system" };
