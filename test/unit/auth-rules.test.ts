@@ -3,9 +3,10 @@ import { describe, expect, it } from "vitest";
 import { ChangePasswordSchema, ProfileSchema, RegisterSchema } from "~/domain/auth-schemas";
 import { isCommonPassword } from "~/domain/common-passwords";
 import { normalizeEthiopianPhone } from "~/domain/phone";
-import { ACCOUNT_BACKOFF, accountBackoffDecision, RATE_LIMITS, rateLimitDecision, waitMessage } from "~/domain/rate-limits";
+import { ACCOUNT_BACKOFF, accountBackoffDecision, RATE_LIMITS, rateLimitDecision } from "~/domain/rate-limits";
 import { safeRedirectPath } from "~/domain/safe-redirect";
 import { parseForm } from "~/forms";
+import { waitMessage } from "~/refusal-messages";
 
 import { HOSTILE_REDIRECT_CASES, staysOnSite } from "../support/redirect-corpus";
 
