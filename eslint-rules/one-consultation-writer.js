@@ -5,7 +5,11 @@
 import { relative } from "node:path";
 
 const WRITE_METHODS = new Set(["insert", "update", "delete"]);
+/** Helpers named for writing (insertWhere, updateRow…) that are handed the table. */
+const WRITE_HELPER = /^(?:insert|update|delete|upsert|write)/i;
 const WRITE_VERB = /\b(?:UPDATE|INSERT\s+(?:OR\s+\w+\s+)?INTO|DELETE\s+FROM|REPLACE\s+INTO)\s+["`]?consultations["`]?(?![\w.])/i;
+
+const importedName = (specifier) => (specifier.imported.type === "Identifier" ? specifier.imported.name : specifier.imported.value);
 
 /** @type {import("eslint").Rule.RuleModule} */
 export default {
@@ -30,11 +34,20 @@ export default {
     const file = relative(context.cwd, context.filename).split("\\").join("/");
     const inWriters = file.startsWith(writers);
     const isMoveModule = file === moveModule;
-    /** Local names the table goes by: `consultations`, or what an import renamed it to. */
-    const tableNames = new Set(["consultations"]);
+    /** An identifier bound to the imported table (`consultations`, or a rename), not a local of that name. */
+    const isImportedTable = (identifier) => {
+      for (let scope = context.sourceCode.getScope(identifier); scope; scope = scope.upper) {
+        const variable = scope.set.get(identifier.name);
+        if (variable)
+          return variable.defs.some(
+            (def) => def.type === "ImportBinding" && def.node.type === "ImportSpecifier" && importedName(def.node) === "consultations",
+          );
+      }
+      return false;
+    };
 
     const isTable = (node) =>
-      (node?.type === "Identifier" && tableNames.has(node.name)) ||
+      (node?.type === "Identifier" && isImportedTable(node)) ||
       (node?.type === "MemberExpression" &&
         ((!node.computed && node.property.type === "Identifier" && node.property.name === "consultations") ||
           (node.property.type === "Literal" && node.property.value === "consultations")));
@@ -64,18 +77,21 @@ export default {
     };
 
     return {
-      ImportSpecifier(node) {
-        const imported = node.imported.type === "Identifier" ? node.imported.name : node.imported.value;
-        if (imported === "consultations") tableNames.add(node.local.name);
-      },
       CallExpression(node) {
         const callee = node.callee;
-        if (callee.type !== "MemberExpression" || callee.computed || !WRITE_METHODS.has(callee.property.name)) return;
-        if (!isTable(node.arguments[0])) return;
-        if (!inWriters) return report(node, "outsideWriters");
-        if (isMoveModule) return;
-        if (callee.property.name === "insert") return report(node, "outsideMove");
-        if (callee.property.name === "update" && mayWriteStatus(chainedArgument(node, "set"))) report(node, "outsideMove");
+        const name =
+          callee.type === "Identifier" ? callee.name : callee.type === "MemberExpression" && !callee.computed ? callee.property.name : "";
+        if (WRITE_METHODS.has(name) && callee.type === "MemberExpression") {
+          if (!isTable(node.arguments[0])) return;
+          if (!inWriters) return report(node, "outsideWriters");
+          if (isMoveModule) return;
+          if (name === "insert") return report(node, "outsideMove");
+          if (name === "update" && mayWriteStatus(chainedArgument(node, "set"))) report(node, "outsideMove");
+        } else if (WRITE_HELPER.test(name) && node.arguments.some(isTable)) {
+          // A helper that writes a table it is handed (insertWhere(db, consultations, …)) writes it here.
+          if (!inWriters) report(node, "outsideWriters");
+          else if (!isMoveModule) report(node, "outsideMove");
+        }
       },
       TemplateLiteral(node) {
         const text = node.quasis

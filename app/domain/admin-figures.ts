@@ -22,13 +22,6 @@ export function medianFromWindow(values: number[]): number | null {
   return (values[0]! + values[1]!) / 2;
 }
 
-/** The median of any list (for tests and small lists). */
-export function median(values: number[]): number | null {
-  const sorted = [...values].sort((a, b) => a - b);
-  const window = medianWindow(sorted.length);
-  return window ? medianFromWindow(sorted.slice(window.offset, window.offset + window.limit)) : null;
-}
-
 /** `part` out of `whole` as a fraction from 0 to 1; null when there is nothing to measure. */
 export function rate(part: number, whole: number): number | null {
   if (whole <= 0) return null;

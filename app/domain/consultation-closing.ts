@@ -3,8 +3,6 @@
 // treatment plan. The summary form's schema is read by the server only (the form needs no script).
 import { z } from "zod/mini";
 
-import type { TextKey } from "~/i18n";
-
 import { MAX_SUMMARY_FIELD_CHARS } from "./constants";
 import { cleanText } from "./text-hygiene";
 
@@ -44,10 +42,3 @@ export const SummarySchema = z
 export type Summary = z.output<typeof SummarySchema>;
 
 export type ClosingRefusal = "not_found" | "not_permitted" | "already_completed" | "not_in_progress";
-
-export const CLOSING_REFUSAL_MESSAGES = {
-  not_found: "consultation.errors.notFound",
-  not_permitted: "consultation.errors.noPermission",
-  already_completed: "doctor.closing.alreadyCompleted",
-  not_in_progress: "doctor.closing.notInProgress",
-} as const satisfies Record<ClosingRefusal, TextKey>;

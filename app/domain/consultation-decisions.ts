@@ -1,7 +1,5 @@
-// Deciding on a waiting request: the forms' intents, what a decision came to, and the words that say
-// so. Shared by the pages, the actions and the doctors' bell (so no zod here: see decline-schema.ts).
-import type { TextKey } from "~/i18n";
-
+// Deciding on a waiting request: the forms' intents, and what a decision came to (a refusal code; app/refusal-messages.ts
+// has its words). Shared by the pages, the actions and the doctors' bell (so no zod here: see decline-schema.ts).
 import type { ConsultationStatus, DeclineReason } from "./consultation-status";
 
 /** The `intent` a decision form posts. */
@@ -16,16 +14,6 @@ export function whyNotWaiting(consultation: { status: ConsultationStatus; declin
   if (consultation.status === "awaiting_assets") return "not_found";
   return "already_taken";
 }
-
-/** The message (a translation key) for a refused decision, wherever it is shown. */
-export const DECISION_REFUSAL_MESSAGES = {
-  not_found: "consultation.errors.notFound",
-  not_permitted: "consultation.errors.noPermission",
-  already_taken: "consultation.errors.alreadyAccepted",
-  declined: "consultation.errors.alreadyDeclined",
-  withdrawn: "consultation.errors.alreadyWithdrawn",
-  not_waiting: "consultation.errors.notWaiting",
-} as const satisfies Record<DecisionRefusal, TextKey>;
 
 /** A refused decision's HTTP status: gone (404), not theirs to make (403), or no longer possible (409). */
 export function refusalHttpStatus(refusal: DecisionRefusal): 404 | 403 | 409 {

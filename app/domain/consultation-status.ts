@@ -42,8 +42,7 @@ export const MAX_DECLINE_NOTE_CHARS = 500;
 /** Doctors' queues sort by priority (most pressing first), then by waiting time. */
 export const PRIORITY_RANK: Record<Priority, number> = { urgent: 0, high: 1, normal: 2 };
 
-export const CONSULTATION_MOVES = ["submit", "accept", "decline", "withdraw", "confirmPayment", "expirePayment", "complete"] as const;
-export type ConsultationMove = (typeof CONSULTATION_MOVES)[number];
+export type ConsultationMove = "submit" | "accept" | "decline" | "withdraw" | "confirmPayment" | "expirePayment" | "complete";
 
 /**
  * How a consultation comes to be, the first move of all: a draft that gathers its photos first, or a

@@ -2,7 +2,7 @@
 import { cleanLine } from "~/domain/text-hygiene";
 
 /** The most rows any admin list loads at once. */
-export const PAGE_SIZE = 50;
+const PAGE_SIZE = 50;
 
 /** The longest search text a list accepts; longer input is cut, never an error. */
 export const MAX_SEARCH_CHARS = 100;

@@ -39,21 +39,20 @@ export function rateLimitDecision(limit: RateLimit, attemptTimesMs: number[], no
 }
 
 /** Whole minutes to tell a person to wait, never "0 minutes". */
-export function minutesToWait(retryAfterMs: number): number {
+function minutesToWait(retryAfterMs: number): number {
   return Math.max(1, Math.ceil(retryAfterMs / 60_000));
 }
 
-/** A translation key and its values: what to tell a person who must wait. */
-export interface WaitMessage {
-  key: "forms.errors.rateLimited" | "forms.errors.rateLimitedSeconds";
-  values: Record<string, number>;
+/** How long to tell a person to wait: whole seconds under a minute, else whole minutes. */
+export interface WaitTime {
+  unit: "seconds" | "minutes";
+  count: number;
 }
 
-/** What to tell a person who must wait: seconds under a minute, else whole minutes. */
-export function waitMessage(retryAfterMs: number): WaitMessage {
+export function waitTime(retryAfterMs: number): WaitTime {
   return retryAfterMs < 60_000
-    ? { key: "forms.errors.rateLimitedSeconds", values: { count: Math.max(1, Math.ceil(retryAfterMs / 1000)) } }
-    : { key: "forms.errors.rateLimited", values: { count: minutesToWait(retryAfterMs) } };
+    ? { unit: "seconds", count: Math.max(1, Math.ceil(retryAfterMs / 1000)) }
+    : { unit: "minutes", count: minutesToWait(retryAfterMs) };
 }
 
 /**

@@ -6,10 +6,6 @@ export type DoctorStatus = (typeof DOCTOR_STATUSES)[number];
 
 export const DEFAULT_DOCTOR_SPECIALTY = "Dermatologist";
 
-export function isRole(value: unknown): value is Role {
-  return typeof value === "string" && (ROLES as readonly string[]).includes(value);
-}
-
 /** Where each role's own pages begin. */
 export function homePathForRole(role: Role): string {
   switch (role) {

@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
-import { Pager } from "~/components/admin/pager";
+import { AdminListPage, SearchField, SearchForm } from "~/components/admin/list-page";
 import { When } from "~/components/admin/when";
 import { formatConsultationId } from "~/domain/constants";
-import { MAX_SEARCH_CHARS, pageRequest, searchText, toPage } from "~/domain/paging";
+import { pageRequest, searchText, toPage } from "~/domain/paging";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, auditEntries, isAuditAction } from "~/server/admin/audit-list.server";
 import { requireAdmin } from "~/server/auth/guards.server";
@@ -58,85 +58,70 @@ export default function AdminAudit() {
   const { query, actions, entries } = useLoaderData<typeof loader>();
   const filtered = Boolean(query.actor || query.patient || query.action);
   return (
-    <section className="mx-auto flex max-w-5xl flex-col gap-4 px-4 py-6">
-      <header className="flex flex-col gap-1">
-        <h1 className="text-2xl font-bold">{t("admin.audit.title")}</h1>
-        <p className="text-base-content/80">{t("admin.audit.intro")}</p>
-      </header>
-      <Form
-        method="get"
-        role="search"
-        className="grid gap-2 rounded-box border border-base-300 p-3 sm:grid-cols-[1fr_1fr_1fr_auto] sm:items-end"
-      >
-        <label className="flex flex-col gap-1">
-          <span className="text-sm">{t("admin.audit.actor")}</span>
-          <input type="search" name="actor" defaultValue={query.actor} maxLength={MAX_SEARCH_CHARS} className="input input-sm w-full" />
-        </label>
-        <label className="flex flex-col gap-1">
-          <span className="text-sm">{t("admin.audit.patient")}</span>
-          <input type="search" name="patient" defaultValue={query.patient} maxLength={MAX_SEARCH_CHARS} className="input input-sm w-full" />
-        </label>
-        <label className="flex flex-col gap-1">
-          <span className="text-sm">{t("admin.audit.action")}</span>
-          <select name="action" defaultValue={query.action} className="select select-sm w-full">
-            <option value="">{t("admin.audit.anyAction")}</option>
-            {actions.map((action) => (
-              <option key={action.code} value={action.code}>
-                {action.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="submit" className="btn btn-primary btn-sm">
-          {t("admin.search.filter")}
-        </button>
-      </Form>
-      {entries.rows.length === 0 ? (
-        <p className="text-base-content/80">{filtered ? t("admin.search.noResults") : t("admin.audit.none")}</p>
-      ) : (
-        <ol className="flex flex-col divide-y divide-base-300 rounded-box border border-base-300" data-testid="audit-list">
-          {entries.rows.map((entry) => (
-            <li key={entry.id} className="flex flex-col gap-1 p-3 text-sm" data-testid="audit-row" data-action={entry.action}>
-              <div className="flex flex-wrap items-baseline justify-between gap-x-3">
-                <span className="font-bold" data-testid="audit-action">
-                  {entry.label ? t(entry.label) : entry.action}
-                </span>
-                <span className="text-base-content/80">
-                  <When iso={entry.createdAt} />
-                </span>
-              </div>
-              <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-0.5">
-                <dt className="text-base-content/80">{t("admin.audit.by")}</dt>
-                <dd className="min-w-0" data-testid="audit-actor">
-                  {entry.actor ? (
-                    <>
-                      <span className="block break-words">{entry.actor.name || t("admin.records.unknownPerson")}</span>
-                      <span className="block break-all text-base-content/80">{entry.actor.email}</span>
-                    </>
-                  ) : (
-                    t("admin.audit.system")
-                  )}
-                </dd>
-                <dt className="text-base-content/80">{t("admin.audit.target")}</dt>
-                <dd>
-                  <Target target={entry.target} />
-                </dd>
-                <dt className="text-base-content/80">{t("admin.audit.ip")}</dt>
-                <dd className="break-all">{entry.ipAddress ?? "–"}</dd>
-                {entry.details ? (
+    <AdminListPage
+      title={t("admin.audit.title")}
+      intro={t("admin.audit.intro")}
+      search={
+        <SearchForm columns="sm:grid-cols-[1fr_1fr_1fr_auto]" submitLabel={t("admin.search.filter")}>
+          <SearchField label={t("admin.audit.actor")} name="actor" defaultValue={query.actor} />
+          <SearchField label={t("admin.audit.patient")} name="patient" defaultValue={query.patient} />
+          <label className="flex flex-col gap-1">
+            <span className="text-sm">{t("admin.audit.action")}</span>
+            <select name="action" defaultValue={query.action} className="select select-sm w-full">
+              <option value="">{t("admin.audit.anyAction")}</option>
+              {actions.map((action) => (
+                <option key={action.code} value={action.code}>
+                  {action.label}
+                </option>
+              ))}
+            </select>
+          </label>
+        </SearchForm>
+      }
+      empty={entries.rows.length > 0 ? null : filtered ? t("admin.search.noResults") : t("admin.audit.none")}
+      paging={entries}
+    >
+      <ol className="flex flex-col divide-y divide-base-300 rounded-box border border-base-300" data-testid="audit-list">
+        {entries.rows.map((entry) => (
+          <li key={entry.id} className="flex flex-col gap-1 p-3 text-sm" data-testid="audit-row" data-action={entry.action}>
+            <div className="flex flex-wrap items-baseline justify-between gap-x-3">
+              <span className="font-bold" data-testid="audit-action">
+                {entry.label ? t(entry.label) : entry.action}
+              </span>
+              <span className="text-base-content/80">
+                <When iso={entry.createdAt} />
+              </span>
+            </div>
+            <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-0.5">
+              <dt className="text-base-content/80">{t("admin.audit.by")}</dt>
+              <dd className="min-w-0" data-testid="audit-actor">
+                {entry.actor ? (
                   <>
-                    <dt className="text-base-content/80">{t("admin.audit.details")}</dt>
-                    <dd className="break-words" data-testid="audit-details">
-                      {entry.details}
-                    </dd>
+                    <span className="block break-words">{entry.actor.name || t("admin.records.unknownPerson")}</span>
+                    <span className="block break-all text-base-content/80">{entry.actor.email}</span>
                   </>
-                ) : null}
-              </dl>
-            </li>
-          ))}
-        </ol>
-      )}
-      <Pager page={entries.page} hasPrevious={entries.hasPrevious} hasNext={entries.hasNext} />
-    </section>
+                ) : (
+                  t("admin.audit.system")
+                )}
+              </dd>
+              <dt className="text-base-content/80">{t("admin.audit.target")}</dt>
+              <dd>
+                <Target target={entry.target} />
+              </dd>
+              <dt className="text-base-content/80">{t("admin.audit.ip")}</dt>
+              <dd className="break-all">{entry.ipAddress ?? "–"}</dd>
+              {entry.details ? (
+                <>
+                  <dt className="text-base-content/80">{t("admin.audit.details")}</dt>
+                  <dd className="break-words" data-testid="audit-details">
+                    {entry.details}
+                  </dd>
+                </>
+              ) : null}
+            </dl>
+          </li>
+        ))}
+      </ol>
+    </AdminListPage>
   );
 }

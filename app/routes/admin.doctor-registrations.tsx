@@ -1,8 +1,8 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, isRouteErrorResponse, useLoaderData, useNavigation, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, useLoaderData, useNavigation, useRouteError } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
-import { Pager } from "~/components/admin/pager";
+import { AdminListPage, SearchField, SearchForm } from "~/components/admin/list-page";
 import { RegistrationCard } from "~/components/admin/registration-card";
 import { RejectionSchema } from "~/domain/doctor-application";
 import { isUuid } from "~/domain/ids";
@@ -121,52 +121,43 @@ export default function DoctorRegistrations() {
   const { rows, search, filter, rejecting, page, hasPrevious, hasNext } = useLoaderData<typeof loader>();
   const loading = useNavigation().state === "loading";
   return (
-    <div className="mx-auto flex max-w-5xl flex-col gap-5 px-4 py-6">
-      <header>
-        <h1 className="text-2xl font-bold">{t("admin.registrations.title")}</h1>
-        <p className="text-base-content/80">{t("admin.registrations.subtitle")}</p>
-      </header>
-      <Form method="get" role="search" className="flex flex-wrap items-end gap-2">
-        <div className="flex flex-col gap-1">
-          <label htmlFor="registrations-search" className="text-sm font-medium">
-            {t("admin.search.label")}
-          </label>
-          <input id="registrations-search" name="q" type="search" defaultValue={search} className="input input-sm w-64 max-w-full" />
-        </div>
-        <div className="flex flex-col gap-1">
-          <label htmlFor="registrations-status" className="text-sm font-medium">
-            {t("admin.registrations.statusFilter")}
-          </label>
-          <select id="registrations-status" name="status" defaultValue={filter} className="select select-sm">
-            {FILTERS.map((item) => (
-              <option key={item} value={item}>
-                {t(item === "all" ? "admin.registrations.allStatuses" : `admin.registrations.status.${item}`)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <button type="submit" className="btn btn-sm btn-primary">
-          {t("admin.search.submit")}
-        </button>
-      </Form>
-      {loading ? (
-        <p role="status" className="text-sm text-base-content/70">
-          {t("admin.registrations.loading")}
-        </p>
-      ) : null}
-      {rows.length === 0 ? (
-        <p className="text-base-content/70" data-testid="registrations-empty">
-          {t("admin.registrations.empty")}
-        </p>
-      ) : (
-        <div className="flex flex-col gap-3">
-          {rows.map((registration) => (
-            <RegistrationCard key={registration.id} registration={registration} rejectingInPlace={rejecting === registration.id} />
-          ))}
-        </div>
-      )}
-      <Pager page={page} hasPrevious={hasPrevious} hasNext={hasNext} />
-    </div>
+    <AdminListPage
+      title={t("admin.registrations.title")}
+      intro={t("admin.registrations.subtitle")}
+      search={
+        <SearchForm columns="sm:grid-cols-[1fr_auto_auto]" submitLabel={t("admin.search.submit")}>
+          <SearchField label={t("admin.search.label")} name="q" defaultValue={search} />
+          <div className="flex flex-col gap-1">
+            <label htmlFor="registrations-status" className="text-sm font-medium">
+              {t("admin.registrations.statusFilter")}
+            </label>
+            <select id="registrations-status" name="status" defaultValue={filter} className="select select-sm">
+              {FILTERS.map((item) => (
+                <option key={item} value={item}>
+                  {t(item === "all" ? "admin.registrations.allStatuses" : `admin.registrations.status.${item}`)}
+                </option>
+              ))}
+            </select>
+          </div>
+        </SearchForm>
+      }
+      notice={
+        loading ? (
+          <p role="status" className="text-sm text-base-content/70">
+            {t("admin.registrations.loading")}
+          </p>
+        ) : null
+      }
+      empty={rows.length > 0 ? null : t("admin.registrations.empty")}
+      emptyTestId="registrations-empty"
+      paging={{ page, hasPrevious, hasNext }}
+    >
+      <div className="flex flex-col gap-3">
+        {rows.map((registration) => (
+          <RegistrationCard key={registration.id} registration={registration} rejectingInPlace={rejecting === registration.id} />
+        ))}
+      </div>
+    </AdminListPage>
   );
 }
 

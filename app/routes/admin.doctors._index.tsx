@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
-import { Pager } from "~/components/admin/pager";
-import { CardList, DoctorStatusBadge, PersonName, useAdminDate } from "~/components/admin/user-list";
+import { AdminListPage, SearchField, SearchForm } from "~/components/admin/list-page";
+import { DoctorStatusBadge, PersonName, useAdminDate } from "~/components/admin/user-list";
 import { pageRequest, searchText } from "~/domain/paging";
 import { DEFAULT_DOCTOR_SPECIALTY } from "~/domain/roles";
 import { getTranslator, pageTitle } from "~/i18n.server";
@@ -28,28 +28,22 @@ export default function AdminDoctors() {
   const date = useAdminDate();
   const { q, doctors } = useLoaderData<typeof loader>();
   return (
-    <section className="mx-auto flex max-w-5xl flex-col gap-4 px-4 py-6">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h1 className="text-2xl font-bold">{t("admin.doctors.title")}</h1>
+    <AdminListPage
+      title={t("admin.doctors.title")}
+      action={
         <Link to="/admin/dashboard#add-doctor" className="btn btn-primary btn-sm">
           {t("admin.dashboard.addDoctor")}
         </Link>
-      </div>
-      <Form method="get" role="search" className="flex gap-2">
-        <input
-          type="search"
-          name="q"
-          defaultValue={q}
-          maxLength={100}
-          aria-label={t("admin.doctors.searchLabel")}
-          placeholder={t("admin.doctors.searchLabel")}
-          className="input input-sm w-full min-w-0"
-        />
-        <button type="submit" className="btn btn-sm">
-          {t("admin.search.submit")}
-        </button>
-      </Form>
-      <CardList testId="doctor-list" empty={q ? t("admin.search.noResults") : t("admin.doctors.empty")}>
+      }
+      search={
+        <SearchForm columns="sm:grid-cols-[1fr_auto]" submitLabel={t("admin.search.submit")}>
+          <SearchField label={t("admin.doctors.searchLabel")} name="q" defaultValue={q} />
+        </SearchForm>
+      }
+      empty={doctors.rows.length > 0 ? null : q ? t("admin.search.noResults") : t("admin.doctors.empty")}
+      paging={doctors}
+    >
+      <ul className="grid gap-3 md:grid-cols-2" data-testid="doctor-list">
         {doctors.rows.map((doctor) => (
           <li key={doctor.id} className="card border border-base-300" data-testid="doctor-row">
             <div className="card-body gap-1 p-4 text-sm">
@@ -91,8 +85,7 @@ export default function AdminDoctors() {
             </div>
           </li>
         ))}
-      </CardList>
-      <Pager page={doctors.page} hasPrevious={doctors.hasPrevious} hasNext={doctors.hasNext} />
-    </section>
+      </ul>
+    </AdminListPage>
   );
 }

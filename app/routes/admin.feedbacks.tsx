@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
-import { Pager } from "~/components/admin/pager";
+import { AdminListPage, SearchField, SearchForm } from "~/components/admin/list-page";
 import { When } from "~/components/admin/when";
 import { RATING_MAX, RATING_MIN } from "~/domain/constants";
-import { MAX_SEARCH_CHARS, pageRequest, searchText, toPage } from "~/domain/paging";
+import { pageRequest, searchText, toPage } from "~/domain/paging";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { feedbackForAdmins } from "~/server/admin/feedback-list.server";
 import { requireAdmin } from "~/server/auth/guards.server";
@@ -54,69 +54,59 @@ export default function AdminFeedbacks() {
   const { t } = useTranslation();
   const { query, feedback } = useLoaderData<typeof loader>();
   return (
-    <section className="mx-auto flex max-w-5xl flex-col gap-4 px-4 py-6">
-      <h1 className="text-2xl font-bold">{t("admin.feedbacks.title")}</h1>
-      <Form
-        method="get"
-        role="search"
-        className="grid gap-2 rounded-box border border-base-300 p-3 sm:grid-cols-[1fr_auto_auto] sm:items-end"
-      >
-        <label className="flex flex-col gap-1">
-          <span className="text-sm">{t("admin.feedbacks.searchLabel")}</span>
-          <input type="search" name="q" defaultValue={query.q} maxLength={MAX_SEARCH_CHARS} className="input input-sm w-full" />
-        </label>
-        <label className="flex flex-col gap-1">
-          <span className="text-sm">{t("admin.feedbacks.rating")}</span>
-          <select name="rating" defaultValue={query.rating} className="select select-sm w-full">
-            <option value="">{t("admin.feedbacks.anyRating")}</option>
-            {RATINGS.map((rating) => (
-              <option key={rating} value={rating}>
-                {t("admin.feedbacks.ratingValue", { rating, max: RATING_MAX })}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="submit" className="btn btn-primary btn-sm">
-          {t("admin.search.submit")}
-        </button>
-      </Form>
-      {feedback.rows.length === 0 ? (
-        <p className="text-base-content/80">{query.q || query.rating ? t("admin.search.noResults") : t("admin.feedbacks.none")}</p>
-      ) : (
-        <ul className="flex flex-col gap-3" data-testid="feedback-list">
-          {feedback.rows.map((row) => (
-            <li key={row.id} className="flex flex-col gap-3 rounded-box border border-base-300 p-4" data-testid="feedback-row">
-              <div className="flex flex-wrap items-center justify-between gap-2">
-                <p className="font-bold" data-testid="feedback-rating">
-                  {t("admin.feedbacks.ratingValue", { rating: row.rating, max: RATING_MAX })}
-                </p>
-                <span className="text-sm text-base-content/80">
-                  <When iso={row.createdAt} />
-                </span>
-              </div>
-              <p className="break-words whitespace-pre-wrap" data-testid="feedback-message">
-                {row.message || t("admin.feedbacks.noMessage")}
+    <AdminListPage
+      title={t("admin.feedbacks.title")}
+      search={
+        <SearchForm columns="sm:grid-cols-[1fr_auto_auto]" submitLabel={t("admin.search.submit")}>
+          <SearchField label={t("admin.feedbacks.searchLabel")} name="q" defaultValue={query.q} />
+          <label className="flex flex-col gap-1">
+            <span className="text-sm">{t("admin.feedbacks.rating")}</span>
+            <select name="rating" defaultValue={query.rating} className="select select-sm w-full">
+              <option value="">{t("admin.feedbacks.anyRating")}</option>
+              {RATINGS.map((rating) => (
+                <option key={rating} value={rating}>
+                  {t("admin.feedbacks.ratingValue", { rating, max: RATING_MAX })}
+                </option>
+              ))}
+            </select>
+          </label>
+        </SearchForm>
+      }
+      empty={feedback.rows.length > 0 ? null : query.q || query.rating ? t("admin.search.noResults") : t("admin.feedbacks.none")}
+      paging={feedback}
+    >
+      <ul className="flex flex-col gap-3" data-testid="feedback-list">
+        {feedback.rows.map((row) => (
+          <li key={row.id} className="flex flex-col gap-3 rounded-box border border-base-300 p-4" data-testid="feedback-row">
+            <div className="flex flex-wrap items-center justify-between gap-2">
+              <p className="font-bold" data-testid="feedback-rating">
+                {t("admin.feedbacks.ratingValue", { rating: row.rating, max: RATING_MAX })}
               </p>
-              <dl className="grid gap-3 sm:grid-cols-3">
-                <PersonLines role={t("admin.records.patient")} person={row.patient} />
-                <PersonLines role={t("admin.records.doctor")} person={row.doctor} />
-                <div className="flex min-w-0 flex-col">
-                  <dt className="text-xs text-base-content/80">{t("admin.feedbacks.contact")}</dt>
-                  <dd className="text-sm break-all">
-                    {row.contact
-                      ? `${t(`admin.feedbacks.methods.${row.contact.method}`)}: ${row.contact.value}`
-                      : t("admin.feedbacks.noContact")}
-                  </dd>
-                </div>
-              </dl>
-              <Link to={`/admin/consultations/${row.consultationId}`} className="link self-start text-sm">
-                {t("admin.records.openConsultation")}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      )}
-      <Pager page={feedback.page} hasPrevious={feedback.hasPrevious} hasNext={feedback.hasNext} />
-    </section>
+              <span className="text-sm text-base-content/80">
+                <When iso={row.createdAt} />
+              </span>
+            </div>
+            <p className="break-words whitespace-pre-wrap" data-testid="feedback-message">
+              {row.message || t("admin.feedbacks.noMessage")}
+            </p>
+            <dl className="grid gap-3 sm:grid-cols-3">
+              <PersonLines role={t("admin.records.patient")} person={row.patient} />
+              <PersonLines role={t("admin.records.doctor")} person={row.doctor} />
+              <div className="flex min-w-0 flex-col">
+                <dt className="text-xs text-base-content/80">{t("admin.feedbacks.contact")}</dt>
+                <dd className="text-sm break-all">
+                  {row.contact
+                    ? `${t(`admin.feedbacks.methods.${row.contact.method}`)}: ${row.contact.value}`
+                    : t("admin.feedbacks.noContact")}
+                </dd>
+              </div>
+            </dl>
+            <Link to={`/admin/consultations/${row.consultationId}`} className="link self-start text-sm">
+              {t("admin.records.openConsultation")}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </AdminListPage>
   );
 }

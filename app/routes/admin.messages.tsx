@@ -2,7 +2,7 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } f
 import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
-import { Pager } from "~/components/admin/pager";
+import { AdminListPage, SearchField, SearchForm } from "~/components/admin/list-page";
 import { SubmitButton } from "~/components/form-fields";
 import { isUuid } from "~/domain/ids";
 import { pageRequest, searchText, toPage } from "~/domain/paging";
@@ -70,67 +70,57 @@ export default function AdminMessages() {
   const { t } = useTranslation();
   const { rows, search, unreadOnly, page, hasPrevious, hasNext } = useLoaderData<typeof loader>();
   return (
-    <div className="mx-auto flex max-w-5xl flex-col gap-5 px-4 py-6">
-      <header>
-        <h1 className="text-2xl font-bold">{t("admin.messages.title")}</h1>
-        <p className="text-base-content/80">{t("admin.messages.subtitle")}</p>
-      </header>
-      <Form method="get" role="search" className="flex flex-wrap items-end gap-3">
-        <div className="flex flex-col gap-1">
-          <label htmlFor="messages-search" className="text-sm font-medium">
-            {t("admin.search.label")}
+    <AdminListPage
+      title={t("admin.messages.title")}
+      intro={t("admin.messages.subtitle")}
+      search={
+        <SearchForm columns="sm:grid-cols-[1fr_auto_auto]" submitLabel={t("admin.search.submit")}>
+          <SearchField label={t("admin.search.label")} name="q" defaultValue={search} />
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" name="unread" value="1" defaultChecked={unreadOnly} className="checkbox checkbox-sm" />
+            {t("admin.messages.unreadOnly")}
           </label>
-          <input id="messages-search" name="q" type="search" defaultValue={search} className="input input-sm w-64 max-w-full" />
-        </div>
-        <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" name="unread" value="1" defaultChecked={unreadOnly} className="checkbox checkbox-sm" />
-          {t("admin.messages.unreadOnly")}
-        </label>
-        <button type="submit" className="btn btn-sm btn-primary">
-          {t("admin.search.submit")}
-        </button>
-      </Form>
-      {rows.length === 0 ? (
-        <p className="text-base-content/70">{search || unreadOnly ? t("admin.search.noResults") : t("admin.messages.empty")}</p>
-      ) : (
-        <ul className="flex flex-col gap-3">
-          {rows.map((message) => (
-            <li key={message.id}>
-              <article
-                aria-labelledby={`message-${message.id}`}
-                className={`card border bg-base-100 ${message.read ? "border-base-300" : "border-primary"}`}
-                data-testid="contact-message"
-                data-read={message.read ? "yes" : "no"}
-              >
-                <div className="card-body gap-2 p-4">
-                  <div className="flex flex-wrap items-start justify-between gap-2">
-                    <h2 id={`message-${message.id}`} className="font-bold">
-                      {message.subject}
-                    </h2>
-                    {message.read ? null : <span className="badge badge-primary">{t("admin.messages.unread")}</span>}
-                  </div>
-                  <p className="text-sm text-base-content/70">
-                    {t("admin.messages.from", { name: message.name, date: message.sentAt })}{" "}
-                    <a href={`mailto:${message.email}`} className="link link-primary break-all">
-                      {message.email}
-                    </a>
-                  </p>
-                  <p className="whitespace-pre-line break-words">{message.message}</p>
-                  {message.read ? null : (
-                    <Form method="post" preventScrollReset>
-                      <input type="hidden" name="id" value={message.id} />
-                      <SubmitButton name="intent" value="mark-read" className="btn btn-outline btn-sm" busyLabel={t("forms.busy")}>
-                        {t("admin.messages.markRead")}
-                      </SubmitButton>
-                    </Form>
-                  )}
+        </SearchForm>
+      }
+      empty={rows.length > 0 ? null : search || unreadOnly ? t("admin.search.noResults") : t("admin.messages.empty")}
+      paging={{ page, hasPrevious, hasNext }}
+    >
+      <ul className="flex flex-col gap-3">
+        {rows.map((message) => (
+          <li key={message.id}>
+            <article
+              aria-labelledby={`message-${message.id}`}
+              className={`card border bg-base-100 ${message.read ? "border-base-300" : "border-primary"}`}
+              data-testid="contact-message"
+              data-read={message.read ? "yes" : "no"}
+            >
+              <div className="card-body gap-2 p-4">
+                <div className="flex flex-wrap items-start justify-between gap-2">
+                  <h2 id={`message-${message.id}`} className="font-bold">
+                    {message.subject}
+                  </h2>
+                  {message.read ? null : <span className="badge badge-primary">{t("admin.messages.unread")}</span>}
                 </div>
-              </article>
-            </li>
-          ))}
-        </ul>
-      )}
-      <Pager page={page} hasPrevious={hasPrevious} hasNext={hasNext} />
-    </div>
+                <p className="text-sm text-base-content/70">
+                  {t("admin.messages.from", { name: message.name, date: message.sentAt })}{" "}
+                  <a href={`mailto:${message.email}`} className="link link-primary break-all">
+                    {message.email}
+                  </a>
+                </p>
+                <p className="whitespace-pre-line break-words">{message.message}</p>
+                {message.read ? null : (
+                  <Form method="post" preventScrollReset>
+                    <input type="hidden" name="id" value={message.id} />
+                    <SubmitButton name="intent" value="mark-read" className="btn btn-outline btn-sm" busyLabel={t("forms.busy")}>
+                      {t("admin.messages.markRead")}
+                    </SubmitButton>
+                  </Form>
+                )}
+              </div>
+            </article>
+          </li>
+        ))}
+      </ul>
+    </AdminListPage>
   );
 }

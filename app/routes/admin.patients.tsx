@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
-import { Pager } from "~/components/admin/pager";
-import { CardList, PersonName, useAdminDate } from "~/components/admin/user-list";
+import { AdminListPage, SearchField, SearchForm } from "~/components/admin/list-page";
+import { PersonName, useAdminDate } from "~/components/admin/user-list";
 import { pageRequest, searchText } from "~/domain/paging";
 import { PATIENT_FILTERS, patientFilterOf } from "~/domain/staff-intents";
 import { getTranslator, pageTitle } from "~/i18n.server";
@@ -30,36 +30,30 @@ export default function AdminPatients() {
   const date = useAdminDate();
   const { q, filter, patients } = useLoaderData<typeof loader>();
   return (
-    <section className="mx-auto flex max-w-5xl flex-col gap-4 px-4 py-6">
-      <h1 className="text-2xl font-bold">{t("admin.patients.title")}</h1>
-      <Form method="get" role="search" className="flex flex-col gap-2 sm:flex-row">
-        <input
-          type="search"
-          name="q"
-          defaultValue={q}
-          maxLength={100}
-          aria-label={t("admin.patients.searchLabel")}
-          placeholder={t("admin.patients.searchLabel")}
-          className="input input-sm w-full min-w-0"
-        />
-        <select
-          name="filter"
-          defaultValue={filter ?? ""}
-          aria-label={t("admin.patients.filterLabel")}
-          className="select select-sm w-full sm:w-auto"
-        >
-          <option value="">{t("admin.patients.filters.all")}</option>
-          {PATIENT_FILTERS.map((item) => (
-            <option key={item} value={item}>
-              {t(`admin.patients.filters.${item}`)}
-            </option>
-          ))}
-        </select>
-        <button type="submit" className="btn btn-sm">
-          {t("admin.search.filter")}
-        </button>
-      </Form>
-      <CardList testId="patient-list" empty={q || filter ? t("admin.search.noResults") : t("admin.patients.empty")}>
+    <AdminListPage
+      title={t("admin.patients.title")}
+      search={
+        <SearchForm columns="sm:grid-cols-[1fr_auto_auto]" submitLabel={t("admin.search.filter")}>
+          <SearchField label={t("admin.patients.searchLabel")} name="q" defaultValue={q} />
+          <select
+            name="filter"
+            defaultValue={filter ?? ""}
+            aria-label={t("admin.patients.filterLabel")}
+            className="select select-sm w-full sm:w-auto"
+          >
+            <option value="">{t("admin.patients.filters.all")}</option>
+            {PATIENT_FILTERS.map((item) => (
+              <option key={item} value={item}>
+                {t(`admin.patients.filters.${item}`)}
+              </option>
+            ))}
+          </select>
+        </SearchForm>
+      }
+      empty={patients.rows.length > 0 ? null : q || filter ? t("admin.search.noResults") : t("admin.patients.empty")}
+      paging={patients}
+    >
+      <ul className="grid gap-3 md:grid-cols-2" data-testid="patient-list">
         {patients.rows.map((patient) => (
           <li key={patient.id} className="card border border-base-300" data-testid="patient-row">
             <div className="card-body gap-1 p-4 text-sm">
@@ -74,8 +68,7 @@ export default function AdminPatients() {
             </div>
           </li>
         ))}
-      </CardList>
-      <Pager page={patients.page} hasPrevious={patients.hasPrevious} hasNext={patients.hasNext} />
-    </section>
+      </ul>
+    </AdminListPage>
   );
 }

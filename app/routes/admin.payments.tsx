@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 
-import { Pager } from "~/components/admin/pager";
+import { AdminListPage } from "~/components/admin/list-page";
 import { When } from "~/components/admin/when";
 import { FormAlert, SubmitButton } from "~/components/form-fields";
 import { MARK_REFUNDED_INTENT } from "~/domain/admin-records";
@@ -148,22 +148,18 @@ export default function AdminPayments() {
   const { payments } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   return (
-    <section className="mx-auto flex max-w-5xl flex-col gap-4 px-4 py-6">
-      <header className="flex flex-col gap-1">
-        <h1 className="text-2xl font-bold">{t("admin.payments.title")}</h1>
-        <p className="text-base-content/80">{t("admin.payments.intro")}</p>
-      </header>
-      {answer?.refusal ? <FormAlert title={t("admin.payments.errors.title")} message={t(REFUSAL_MESSAGES[answer.refusal])} /> : null}
-      {payments.rows.length === 0 ? (
-        <p className="text-base-content/80">{t("admin.payments.none")}</p>
-      ) : (
-        <ul className="flex flex-col gap-3" data-testid="payment-list">
-          {payments.rows.map((payment) => (
-            <PaymentCard key={payment.id} payment={payment} />
-          ))}
-        </ul>
-      )}
-      <Pager page={payments.page} hasPrevious={payments.hasPrevious} hasNext={payments.hasNext} />
-    </section>
+    <AdminListPage
+      title={t("admin.payments.title")}
+      intro={t("admin.payments.intro")}
+      notice={answer?.refusal ? <FormAlert title={t("admin.payments.errors.title")} message={t(REFUSAL_MESSAGES[answer.refusal])} /> : null}
+      empty={payments.rows.length > 0 ? null : t("admin.payments.none")}
+      paging={payments}
+    >
+      <ul className="flex flex-col gap-3" data-testid="payment-list">
+        {payments.rows.map((payment) => (
+          <PaymentCard key={payment.id} payment={payment} />
+        ))}
+      </ul>
+    </AdminListPage>
   );
 }

@@ -4,8 +4,9 @@ import { useTranslation } from "react-i18next";
 
 import { PriorityBadge } from "~/components/consultation-badges";
 import { SubmitButton } from "~/components/form-fields";
-import { DECISION_REFUSAL_MESSAGES, type DecisionRefusal, refusalHttpStatus, whyNotWaiting } from "~/domain/consultation-decisions";
+import { type DecisionRefusal, refusalHttpStatus, whyNotWaiting } from "~/domain/consultation-decisions";
 import { getTranslator, pageTitle } from "~/i18n.server";
+import { DECISION_REFUSAL_MESSAGES } from "~/refusal-messages";
 import { requireUser, signOutInactiveDoctor } from "~/server/auth/guards.server";
 import type { SessionUser } from "~/server/auth/session.server";
 import { acceptConsultation } from "~/server/consultations/accept.server";

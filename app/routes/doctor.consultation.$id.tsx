@@ -17,12 +17,13 @@ import { useConsultationRoom } from "~/components/realtime/use-consultation-room
 import { useStillWaiting } from "~/components/realtime/use-still-waiting";
 import { CHAT_INTENTS, hasChat } from "~/domain/chat";
 import { ACCEPT_CONFIRMATION_SHOWN_MS, formatConsultationId } from "~/domain/constants";
-import { CLOSING_INTENTS, CLOSING_REFUSAL_MESSAGES, type ClosingRefusal, SummarySchema } from "~/domain/consultation-closing";
-import { DECISION_INTENTS, DECISION_REFUSAL_MESSAGES, type DecisionRefusal, refusalHttpStatus } from "~/domain/consultation-decisions";
+import { CLOSING_INTENTS, type ClosingRefusal, SummarySchema } from "~/domain/consultation-closing";
+import { DECISION_INTENTS, type DecisionRefusal, refusalHttpStatus } from "~/domain/consultation-decisions";
 import { isActiveStatus } from "~/domain/consultation-status";
 import { DeclineSchema } from "~/domain/decline-schema";
 import { parseForm } from "~/forms";
 import { getTranslator, pageTitle } from "~/i18n.server";
+import { CLOSING_REFUSAL_MESSAGES, DECISION_REFUSAL_MESSAGES } from "~/refusal-messages";
 import { requireActiveDoctor } from "~/server/auth/guards.server";
 import { chatForPage, sendChatMessageFromForm } from "~/server/chat.server";
 import { consultationOrWhyGone } from "~/server/consultation-access.server";

@@ -9,11 +9,11 @@ import { FieldErrors, FormAlert, SubmitButton, TextField } from "~/components/fo
 import { HoneypotField } from "~/components/honeypot-field";
 import { ContactMessageSchema, MAX_CONTACT_MESSAGE_CHARS } from "~/domain/contact-message";
 import { HONEYPOT_FIELD } from "~/domain/doctor-application";
-import { waitMessage } from "~/domain/rate-limits";
 import { lacksRequiredField, parseForm } from "~/forms";
 import type { TextMessage } from "~/i18n";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { loadAsDocument, staticPage } from "~/page-hydration";
+import { waitMessage } from "~/refusal-messages";
 import { contactMessageLimits } from "~/server/auth/client-limits.server";
 import { saveContactMessage } from "~/server/db/contact-messages.server";
 import { readFormData } from "~/server/form-body.server";

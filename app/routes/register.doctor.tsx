@@ -15,11 +15,11 @@ import { FieldErrors, FormAlert, SubmitButton, TextField } from "~/components/fo
 import { HoneypotField } from "~/components/honeypot-field";
 import { APPLICANT_CONTACT_BUSINESS_DAYS, HOME_AFTER_DOCTOR_REGISTRATION_MS, MAX_LICENCE_BYTES } from "~/domain/constants";
 import { DoctorApplicationSchema, HONEYPOT_FIELD, MAX_EXPERIENCE_YEARS } from "~/domain/doctor-application";
-import { waitMessage } from "~/domain/rate-limits";
 import { lacksRequiredField, parseForm } from "~/forms";
 import type { TextMessage } from "~/i18n";
 import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
 import { loadAsDocument, staticPage } from "~/page-hydration";
+import { waitMessage } from "~/refusal-messages";
 import { doctorApplicationLimits } from "~/server/auth/client-limits.server";
 import { readFormData } from "~/server/form-body.server";
 import { forgetRateLimitHits, takeAttempt } from "~/server/rate-limit.server";

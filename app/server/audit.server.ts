@@ -1,5 +1,8 @@
 // The append-only audit log: sign-ins, password changes, and every doctor's or admin's look at a
 // patient's data. Admins read it; nothing updates or deletes it.
+import { type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+
 import { auditLog } from "~/db/schema";
 import { clientAddress } from "~/server/client-address.server";
 import type { Database } from "~/server/db/client.server";
@@ -60,4 +63,36 @@ export function auditStatement(db: Database, request: Request, event: AuditEvent
 
 export async function recordAudit(db: Database, request: Request, event: AuditEvent) {
   await auditStatement(db, request, event);
+}
+
+/**
+ * An audit entry for a change made earlier in the same batch, written only if `table` has a row where
+ * `changedByThisCall` holds: so of several callers racing, only the one whose change took records it.
+ */
+export function auditIfChanged(
+  db: Database,
+  table: SQLiteTable,
+  changedByThisCall: SQL | undefined,
+  entry: Omit<AuditEvent, "targetId" | "details"> & {
+    targetId: SQLiteColumn;
+    details?: SQL<string>;
+    ipAddress: string | null;
+    now: Date;
+  },
+) {
+  return db.insert(auditLog).select(
+    db
+      .select({
+        id: sql<number>`NULL`.as("id"),
+        actorId: sql<string | null>`${entry.actorId}`.as("actor_id"),
+        action: sql<string>`${entry.action}`.as("action"),
+        targetType: sql<string | null>`${entry.targetType ?? null}`.as("target_type"),
+        targetId: entry.targetId,
+        ipAddress: sql<string | null>`${entry.ipAddress}`.as("ip_address"),
+        details: (entry.details ?? sql<null>`NULL`).as("details"),
+        createdAt: sql<Date>`${entry.now.getTime()}`.as("created_at"),
+      })
+      .from(table)
+      .where(changedByThisCall),
+  );
 }

@@ -5,7 +5,7 @@
 
 const CLIENT_ADDRESS_HEADER = "CF-Connecting-IP";
 /** The first hop of every local request: wrangler dev is bound to 127.0.0.1 (scripts/local-stack.ts). */
-export const LOCAL_FIRST_HOP = "127.0.0.1";
+const LOCAL_FIRST_HOP = "127.0.0.1";
 
 /** `request` with a client address nobody could have forged: Cloudflare's, or the local first hop. */
 export function withTrustedClientAddress(request: Request, trustHeader: boolean): Request {

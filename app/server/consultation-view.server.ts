@@ -2,7 +2,8 @@
 import type { TFunction } from "i18next";
 
 import type { DoctorClosingTexts } from "~/components/doctor/closing-texts";
-import { CLOSING_REFUSAL_MESSAGES, SUMMARY_ERRORS } from "~/domain/consultation-closing";
+import { SUMMARY_ERRORS } from "~/domain/consultation-closing";
+import { CLOSING_REFUSAL_MESSAGES } from "~/refusal-messages";
 import type { ConsultationRow } from "~/server/consultation-access.server";
 
 export function consultationForPage(consultation: ConsultationRow) {

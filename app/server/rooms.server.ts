@@ -12,7 +12,7 @@ function lobby(env: Env) {
   return getServerByName(env.DoctorsLobby, ROOMS.lobby.name);
 }
 
-export function consultationRoom(env: Env, consultationId: string) {
+function consultationRoom(env: Env, consultationId: string) {
   return getServerByName(env.ConsultationRoom, consultationId);
 }
 

@@ -25,7 +25,7 @@ function contentSecurityPolicy(nonce: string, { production }: { production: bool
 }
 
 /** Set on every response, and on static files through public/_headers (a test keeps them in step). */
-export const SECURITY_HEADERS: Record<string, string> = {
+const SECURITY_HEADERS: Record<string, string> = {
   "X-Content-Type-Options": "nosniff",
   "X-Frame-Options": "DENY",
   "Referrer-Policy": "strict-origin-when-cross-origin",

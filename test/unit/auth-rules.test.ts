@@ -3,9 +3,10 @@ import { describe, expect, it } from "vitest";
 import { ChangePasswordSchema, ProfileSchema, RegisterSchema } from "~/domain/auth-schemas";
 import { isCommonPassword } from "~/domain/common-passwords";
 import { normalizeEthiopianPhone } from "~/domain/phone";
-import { ACCOUNT_BACKOFF, accountBackoffDecision, minutesToWait, RATE_LIMITS, rateLimitDecision, waitMessage } from "~/domain/rate-limits";
+import { ACCOUNT_BACKOFF, accountBackoffDecision, RATE_LIMITS, rateLimitDecision } from "~/domain/rate-limits";
 import { safeRedirectPath } from "~/domain/safe-redirect";
 import { parseForm } from "~/forms";
+import { waitMessage } from "~/refusal-messages";
 
 import { HOSTILE_REDIRECT_CASES, staysOnSite } from "../support/redirect-corpus";
 
@@ -70,8 +71,7 @@ describe("rate limits", () => {
     expect(rateLimitDecision(limit, four, now)).toEqual({ allowed: true });
     const five = [...four, now - 10 * 60_000];
     expect(rateLimitDecision(limit, five, now)).toEqual({ allowed: false, retryAfterMs: 5 * 60_000 });
-    expect(minutesToWait(5 * 60_000)).toBe(5);
-    expect(minutesToWait(1)).toBe(1);
+    expect(waitMessage(5 * 60_000).values.count).toBe(5);
   });
 
   it("forget attempts older than the window", () => {

@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import { PAYMENT_WINDOW_MS } from "~/domain/constants";
 import {
   type Actor,
-  CONSULTATION_MOVES,
   CONSULTATION_STATUSES,
   type ConsultationFacts,
   type ConsultationMove,
@@ -13,6 +12,17 @@ import {
   planTransition,
   SUBMITTED_STATUSES,
 } from "~/domain/consultation-status";
+
+// Every move, listed here so the type fails to check if one is added without being tested.
+const CONSULTATION_MOVES = Object.keys({
+  submit: true,
+  accept: true,
+  decline: true,
+  withdraw: true,
+  confirmPayment: true,
+  expirePayment: true,
+  complete: true,
+} satisfies Record<ConsultationMove, true>) as ConsultationMove[];
 
 const PATIENT = "patient-1";
 const OTHER_PATIENT = "patient-2";

@@ -6,13 +6,12 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { auditLog, mailOutbox, passwordCredentials, profiles, sessions, userRoles, users } from "~/db/schema";
 import { INVITE_LINK_LIFETIME_MS, PASSWORD_RESET_LINK_LIFETIME_MS } from "~/domain/constants";
 import { sendAccountLink } from "~/server/auth/account-links.server";
-import { createOneTimeLink } from "~/server/auth/one-time-links.server";
 import { setDoctorStatus } from "~/server/db/doctors.server";
 import { loadConfig } from "~/server/env.server";
 import { sendMail } from "~/server/mail/mailer.server";
 import { requireStandIns } from "~/server/stand-ins.server";
 
-import { GOOD_PASSWORD, lastEmailTo, registeredPatient, registrationForm, uniqueEmail } from "./auth-helpers";
+import { createOneTimeLink, GOOD_PASSWORD, lastEmailTo, registeredPatient, registrationForm, uniqueEmail } from "./auth-helpers";
 import { Visitor } from "./browser-like";
 import { createUser, db, ORIGIN, serverContext, sessionCookieFor, signedIn } from "./fixtures";
 import { signInWithGoogle } from "./google-flow";

@@ -7,9 +7,11 @@ import { describe, expect, it } from "vitest";
 
 import { auditLog, doctors, profiles, sessions, userRoles, users } from "~/db/schema";
 import { MAX_LICENCE_BYTES } from "~/domain/constants";
-import { MAX_SEARCH_CHARS, PAGE_SIZE } from "~/domain/paging";
+import { MAX_SEARCH_CHARS } from "~/domain/paging";
+
+/** Rows on one page of an admin list. */
+const PAGE_SIZE = 50;
 import { ROOM_CLOSE_CODES } from "~/realtime/protocol";
-import { newDoctorCode } from "~/server/admin/staff-accounts.server";
 
 import { lastEmailTo, uniqueEmail } from "./auth-helpers";
 import { Visitor } from "./browser-like";
@@ -252,7 +254,6 @@ describe("the admin dashboard", () => {
       const html = await (await visitor.get(`/admin/dashboard?tab=patients&page=${page}`)).text();
       expect(countWith(html, "registered-user")).toBeLessThanOrEqual(PAGE_SIZE);
     }
-    expect(newDoctorCode("ሰላም")).toMatch(/^DR\d{4}$/);
   });
 });
 

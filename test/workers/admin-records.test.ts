@@ -20,7 +20,6 @@ import {
   users,
 } from "~/db/schema";
 import { OPENING_GRANT_MS } from "~/domain/admin-records";
-import { PAGE_SIZE } from "~/domain/paging";
 import { overviewFigures } from "~/server/admin/overview.server";
 
 import type { ConsultationRoom } from "../../party/consultation";
@@ -310,8 +309,7 @@ describe("the audit log", () => {
     const { visitor } = await admin();
     const rowsOf = (html: string) => [...html.matchAll(/data-testid="audit-row"/g)].length;
     const first = await (await visitor.get(`/admin/audit?actor=${actor}`)).text();
-    expect(PAGE_SIZE).toBe(50);
-    expect(rowsOf(first)).toBe(PAGE_SIZE);
+    expect(rowsOf(first)).toBe(50);
     expect(first).toContain('rel="next"');
     const second = await (await visitor.get(`/admin/audit?actor=${actor}&page=2`)).text();
     expect(rowsOf(second)).toBe(10);

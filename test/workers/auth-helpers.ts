@@ -2,6 +2,7 @@ import { desc, eq } from "drizzle-orm";
 import { expect, vi } from "vitest";
 
 import { mailOutbox } from "~/db/schema";
+import { oneTimeLinkStatement } from "~/server/auth/one-time-links.server";
 
 import { Visitor } from "./browser-like";
 import { db } from "./fixtures";
@@ -72,4 +73,11 @@ export async function registeredPatient(email = uniqueEmail()) {
   await visitor.get(`${confirmation!.link!.pathname}${confirmation!.link!.search}`);
   const response = await visitor.post("/login", { email, password: GOOD_PASSWORD });
   return { visitor, email, signInResponse: response };
+}
+
+/** A one-time link stored for `userId`, as the app stores one with the mail that carries it; its token. */
+export async function createOneTimeLink(...args: Parameters<typeof oneTimeLinkStatement>) {
+  const { token, statement } = await oneTimeLinkStatement(...args);
+  await statement;
+  return token;
 }

@@ -200,7 +200,7 @@ describe("the scheduled housekeeping", () => {
   it("removes expired one-time links and rate-limit attempts that no longer count", async () => {
     const userId = await createUser("patient");
     const now = Date.now();
-    const { createOneTimeLink } = await import("~/server/auth/one-time-links.server");
+    const { createOneTimeLink } = await import("./auth-helpers");
     await createOneTimeLink(db, userId, "password_reset", 60_000, new Date(now - 10 * 60_000));
     const live = await createOneTimeLink(db, userId, "password_reset", 60 * 60_000, new Date(now));
     await db.insert(rateLimitHits).values([

@@ -3,8 +3,9 @@ import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { mailOutbox, notifications } from "~/db/schema";
+import { mailRetryDelayMs, MAX_MAIL_ATTEMPTS } from "~/domain/mail-retries";
 import { loadConfig } from "~/server/env.server";
-import { deliverDueMail, mailRetryDelayMs, MAX_MAIL_ATTEMPTS, queueMail } from "~/server/mail/mailer.server";
+import { deliverDueMail, type MailMessage, queuedMail } from "~/server/mail/mailer.server";
 
 import worker from "../../server";
 import { Visitor } from "./browser-like";
@@ -19,6 +20,13 @@ const production = () => ({
 });
 const mailTo = (email: string) => db.select().from(mailOutbox).where(eq(mailOutbox.toEmail, email));
 const patientEmail = (patientId: string) => `patient-${patientId}@qoda.test`;
+
+/** A message queued on its own, as a request queues it with its change; its outbox id. */
+async function queueMail(message: MailMessage) {
+  const { id, statement } = queuedMail(db, message, new Date());
+  await statement;
+  return id;
+}
 
 /** The mail provider, as the test wants it to answer; every call is kept. */
 function provider(answer: () => Response | Promise<Response>) {
@@ -63,7 +71,7 @@ describe("the mail a move causes", () => {
 
   it("survives a sender that never ran: the scheduled job delivers what a request queued", async () => {
     // The request wrote its change and its mail, then died before delivering it.
-    const id = await queueMail(db, { to: "crashed@example.com", subject: "Queued before a crash", text: "Body" });
+    const id = await queueMail({ to: "crashed@example.com", subject: "Queued before a crash", text: "Body" });
     expect((await db.query.mailOutbox.findFirst({ where: eq(mailOutbox.id, id) }))!.status).toBe("queued");
     await runScheduledJob(new Date());
     expect(await db.query.mailOutbox.findFirst({ where: eq(mailOutbox.id, id) })).toMatchObject({ status: "sent", attempts: 1 });
@@ -73,7 +81,7 @@ describe("the mail a move causes", () => {
 describe("delivery", () => {
   it("retries a provider failure later, waiting longer each time, and marks it failed for admins after the last attempt", async () => {
     const config = production();
-    const id = await queueMail(db, { to: "flaky@example.com", subject: "Hello", text: "Body" });
+    const id = await queueMail({ to: "flaky@example.com", subject: "Hello", text: "Body" });
     const calls = provider(() => new Response("unavailable", { status: 503 }));
     let at = (await db.query.mailOutbox.findFirst({ where: eq(mailOutbox.id, id) }))!.nextAttemptAt;
     for (let attempt = 1; attempt <= MAX_MAIL_ATTEMPTS; attempt++) {
@@ -101,7 +109,7 @@ describe("delivery", () => {
 
   it("sends a message once when two senders run at the same moment", async () => {
     const config = production();
-    const id = await queueMail(db, { to: "once@example.com", subject: "Once", text: "Body" });
+    const id = await queueMail({ to: "once@example.com", subject: "Once", text: "Body" });
     const calls = provider(() => Response.json({ id: "re_once" }));
     const now = new Date();
     const reports = await Promise.all([deliverDueMail(db, config, now, { ids: [id] }), deliverDueMail(db, config, now, { ids: [id] })]);
@@ -121,7 +129,7 @@ describe("delivery", () => {
 
   it("takes back a message whose sender died mid-send once its claim has lapsed", async () => {
     const config = production();
-    const id = await queueMail(db, { to: "lease@example.com", subject: "Lease", text: "Body" });
+    const id = await queueMail({ to: "lease@example.com", subject: "Lease", text: "Body" });
     const now = new Date();
     // A sender claimed it and died: the claim holds for a while, then the message is due again.
     await db
@@ -139,7 +147,7 @@ describe("admins", () => {
   it("see email given up on with the provider's last answer, and can have it tried again, audited", async () => {
     const config = production();
     const to = `given-up-${crypto.randomUUID()}@example.com`;
-    const id = await queueMail(db, { to, subject: "Your payment link", text: "Body" });
+    const id = await queueMail({ to, subject: "Your payment link", text: "Body" });
     provider(() => new Response("mailbox unavailable", { status: 422 }));
     let at = new Date();
     for (let attempt = 0; attempt < MAX_MAIL_ATTEMPTS; attempt++) {

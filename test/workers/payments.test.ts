@@ -395,6 +395,35 @@ describe("the Chapa adapter", () => {
     expect(await paymentsOf(consultation.id)).toHaveLength(1);
   });
 
+  it("turns an answer not in Chapa's format into a failure, never a crash", async () => {
+    const malformed = [
+      new Response("<html>Bad gateway</html>", { status: 200 }),
+      Response.json({ status: "success", data: { checkout_url: 42 } }),
+      Response.json({ status: "success", data: { checkout_url: "http://insecure.example/pay" } }),
+      Response.json(["not", "an", "object"]),
+      Response.json({ status: "failed", message: { amount: ["The amount must be a number."] } }, { status: 400 }),
+    ];
+    const provider = chapaProvider(chapaConfig());
+    for (const answer of malformed) {
+      vi.spyOn(globalThis, "fetch").mockResolvedValueOnce(answer.clone());
+      expect(await provider.initialize(checkout(`qoda-${crypto.randomUUID()}`))).toMatchObject({ ok: false, kind: "failed" });
+      vi.spyOn(globalThis, "fetch").mockResolvedValueOnce(answer.clone());
+      expect(await provider.verify(`qoda-${crypto.randomUUID()}`)).toBeNull();
+    }
+    vi.spyOn(globalThis, "fetch").mockResolvedValueOnce(malformed[4]!.clone());
+    expect(await provider.initialize(checkout("qoda-x"))).toEqual({ ok: false, kind: "failed", message: "The amount must be a number." });
+    vi.spyOn(globalThis, "fetch").mockResolvedValueOnce(
+      Response.json({ status: "success", data: { tx_ref: "qoda-y", status: "refunded?", amount: "abc", currency: 5, reference: 7 } }),
+    );
+    expect(await provider.verify("qoda-y")).toEqual({
+      txRef: "qoda-y",
+      status: "pending",
+      amountEtb: Number.NaN,
+      currency: "",
+      reference: null,
+    });
+  });
+
   it("verifies with Chapa before confirming: success for the expected amount, currency and tx_ref only", async () => {
     const chapa = chapaStandIn();
     const cases = [

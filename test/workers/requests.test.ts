@@ -1,9 +1,11 @@
 import { env, SELF } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
+import { getServerByName } from "partyserver";
 import { describe, expect, it } from "vitest";
 
 import { auditLog, chats, consultationFiles, consultations } from "~/db/schema";
 
+import type { ConsultationRoom } from "../../party/consultation";
 import { Visitor } from "./browser-like";
 import { createConsultation, createUser, db, ORIGIN, signedIn } from "./fixtures";
 import { EXE_BYTES, JPEG_BYTES, largeJpeg, photoFile, PNG_BYTES, SVG_BYTES } from "./photos";
@@ -251,8 +253,8 @@ describe("accepting", () => {
     await new Visitor(doctor.cookie).post(`/doctor/consultation/${consultation.id}`, { intent: "accept" });
     await accepted;
     expect(JSON.parse(messages[0]!)).toMatchObject({ type: "status", status: "pending" });
-    const { consultationRoom } = await import("~/server/rooms.server");
-    const deadline = await (await consultationRoom(env, consultation.id)).paymentDeadline();
+    const room = (await getServerByName(env.ConsultationRoom, consultation.id)) as DurableObjectStub<ConsultationRoom>;
+    const deadline = await room.paymentDeadline();
     const stored = await db.query.consultations.findFirst({ where: eq(consultations.id, consultation.id) });
     expect(deadline?.getTime()).toBe(stored!.paymentDeadlineAt!.getTime());
     socket.close(1000, "done");

@@ -11,12 +11,11 @@ import { PASSWORD_RESET_LINK_LIFETIME_MS } from "~/domain/constants";
 import { sessionEndsAt } from "~/domain/session-lifetime";
 import { ROOM_CLOSE_CODES } from "~/realtime/protocol";
 import { setPassword } from "~/server/auth/accounts.server";
-import { createOneTimeLink } from "~/server/auth/one-time-links.server";
 import { setDoctorStatus } from "~/server/db/doctors.server";
 
 import type { ConsultationRoom } from "../../party/consultation";
 import type { DoctorsLobby } from "../../party/lobby";
-import { GOOD_PASSWORD } from "./auth-helpers";
+import { createOneTimeLink, GOOD_PASSWORD } from "./auth-helpers";
 import { Visitor } from "./browser-like";
 import { createConsultation, createUser, db, serverContext, sessionCookieFor, signedIn } from "./fixtures";
 import { type CollectingSocket, openConsultationSocket, openLobbySocket } from "./sockets";

@@ -1,11 +1,10 @@
 // The admin's form for a doctor's details and profile picture; it works without JavaScript.
 import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod/mini";
 
-import { FileField } from "~/components/admin/staff-account-forms";
-import { FormAlert, SubmitButton, TextField } from "~/components/form-fields";
+import { FileField, PersonFields, StaffAccountCard } from "~/components/admin/staff-account-forms";
+import { FormAlert, TextField } from "~/components/form-fields";
 import { useLazyValidation } from "~/components/forms/use-lazy-validation";
 import { PHOTO_CONTENT_TYPES } from "~/domain/constants";
 import type { EditDoctorSchema } from "~/domain/staff-forms";
@@ -38,43 +37,26 @@ export function EditDoctorForm({ doctor, lastResult }: { doctor: DoctorDetails; 
     shouldValidate: "onBlur",
   });
   return (
-    <Form
-      method="post"
-      encType="multipart/form-data"
-      {...getFormProps(form)}
+    <StaffAccountCard
+      formProps={getFormProps(form)}
       onFocusCapture={validation.onFocusCapture}
-      className="card border border-base-300"
-      aria-labelledby="edit-doctor-title"
+      multipart
+      title={t("admin.doctors.editTitle")}
+      alert={
+        lastResult?.status === "error" ? <FormAlert title={t("admin.doctors.saveFailed")} message={t("admin.accounts.checkForm")} /> : null
+      }
+      intent={UPDATE_DOCTOR_INTENT}
+      submitLabel={t("admin.doctors.save")}
+      busyLabel={t("admin.doctors.saving")}
     >
-      <div className="card-body gap-4 p-5">
-        <h2 id="edit-doctor-title" className="card-title">
-          {t("admin.doctors.editTitle")}
-        </h2>
-        {lastResult?.status === "error" ? (
-          <FormAlert title={t("admin.doctors.saveFailed")} message={t("admin.accounts.checkForm")} />
-        ) : null}
-        <div className="grid gap-4 sm:grid-cols-2">
-          <TextField meta={fields.firstName} label={t("forms.fields.firstName")} autoComplete="off" />
-          <TextField meta={fields.lastName} label={t("forms.fields.lastName")} autoComplete="off" />
-        </div>
-        <TextField meta={fields.email} label={t("forms.fields.email")} type="email" autoComplete="off" />
-        <TextField meta={fields.phone} label={t("forms.fields.phone")} type="tel" autoComplete="off" hint={t("forms.hints.phone")} />
-        <TextField meta={fields.specialty} label={t("admin.doctors.fields.specialty")} autoComplete="off" />
-        <FileField
-          meta={fields.picture}
-          label={t("admin.doctors.fields.picture")}
-          hint={t("admin.doctors.hints.picture")}
-          accept={PHOTO_CONTENT_TYPES.join(",")}
-        />
-        <SubmitButton
-          name="intent"
-          value={UPDATE_DOCTOR_INTENT}
-          className="btn btn-primary self-start"
-          busyLabel={t("admin.doctors.saving")}
-        >
-          {t("admin.doctors.save")}
-        </SubmitButton>
-      </div>
-    </Form>
+      <PersonFields fields={fields} />
+      <TextField meta={fields.specialty} label={t("admin.doctors.fields.specialty")} autoComplete="off" />
+      <FileField
+        meta={fields.picture}
+        label={t("admin.doctors.fields.picture")}
+        hint={t("admin.doctors.hints.picture")}
+        accept={PHOTO_CONTENT_TYPES.join(",")}
+      />
+    </StaffAccountCard>
   );
 }

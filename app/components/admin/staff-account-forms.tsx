@@ -3,6 +3,7 @@
 // owner gets an invite link by email, never a password from anyone.
 import { type FieldMetadata, getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { Form } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod/mini";
 
@@ -58,13 +59,19 @@ export function FileField({
   );
 }
 
-function Failure({ answer }: { answer: StaffFormAnswer | undefined }) {
+/** Who gets the invite, then why the last try made no account (if it did not). */
+function InviteNote({ answer }: { answer: StaffFormAnswer | undefined }) {
   const { t } = useTranslation();
-  if (!answer) return null;
-  return <FormAlert title={t(answer.failure)} message={t(answer.reason)} />;
+  return (
+    <>
+      <p className="text-sm text-base-content/80">{t("admin.dashboard.inviteNote")}</p>
+      {answer ? <FormAlert title={t(answer.failure)} message={t(answer.reason)} /> : null}
+    </>
+  );
 }
 
-function PersonFields({
+/** Name, email and phone: the fields every staff account has. */
+export function PersonFields({
   fields,
 }: {
   fields: Record<"firstName" | "lastName" | "email" | "phone", FieldMetadata<string | null | undefined>>;
@@ -82,6 +89,52 @@ function PersonFields({
   );
 }
 
+/** The card every staff-account form is: a titled post form, its failure, its fields, one submit button. */
+export function StaffAccountCard({
+  formProps,
+  onFocusCapture,
+  multipart = false,
+  title,
+  alert,
+  intent,
+  submitLabel,
+  busyLabel,
+  children,
+}: {
+  formProps: ReturnType<typeof getFormProps>;
+  onFocusCapture: () => void;
+  multipart?: boolean;
+  title: string;
+  alert: ReactNode;
+  intent: string;
+  submitLabel: string;
+  busyLabel: string;
+  children: ReactNode;
+}) {
+  const titleId = `${formProps.id}-title`;
+  return (
+    <Form
+      method="post"
+      encType={multipart ? "multipart/form-data" : undefined}
+      {...formProps}
+      onFocusCapture={onFocusCapture}
+      className="card border border-base-300"
+      aria-labelledby={titleId}
+    >
+      <div className="card-body gap-4 p-5">
+        <h2 id={titleId} className="card-title">
+          {title}
+        </h2>
+        {alert}
+        {children}
+        <SubmitButton name="intent" value={intent} className="btn btn-primary self-start" busyLabel={busyLabel}>
+          {submitLabel}
+        </SubmitButton>
+      </div>
+    </Form>
+  );
+}
+
 export function AddDoctorForm({ answer }: { answer: StaffFormAnswer | undefined }) {
   const { t } = useTranslation();
   const validation = useLazyValidation<z.input<typeof AddDoctorSchema>>(loadValidateAddDoctor);
@@ -92,55 +145,42 @@ export function AddDoctorForm({ answer }: { answer: StaffFormAnswer | undefined 
     shouldValidate: "onBlur",
   });
   return (
-    <Form
-      method="post"
-      encType="multipart/form-data"
-      {...getFormProps(form)}
+    <StaffAccountCard
+      formProps={getFormProps(form)}
       onFocusCapture={validation.onFocusCapture}
-      className="card border border-base-300"
-      aria-labelledby="add-doctor-title"
+      multipart
+      title={t("admin.dashboard.addDoctor")}
+      alert={<InviteNote answer={answer} />}
+      intent={ADD_DOCTOR_INTENT}
+      submitLabel={t("admin.dashboard.createDoctor")}
+      busyLabel={t("admin.dashboard.creating")}
     >
-      <div className="card-body gap-4 p-5">
-        <h2 id="add-doctor-title" className="card-title">
-          {t("admin.dashboard.addDoctor")}
-        </h2>
-        <p className="text-sm text-base-content/80">{t("admin.dashboard.inviteNote")}</p>
-        <Failure answer={answer} />
-        <PersonFields fields={fields} />
+      <PersonFields fields={fields} />
+      <TextField
+        meta={fields.specialty}
+        label={t("admin.doctors.fields.specialty")}
+        hint={t("admin.doctors.specialtyHint")}
+        autoComplete="off"
+      />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField meta={fields.licenceNumber} label={t("admin.doctors.fields.licenceNumber")} autoComplete="off" />
         <TextField
-          meta={fields.specialty}
-          label={t("admin.doctors.fields.specialty")}
-          hint={t("admin.doctors.specialtyHint")}
-          autoComplete="off"
+          meta={fields.experienceYears}
+          label={t("admin.doctors.fields.experienceYears")}
+          type="number"
+          min={0}
+          max={99}
+          step={1}
         />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <TextField meta={fields.licenceNumber} label={t("admin.doctors.fields.licenceNumber")} autoComplete="off" />
-          <TextField
-            meta={fields.experienceYears}
-            label={t("admin.doctors.fields.experienceYears")}
-            type="number"
-            min={0}
-            max={99}
-            step={1}
-          />
-        </div>
-        <TextField meta={fields.licenceExpiresOn} label={t("admin.doctors.fields.licenceExpiresOn")} type="date" />
-        <FileField
-          meta={fields.licenceFile}
-          label={t("admin.doctors.fields.licenceFile")}
-          hint={t("admin.doctors.hints.licenceFile")}
-          accept={[...LICENCE_CONTENT_TYPES, ".pdf", ".jpg", ".jpeg", ".png"].join(",")}
-        />
-        <SubmitButton
-          name="intent"
-          value={ADD_DOCTOR_INTENT}
-          className="btn btn-primary self-start"
-          busyLabel={t("admin.dashboard.creating")}
-        >
-          {t("admin.dashboard.createDoctor")}
-        </SubmitButton>
       </div>
-    </Form>
+      <TextField meta={fields.licenceExpiresOn} label={t("admin.doctors.fields.licenceExpiresOn")} type="date" />
+      <FileField
+        meta={fields.licenceFile}
+        label={t("admin.doctors.fields.licenceFile")}
+        hint={t("admin.doctors.hints.licenceFile")}
+        accept={[...LICENCE_CONTENT_TYPES, ".pdf", ".jpg", ".jpeg", ".png"].join(",")}
+      />
+    </StaffAccountCard>
   );
 }
 
@@ -154,29 +194,16 @@ export function AddAdminForm({ answer }: { answer: StaffFormAnswer | undefined }
     shouldValidate: "onBlur",
   });
   return (
-    <Form
-      method="post"
-      {...getFormProps(form)}
+    <StaffAccountCard
+      formProps={getFormProps(form)}
       onFocusCapture={validation.onFocusCapture}
-      className="card border border-base-300"
-      aria-labelledby="add-admin-title"
+      title={t("admin.dashboard.addAdmin")}
+      alert={<InviteNote answer={answer} />}
+      intent={ADD_ADMIN_INTENT}
+      submitLabel={t("admin.dashboard.createAdmin")}
+      busyLabel={t("admin.dashboard.creating")}
     >
-      <div className="card-body gap-4 p-5">
-        <h2 id="add-admin-title" className="card-title">
-          {t("admin.dashboard.addAdmin")}
-        </h2>
-        <p className="text-sm text-base-content/80">{t("admin.dashboard.inviteNote")}</p>
-        <Failure answer={answer} />
-        <PersonFields fields={fields} />
-        <SubmitButton
-          name="intent"
-          value={ADD_ADMIN_INTENT}
-          className="btn btn-primary self-start"
-          busyLabel={t("admin.dashboard.creating")}
-        >
-          {t("admin.dashboard.createAdmin")}
-        </SubmitButton>
-      </div>
-    </Form>
+      <PersonFields fields={fields} />
+    </StaffAccountCard>
   );
 }

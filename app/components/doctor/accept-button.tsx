@@ -2,8 +2,9 @@ import { useFetcher } from "@remix-run/react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 
-import { DECISION_INTENTS, DECISION_REFUSAL_MESSAGES } from "~/domain/consultation-decisions";
+import { DECISION_INTENTS } from "~/domain/consultation-decisions";
 import type { RequestSummary } from "~/realtime/protocol";
+import { DECISION_REFUSAL_MESSAGES } from "~/refusal-messages";
 import type { action } from "~/routes/doctor.consultation.$id";
 
 /**

@@ -6,6 +6,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { auditLog, consultations, payments, profiles, users } from "~/db/schema";
 import type { PageRequest } from "~/domain/paging";
 import { awaitingRefund } from "~/server/admin/overview.server";
+import { auditIfChanged } from "~/server/audit.server";
 import { clientAddress } from "~/server/client-address.server";
 import type { Database } from "~/server/db/client.server";
 
@@ -75,28 +76,16 @@ export async function markPaymentRefunded(db: Database, request: Request, adminI
       .update(payments)
       .set({ refundedAt: now, refundedBy: adminId, updatedAt: now })
       .where(and(eq(payments.id, paymentId), awaitingRefund)),
-    db
-      .insert(auditLog)
-      .select(
-        db
-          .select({
-            id: sql<number>`NULL`.as("id"),
-            actorId: sql<string>`${adminId}`.as("actor_id"),
-            action: sql<string>`'admin.payment_refunded'`.as("action"),
-            targetType: sql<string>`'payment'`.as("target_type"),
-            targetId: payments.id,
-            ipAddress: sql<string | null>`${clientAddress(request)}`.as("ip_address"),
-            details:
-              sql<string>`json_object('txRef', ${payments.txRef}, 'amountEtb', ${payments.amountEtb}, 'consultationId', ${payments.consultationId})`.as(
-                "details",
-              ),
-            createdAt: sql<Date>`${now.getTime()}`.as("created_at"),
-          })
-          .from(payments)
-          // The UPDATE just before, in this same batch, changed the row: this call recorded the refund.
-          .where(and(eq(payments.id, paymentId), sql`changes() = 1`)),
-      )
-      .returning({ id: auditLog.id }),
+    // The UPDATE just before, in this same batch, changed the row: this call recorded the refund.
+    auditIfChanged(db, payments, and(eq(payments.id, paymentId), sql`changes() = 1`), {
+      action: "admin.payment_refunded",
+      actorId: adminId,
+      targetType: "payment",
+      targetId: payments.id,
+      ipAddress: clientAddress(request),
+      details: sql<string>`json_object('txRef', ${payments.txRef}, 'amountEtb', ${payments.amountEtb}, 'consultationId', ${payments.consultationId})`,
+      now,
+    }).returning({ id: auditLog.id }),
   ]);
   if (audited.length === 1) return "refunded";
   const payment = await db.query.payments.findFirst({ where: eq(payments.id, paymentId), columns: { refundedAt: true } });

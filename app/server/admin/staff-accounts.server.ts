@@ -109,7 +109,7 @@ export async function createStaffAccount(
  * The short code patients may quote to ask for a doctor: the first letters of their first name (in
  * Latin letters; "DR" when it has none, as an Amharic name does) and four random digits.
  */
-export function newDoctorCode(firstName: string): string {
+function newDoctorCode(firstName: string): string {
   const letters =
     firstName
       .toUpperCase()

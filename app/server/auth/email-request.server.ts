@@ -4,8 +4,9 @@
 import { type AppLoadContext, data } from "@remix-run/cloudflare";
 
 import { EmailOnlySchema } from "~/domain/auth-schemas";
-import { type RateLimit, waitMessage } from "~/domain/rate-limits";
+import type { RateLimit } from "~/domain/rate-limits";
 import { parseForm } from "~/forms";
+import { waitMessage } from "~/refusal-messages";
 import { afterResponse } from "~/server/after-response.server";
 import { readFormData } from "~/server/form-body.server";
 import { takeAttempt } from "~/server/rate-limit.server";

@@ -1,6 +1,7 @@
 // The built-in stand-in for Google's OAuth endpoints, on in development and tests only. It issues
 // HMAC-signed codes and access tokens (no storage), checks PKCE, and answers in Google's formats.
 import type { AppConfig } from "~/server/env.server";
+import { hmacSign, hmacVerify } from "~/server/hmac.server";
 
 export const STAND_IN_IDENTITIES = [
   { sub: "stand-in-amina", email: "amina.yusuf@gmail.test", given_name: "Amina", family_name: "Yusuf", email_verified: true },
@@ -19,27 +20,18 @@ const base64url = (bytes: Uint8Array) =>
     .replace(/=+$/, "");
 const fromBase64url = (text: string) => Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (char) => char.charCodeAt(0));
 
-async function hmacKey(config: AppConfig) {
-  return crypto.subtle.importKey(
-    "raw",
-    new TextEncoder().encode(`google-stand-in:${config.SESSION_SECRET}`),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign", "verify"],
-  );
-}
+const standInSecret = (config: AppConfig) => `google-stand-in:${config.SESSION_SECRET}`;
 
 async function sign(config: AppConfig, payload: object) {
   const body = base64url(new TextEncoder().encode(JSON.stringify(payload)));
-  const signature = new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(config), new TextEncoder().encode(body)));
-  return `${body}.${base64url(signature)}`;
+  return `${body}.${base64url(await hmacSign(standInSecret(config), body))}`;
 }
 
 async function verify<T>(config: AppConfig, token: string): Promise<T | null> {
   const [body, signature] = token.split(".");
   if (!body || !signature) return null;
   try {
-    const valid = await crypto.subtle.verify("HMAC", await hmacKey(config), fromBase64url(signature), new TextEncoder().encode(body));
+    const valid = await hmacVerify(standInSecret(config), body, fromBase64url(signature));
     return valid ? (JSON.parse(new TextDecoder().decode(fromBase64url(body))) as T) : null;
   } catch {
     return null;

@@ -8,6 +8,7 @@ import { z } from "zod";
 
 import { randomToken } from "~/server/auth/tokens.server";
 import type { AppConfig } from "~/server/env.server";
+import { hmacSign, toHex } from "~/server/hmac.server";
 
 const REMEMBERED_ACCOUNTS_MAX = 5;
 const KNOWN_DEVICE_LIFETIME_S = 90 * 24 * 60 * 60;
@@ -27,18 +28,8 @@ function knownDeviceCookie(config: AppConfig) {
 }
 
 async function accountMark(email: string, config: AppConfig) {
-  const key = await crypto.subtle.importKey(
-    "raw",
-    new TextEncoder().encode(`known-device:${config.SESSION_SECRET}`),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
-  const mark = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(email.toLowerCase()));
-  return [...new Uint8Array(mark)]
-    .slice(0, 12)
-    .map((byte) => byte.toString(16).padStart(2, "0"))
-    .join("");
+  const mark = await hmacSign(`known-device:${config.SESSION_SECRET}`, email.toLowerCase());
+  return toHex(mark.slice(0, 12));
 }
 
 async function knownDevice(request: Request, config: AppConfig): Promise<KnownDevice | null> {

@@ -8,12 +8,6 @@ import type { Database } from "~/server/db/client.server";
 
 export type LinkPurpose = (typeof AUTH_TOKEN_PURPOSES)[number];
 
-export async function createOneTimeLink(db: Database, userId: string, purpose: LinkPurpose, lifetimeMs: number, now: Date) {
-  const { token, statement } = await oneTimeLinkStatement(db, userId, purpose, lifetimeMs, now);
-  await statement;
-  return token;
-}
-
 /** A new link's token and the statement that stores it, for a batch that also queues the mail carrying it. */
 export async function oneTimeLinkStatement(db: Database, userId: string, purpose: LinkPurpose, lifetimeMs: number, now: Date) {
   const token = randomToken();

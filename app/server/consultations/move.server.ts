@@ -6,7 +6,7 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 
-import { auditLog, chats, consultations } from "~/db/schema";
+import { chats, consultations } from "~/db/schema";
 import {
   type Actor,
   type ConsultationCreation,
@@ -16,7 +16,7 @@ import {
   type TransitionRefusal,
   type TransitionRules,
 } from "~/domain/consultation-status";
-import type { AuditAction } from "~/server/audit.server";
+import { type AuditAction, auditIfChanged } from "~/server/audit.server";
 import type { Database } from "~/server/db/client.server";
 import { insertWhere } from "~/server/db/insert-where.server";
 
@@ -128,21 +128,7 @@ export function auditOfMove(
   moved: MovedByThisCall,
   entry: { actorId: string | null; action: AuditAction; ipAddress: string | null; now: Date },
 ) {
-  return db.insert(auditLog).select(
-    db
-      .select({
-        id: sql<number>`NULL`.as("id"),
-        actorId: sql<string | null>`${entry.actorId}`.as("actor_id"),
-        action: sql<string>`${entry.action}`.as("action"),
-        targetType: sql<string>`'consultation'`.as("target_type"),
-        targetId: consultations.id,
-        ipAddress: sql<string | null>`${entry.ipAddress}`.as("ip_address"),
-        details: sql<null>`NULL`.as("details"),
-        createdAt: sql<Date>`${entry.now.getTime()}`.as("created_at"),
-      })
-      .from(consultations)
-      .where(moved),
-  );
+  return auditIfChanged(db, consultations, moved, { ...entry, targetType: "consultation", targetId: consultations.id });
 }
 
 /** The consultation's chat row, opened for its doctor by an accept, written only by the call that made it. */

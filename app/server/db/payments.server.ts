@@ -1,8 +1,9 @@
 // Payments: one row per attempt, each with its own tx_ref, recorded before the provider is called.
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 
-import { auditLog, payments } from "~/db/schema";
+import { payments } from "~/db/schema";
 import { lateReason } from "~/domain/late-payments";
+import { auditIfChanged } from "~/server/audit.server";
 import type { Database } from "~/server/db/client.server";
 
 export type PaymentRow = typeof payments.$inferSelect;
@@ -51,21 +52,15 @@ export async function markPaymentLate(db: Database, txRef: string, providerRefer
       .where(and(eq(payments.txRef, txRef), inArray(payments.status, ["initialized", "failed"])))
       .returning({ id: payments.id }),
     // Audited in the same batch, and only by the call that flagged it (the row it just wrote).
-    db.insert(auditLog).select(
-      db
-        .select({
-          id: sql<number>`NULL`.as("id"),
-          actorId: sql<string | null>`NULL`.as("actor_id"),
-          action: sql<string>`'payment.late'`.as("action"),
-          targetType: sql<string>`'consultation'`.as("target_type"),
-          targetId: payments.consultationId,
-          ipAddress: sql<string | null>`NULL`.as("ip_address"),
-          details: sql<string>`json_object('txRef', ${payments.txRef})`.as("details"),
-          createdAt: sql<number>`${now.getTime()}`.as("created_at"),
-        })
-        .from(payments)
-        .where(and(eq(payments.txRef, txRef), eq(payments.status, "paid_after_expiry"), eq(payments.updatedAt, now))),
-    ),
+    auditIfChanged(db, payments, and(eq(payments.txRef, txRef), eq(payments.status, "paid_after_expiry"), eq(payments.updatedAt, now)), {
+      action: "payment.late",
+      actorId: null,
+      targetType: "consultation",
+      targetId: payments.consultationId,
+      ipAddress: null,
+      details: sql<string>`json_object('txRef', ${payments.txRef})`,
+      now,
+    }),
   ]);
   return flagged.length === 1;
 }

@@ -7,6 +7,7 @@
 import { and, desc, eq, inArray, lte, or, type SQL, sql } from "drizzle-orm";
 
 import { mailOutbox } from "~/db/schema";
+import { mailRetryDelayMs, MAX_MAIL_ATTEMPTS } from "~/domain/mail-retries";
 import type { Database } from "~/server/db/client.server";
 import { insertWhere } from "~/server/db/insert-where.server";
 import type { AppConfig } from "~/server/env.server";
@@ -18,10 +19,6 @@ export interface MailMessage {
   html?: string;
 }
 
-/** Attempts before a message is given up on and shown to admins as failed. */
-export const MAX_MAIL_ATTEMPTS = 6;
-/** The wait after the nth failed attempt: 1, 4, 16, 64, 256 minutes. */
-export const mailRetryDelayMs = (attempts: number) => 60_000 * 4 ** Math.max(0, attempts - 1);
 /** How long a sender's claim holds: a sender that died mid-send leaves the message due again after it. */
 const SEND_LEASE_MS = 5 * 60_000;
 /** At most this many messages per sender run (the job runs every 15 minutes). */
@@ -47,17 +44,12 @@ export function queuedMail(db: Database, message: MailMessage, now: Date, onlyIf
   return { id, statement };
 }
 
-/** Queues one message on its own (its cause is already written) and returns its id for delivery. */
-export async function queueMail(db: Database, message: MailMessage, now = new Date()) {
+/** Queues `message` on its own (its cause is already written) and delivers it at once. */
+export async function sendMail(db: Database, config: AppConfig, message: MailMessage): Promise<void> {
+  const now = new Date();
   const { id, statement } = queuedMail(db, message, now);
   await statement;
-  return id;
-}
-
-/** Queues `message` and delivers it at once: for callers already running after the answer. */
-export async function sendMail(db: Database, config: AppConfig, message: MailMessage): Promise<void> {
-  const id = await queueMail(db, message);
-  await deliverDueMail(db, config, new Date(), { ids: [id] });
+  await deliverDueMail(db, config, now, { ids: [id] });
 }
 
 export interface DeliveryReport {

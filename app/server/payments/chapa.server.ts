@@ -1,6 +1,8 @@
 // Chapa (production): initialize a transaction and send the patient to its hosted checkout; read a
 // transaction back with verify. Both speak Chapa's documented JSON (developer.chapa.co); the Workers
 // tests run this very code against a stand-in that answers in the same format.
+import { z } from "zod";
+
 import type { AppConfig } from "~/server/env.server";
 
 import type { Checkout, InitializeOutcome, PaymentProvider, VerifiedTransaction } from "./payment-provider.server";
@@ -9,42 +11,41 @@ const REQUEST_TIMEOUT_MS = 10_000;
 /** Chapa shows this on its checkout page; it allows 16 characters. */
 const CHECKOUT_TITLE = "Qoda consult";
 
-interface ChapaAnswer {
-  status?: unknown;
-  message?: unknown;
-  data?: Record<string, unknown> | null;
-}
+/** Chapa's message may be a sentence or an object of field errors; anything else says nothing. */
+const ChapaMessage = z
+  .union([z.string(), z.record(z.string(), z.unknown())])
+  .optional()
+  .catch(undefined)
+  .transform((message) => (typeof message === "object" ? Object.values(message).flat().join(" ") : (message ?? "")));
 
-async function readAnswer(response: Response): Promise<ChapaAnswer> {
+/** Any answer, read only for its message (a refusal, or an answer we could not use). */
+const ChapaRefusal = z.object({ message: ChapaMessage }).catch({ message: "" });
+
+/** An initialize answer that gives a checkout page to send the patient to. */
+const InitializeAnswer = z.object({
+  status: z.literal("success"),
+  data: z.object({ checkout_url: z.string().startsWith("https://") }),
+});
+
+/** A verify answer in Chapa's format; an unknown status counts as still pending. */
+const VerifyAnswer = z.object({
+  status: z.literal("success"),
+  data: z.object({
+    tx_ref: z.string(),
+    status: z.enum(["success", "failed", "pending"]).catch("pending"),
+    amount: z.unknown().transform((amount) => (Number.isFinite(Number(amount)) ? Number(amount) : Number.NaN)),
+    currency: z.string().catch(""),
+    reference: z.string().nullable().catch(null),
+  }),
+});
+
+/** The body as JSON, or undefined when it is not JSON (the schemas then refuse it). */
+async function readAnswer(response: Response): Promise<unknown> {
   try {
-    const body: unknown = await response.json();
-    return body && typeof body === "object" ? (body as ChapaAnswer) : {};
+    return await response.json();
   } catch {
-    return {};
+    return undefined;
   }
-}
-
-/** Chapa's message may be a string or an object of field errors. */
-function messageOf(answer: ChapaAnswer): string {
-  if (typeof answer.message === "string") return answer.message;
-  if (answer.message && typeof answer.message === "object") return Object.values(answer.message).flat().join(" ");
-  return "";
-}
-
-const TRANSACTION_STATUSES = ["success", "failed", "pending"] as const;
-
-/** Reads a verify answer's `data` in Chapa's format; anything else is no transaction. */
-function transactionOf(data: Record<string, unknown> | null | undefined): VerifiedTransaction | null {
-  if (!data || typeof data.tx_ref !== "string") return null;
-  const status = TRANSACTION_STATUSES.find((known) => known === data.status) ?? "pending";
-  const amount = Number(data.amount);
-  return {
-    txRef: data.tx_ref,
-    status,
-    amountEtb: Number.isFinite(amount) ? amount : Number.NaN,
-    currency: typeof data.currency === "string" ? data.currency : "",
-    reference: typeof data.reference === "string" ? data.reference : null,
-  };
 }
 
 /** The Chapa adapter, at `baseUrl` with `secretKey` (the sandbox reuses nothing of this but the formats). */
@@ -77,10 +78,9 @@ export function chapaProvider(config: AppConfig): PaymentProvider {
         return { ok: false, kind: "failed", message: `Chapa could not be reached (${String(error)})` };
       }
       const answer = await readAnswer(response);
-      const checkoutUrl = answer.data?.checkout_url;
-      if (response.ok && answer.status === "success" && typeof checkoutUrl === "string" && checkoutUrl.startsWith("https://"))
-        return { ok: true, checkoutUrl };
-      const message = messageOf(answer);
+      const initialized = InitializeAnswer.safeParse(answer);
+      if (response.ok && initialized.success) return { ok: true, checkoutUrl: initialized.data.data.checkout_url };
+      const { message } = ChapaRefusal.parse(answer);
       if (/reference has been used before/i.test(message)) return { ok: false, kind: "reference_used" };
       return { ok: false, kind: "failed", message: message || `Chapa answered ${response.status}` };
     },
@@ -91,8 +91,10 @@ export function chapaProvider(config: AppConfig): PaymentProvider {
           signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
         });
         if (!response.ok) return null;
-        const answer = await readAnswer(response);
-        return answer.status === "success" ? transactionOf(answer.data) : null;
+        const answer = VerifyAnswer.safeParse(await readAnswer(response));
+        if (!answer.success) return null;
+        const { tx_ref, status, amount, currency, reference } = answer.data.data;
+        return { txRef: tx_ref, status, amountEtb: amount, currency, reference };
       } catch {
         return null;
       }

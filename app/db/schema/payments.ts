@@ -1,0 +1,51 @@
+// Payments: each attempt to pay for a consultation, its provider reference, and refunds.
+import { sql } from "drizzle-orm";
+import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+import { users } from "./accounts";
+import { createdAt, id, isBoolean, oneOf, updatedAt } from "./columns";
+import { consultations } from "./consultations";
+
+export const PAYMENT_STATUSES = ["initialized", "paid", "failed", "paid_after_expiry"] as const;
+export const PAYMENT_PROVIDERS = ["chapa", "sandbox"] as const;
+
+export const payments = sqliteTable(
+  "payments",
+  {
+    id: id(),
+    consultationId: text("consultation_id")
+      .notNull()
+      .references(() => consultations.id),
+    patientId: text("patient_id")
+      .notNull()
+      .references(() => users.id),
+    /** Our own fresh reference for each attempt, sent to the provider. */
+    txRef: text("tx_ref").notNull(),
+    provider: text("provider", { enum: PAYMENT_PROVIDERS }).notNull(),
+    amountEtb: integer("amount_etb").notNull(),
+    currency: text("currency").notNull().default("ETB"),
+    status: text("status", { enum: PAYMENT_STATUSES }).notNull().default("initialized"),
+    checkoutUrl: text("checkout_url"),
+    providerReference: text("provider_reference"),
+    /** A payment confirmed after the window closed: an admin must refund or re-match it. */
+    needsAdminReview: integer("needs_admin_review", { mode: "boolean" }).notNull().default(false),
+    /** When an admin recorded the money as sent back, and who. */
+    refundedAt: integer("refunded_at", { mode: "timestamp_ms" }),
+    refundedBy: text("refunded_by").references(() => users.id),
+    createdAt: createdAt(),
+    paidAt: integer("paid_at", { mode: "timestamp_ms" }),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("payments_tx_ref_unique").on(t.txRef),
+    index("payments_consultation_idx").on(t.consultationId),
+    index("payments_patient_idx").on(t.patientId, t.createdAt),
+    index("payments_status_idx").on(t.status, t.createdAt),
+    index("payments_review_idx").on(t.needsAdminReview),
+    check("payments_status_valid", oneOf("status", PAYMENT_STATUSES)),
+    check("payments_provider_valid", oneOf("provider", PAYMENT_PROVIDERS)),
+    check("payments_amount_positive", sql`${t.amountEtb} > 0`),
+    check("payments_review_bool", isBoolean("needs_admin_review")),
+    check("payments_refund_complete", sql`(${t.refundedAt} IS NULL) = (${t.refundedBy} IS NULL)`),
+  ],
+);
