@@ -77,7 +77,9 @@ function MarkRefunded({ payment }: { payment: Payment }) {
       <summary className="cursor-pointer font-medium">{t("admin.payments.markRefunded")}</summary>
       <Form method="post" className="mt-3 flex flex-col gap-3">
         <input type="hidden" name="paymentId" value={payment.id} />
-        <p>{t("admin.payments.confirmExplain", { amount: payment.amount, txRef: payment.txRef })}</p>
+        <p>
+          {t("admin.payments.confirmExplain", { amount: t("admin.overview.etb", { amount: payment.amountEtb }), txRef: payment.txRef })}
+        </p>
         <SubmitButton name="intent" value={MARK_REFUNDED_INTENT} className="btn btn-primary self-start" busyLabel={t("forms.busy")}>
           {t("admin.payments.confirm")}
         </SubmitButton>
@@ -112,7 +114,7 @@ function PaymentCard({ payment }: { payment: Payment }) {
         ) : null}
       </div>
       <dl className="grid grid-cols-2 gap-3 md:grid-cols-4">
-        <Detail label={t("admin.payments.amount")}>{payment.amount}</Detail>
+        <Detail label={t("admin.payments.amount")}>{t("admin.overview.etb", { amount: payment.amountEtb })}</Detail>
         <Detail label={t("admin.payments.provider")}>{t(`admin.payments.providers.${payment.provider}`)}</Detail>
         <Detail label={t("admin.records.patient")} wide>
           <span className="block">{payment.patient.name || t("admin.records.unknownPerson")}</span>

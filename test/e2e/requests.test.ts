@@ -43,7 +43,7 @@ describe("a request reaches the doctors live", () => {
     await doctor.page.waitForURL(/\/doctor\/consultation\//, { timeout: 5_000 });
     await expect.poll(() => doctor.page.getByTestId("consultation-title").textContent()).toBe(complaint);
     const awaitingPayment = doctor.page.getByTestId("awaiting-payment");
-    await expect.poll(() => awaitingPayment.textContent()).toContain("Waiting for patient to complete payment...");
+    await expect.poll(() => awaitingPayment.textContent()).toContain("Waiting for patient to complete payment…");
     // And how long the patient has left, ticking.
     expect(await awaitingPayment.getByRole("timer").textContent()).toMatch(/^\d+:\d\d$/);
 

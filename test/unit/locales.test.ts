@@ -41,6 +41,20 @@ describe("translations", () => {
   it("use the same placeholders in both languages", () => {
     for (const [key, text] of english) expect(placeholders(amharic.get(key) ?? ""), key).toEqual(placeholders(text));
   });
+
+  it("give every plural both forms (_one and _other), in both languages", () => {
+    for (const texts of [english, amharic]) {
+      const bases = new Set([...texts.keys()].filter((key) => /_(one|other)$/.test(key)).map((key) => key.replace(/_(one|other)$/, "")));
+      expect(bases.size).toBeGreaterThan(10);
+      for (const base of bases) expect(texts.has(`${base}_one`) && texts.has(`${base}_other`), base).toBe(true);
+      // A plural base never also stands alone as a key (i18next would use it for every count).
+      expect([...bases].filter((base) => texts.has(base))).toEqual([]);
+    }
+  });
+
+  it("write an ellipsis as one character (…), never three dots", () => {
+    expect([...english, ...amharic].filter(([, text]) => text.includes("...")).map(([key]) => key)).toEqual([]);
+  });
 });
 
 describe("translation keys in the code", () => {

@@ -178,13 +178,35 @@ describe("an accepted request", () => {
     await new Visitor(doctor.cookie).post(`/doctor/consultation/${consultation.id}`, { intent: "accept" });
     const mail = await lastEmailTo(await emailOf(patientId));
     const stored = await statusOf(consultation.id);
-    const deadline = new Intl.DateTimeFormat("en-GB", { timeZone: "Africa/Addis_Ababa", hour: "numeric", minute: "2-digit" }).format(
-      stored.paymentDeadlineAt!,
-    );
+    const deadline = new Intl.DateTimeFormat("en-GB", {
+      timeZone: "Africa/Addis_Ababa",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    }).format(stored.paymentDeadlineAt!);
     expect(mail?.textBody).toContain("Itchy scalp");
     expect(mail?.textBody).toContain("150");
     expect(mail?.textBody).toContain(deadline);
     expect(mail?.link?.pathname).toBe(`/patient/payment/${consultation.id}`);
+  });
+
+  it("gives an Amharic reader the deadline on a 24-hour clock, as their phone shows it, never an Ethiopian-clock reading", async () => {
+    const patientId = await createUser("patient");
+    await db.update(profiles).set({ preferredLanguage: "am" }).where(eq(profiles.userId, patientId));
+    const consultation = await createConsultation(patientId, "pending", { title: "ሽፍታ" });
+    const doctor = await signedIn("doctor");
+    await new Visitor(doctor.cookie).post(`/doctor/consultation/${consultation.id}`, { intent: "accept" });
+    const mail = await lastEmailTo(await emailOf(patientId));
+    const stored = await statusOf(consultation.id);
+    const parts = new Intl.DateTimeFormat("en-GB", {
+      timeZone: "Africa/Addis_Ababa",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    }).format(stored.paymentDeadlineAt!);
+    expect(mail?.textBody).toContain(`በስልክዎ ላይ በሚታየው ሰዓት እስከ ${parts}`);
+    expect(mail?.textBody).not.toMatch(/ከሰዓት|ጥዋት|ጠዋት|ምሽት/);
+    expect(mail?.textBody).toContain("ወደ ወረፋው ይመለሳል");
   });
 
   it("shows on the dashboard with the time left to pay, and the payment page says what happens at 0:00", async () => {

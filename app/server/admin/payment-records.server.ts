@@ -49,7 +49,7 @@ export async function paymentsForAdmins(db: Database, page: PageRequest) {
     consultationTitle: row.consultationTitle ?? "",
     txRef: row.txRef,
     provider: row.provider,
-    amount: `${row.amountEtb} ${row.currency}`,
+    amountEtb: row.amountEtb,
     status: row.status,
     needsAdminReview: row.needsAdminReview,
     awaitingRefund: Number(row.awaitingRefund) === 1,

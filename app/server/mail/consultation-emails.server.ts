@@ -11,12 +11,16 @@ import type { MailMessage } from "~/server/mail/mailer.server";
 
 type Translate = TFunction<"common">;
 
-/** A moment as an Ethiopian reader expects it on the clock: Addis Ababa time, in their language. */
+/**
+ * A moment on the clock of the reader's phone, Addis Ababa time, on a 24-hour clock (15:45): in Amharic
+ * a 12-hour time would be read on the Ethiopian clock, six hours off, and a payment deadline missed.
+ */
 function addisAbabaTime(moment: Date, language: Language) {
   return new Intl.DateTimeFormat(language === "am" ? "am-ET" : "en-GB", {
     timeZone: "Africa/Addis_Ababa",
-    hour: "numeric",
+    hour: "2-digit",
     minute: "2-digit",
+    hourCycle: "h23",
   }).format(moment);
 }
 
