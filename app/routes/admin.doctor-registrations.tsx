@@ -85,7 +85,7 @@ export async function action(args: ActionFunctionArgs) {
         kind: "success",
         title: "admin.registrations.approvedTitle",
         description: "admin.registrations.approvedBody",
-        values: { name: outcome.registration.fullName },
+        values: { name: outcome.registration.fullName, email: outcome.registration.email },
       },
       context.config,
     );
@@ -110,7 +110,7 @@ export async function action(args: ActionFunctionArgs) {
       kind: "success",
       title: "admin.registrations.rejectedTitle",
       description: "admin.registrations.rejectedBody",
-      values: { name: outcome.registration.fullName },
+      values: { name: outcome.registration.fullName, email: outcome.registration.email },
     },
     context.config,
   );

@@ -93,7 +93,8 @@ export default function Login() {
       </Form>
       <GoogleButton label={t("auth.google.signIn")} redirectTo={redirectTo} />
       <div className="flex flex-col gap-1 text-sm">
-        <Link to="/forgot-password" className="link link-primary">
+        {/* At least 24 px tall: a comfortable target for a thumb (WCAG 2.5.8). */}
+        <Link to="/forgot-password" className="link link-primary inline-flex min-h-6 items-center self-start">
           {t("auth.signIn.forgotPassword")}
         </Link>
         <p>

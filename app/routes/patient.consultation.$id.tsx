@@ -52,6 +52,8 @@ export async function loader(args: LoaderFunctionArgs) {
   return {
     title: pageTitle(`${t("consultation.title")} ${formatConsultationId(consultation.id)}`),
     consultation: consultationForPage(consultation),
+    // Decided here, so the page's script does not carry the state machine's module.
+    listening: isOpenStatus(consultation.status),
     doctorFirstName: doctor?.firstName ?? null,
     photoIds: photos.map((photo) => photo.id),
     /** Payments that could not start it: the patient is told why, and that each will be (or was) refunded (worded here, so no page ships these texts). */
@@ -102,10 +104,9 @@ async function deletePhotos({ context, request, params }: ActionFunctionArgs, pa
 
 export default function PatientConsultation() {
   const { t } = useTranslation();
-  const { consultation, doctorFirstName, photoIds, chat, latePayments, feedback, storedFiles } = useLoaderData<typeof loader>();
+  const { consultation, listening, doctorFirstName, photoIds, chat, latePayments, feedback, storedFiles } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   // The room says live when a doctor accepts or declines it and when it is paid; then it carries the chat, and says when it ends.
-  const listening = isOpenStatus(consultation.status);
   const live = useConsultationRoom(consultation.id, consultation.status, { enabled: listening });
   const withChat = hasChat(live.status) && chat !== null;
   const online = live.status === "in_progress" ? (live.online ?? chat?.online ?? null) : null;

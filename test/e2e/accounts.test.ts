@@ -53,7 +53,7 @@ describe("a patient signs up by email", () => {
     await signIn(page, email, PASSWORD);
     await page.waitForURL(/\/patient\/dashboard$/);
     await expect.poll(() => page.getByTestId("dashboard-greeting").textContent()).toBe("Welcome, Meklit!");
-    await expect.poll(() => page.getByRole("status").textContent()).toContain("Welcome back, Meklit!");
+    await expect.poll(() => page.getByRole("status").textContent()).toContain("Welcome to Qoda, Meklit!");
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 
     await page.getByTestId("sign-out").click();

@@ -147,7 +147,7 @@ describe("a dermatologist joins", () => {
       .getByLabel(/Reason/)
       .fill("Your licence expired in 2024. Please apply again with a current one.");
     await page.getByRole("dialog").getByRole("button", { name: "Reject application" }).click();
-    await expect.poll(() => page.getByRole("status").first().textContent()).toContain("Registration Rejected.");
+    await expect.poll(() => page.getByRole("status").first().textContent()).toContain("Application rejected");
     expect(await card.locator("[data-status]").textContent()).toBe("Rejected");
     expect(await card.textContent()).toContain("Your licence expired in 2024.");
 
@@ -188,7 +188,7 @@ describe("without JavaScript", () => {
     await admin.page.waitForURL(/reject=/);
     await card.getByLabel(/Reason/).fill("We could not verify the licence number.");
     await card.getByRole("button", { name: "Reject application" }).click();
-    await admin.page.getByText("Registration Rejected.").first().waitFor();
+    await admin.page.getByText("Application rejected").first().waitFor();
     expect(new URL(admin.page.url()).searchParams.has("reject")).toBe(false);
     expect(await card.locator("[data-status]").textContent()).toBe("Rejected");
     expect(await card.textContent()).toContain("We could not verify the licence number.");

@@ -156,7 +156,7 @@ describe("email confirmation", () => {
 
 describe("sign-in", () => {
   it("starts a server session in an HttpOnly Secure __Host- cookie and goes through the gate", async () => {
-    const { visitor, signInResponse } = await registeredPatient();
+    const { visitor, signInResponse, email } = await registeredPatient();
     expect(signInResponse.status).toBe(302);
     expect(signInResponse.headers.get("Location")).toBe("/auth-callback");
     const sessionCookie = signInResponse.headers.getSetCookie().find((cookie) => cookie.startsWith("__Host-qoda_session="))!;
@@ -166,9 +166,14 @@ describe("sign-in", () => {
     expect(sessionCookie).toMatch(/Path=\//);
     const { url, html } = await visitor.follow(signInResponse);
     expect(new URL(url).pathname).toBe("/patient/dashboard");
-    expect(html).toContain("Welcome back, Liya!");
+    // The first sign-in welcomes; later ones welcome back.
+    expect(html).toContain("Welcome to Qoda, Liya!");
+    expect(html).not.toContain("Welcome back");
     expect(html).toContain("You are signed in as a patient.");
     expect(html).toContain("Welcome, Liya!");
+    await visitor.post("/logout", {});
+    const again = await visitor.post("/login", { email, password: GOOD_PASSWORD });
+    expect((await visitor.follow(again)).html).toContain("Welcome back, Liya!");
   });
 
   it("gives a new session id at every sign-in and ends the previous one", async () => {

@@ -297,8 +297,11 @@ describe("approving an application", () => {
     expect(first.status).toBe(302);
     expect(first.headers.get("Location")).toBe("/admin/doctor-registrations");
     const page = await visitor.follow(first);
-    expect(page.html).toContain("Registration Approved");
-    expect(page.html).toContain("Yonas Tadesse Alemu&#x27;s application has been approved.");
+    expect(page.html).toContain("Application approved");
+    // The toast names the applicant and the email sent to them.
+    expect(page.html).toContain(
+      `Yonas Tadesse Alemu&#x27;s application has been approved. An invite to set a password was emailed to ${registration.email}.`,
+    );
     const second = await visitor.follow(await decide(visitor, "approve", registration.id));
     expect(second.html).toContain("Failed to approve registration.");
     expect(second.html).toContain("Another admin has already decided on this application.");
@@ -344,7 +347,7 @@ describe("approving an application", () => {
     expect(answers.map((answer) => answer.status)).toEqual([302, 302]);
     const pages = [await one.visitor.follow(answers[0]!), await two.visitor.follow(answers[1]!)];
     const outcomes = pages.map((page) =>
-      page.html.includes("Registration Approved") ? "approved" : page.html.includes("already decided") ? "refused" : "?",
+      page.html.includes("Application approved") ? "approved" : page.html.includes("already decided") ? "refused" : "?",
     );
     expect(outcomes.sort()).toEqual(["approved", "refused"]);
     expect((await registrationsOf(registration.email))[0]?.status).toBe("approved");
@@ -434,7 +437,8 @@ describe("rejecting an application", () => {
     const page = await visitor.follow(
       await decide(visitor, "reject", registration!.id, { reason: "  Licence\u0000 expired\r\nin 2020\u202e " }),
     );
-    expect(page.html).toContain("Registration Rejected.");
+    expect(page.html).toContain("Application rejected");
+    expect(page.html).toContain(`has been told by email at ${email}.`);
     const [row] = await registrationsOf(email);
     expect(row).toMatchObject({ status: "rejected", reviewedBy: adminId, rejectionReason: "Licence expired\nin 2020" });
     const mail = await lastEmailTo(email);

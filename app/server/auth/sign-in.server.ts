@@ -2,9 +2,9 @@
 // time), the old one ended, the audit entry, their language, and the way on.
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { redirect } from "@remix-run/cloudflare";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 
-import { doctors, profiles, userRoles } from "~/db/schema";
+import { auditLog, doctors, profiles, userRoles } from "~/db/schema";
 import { isLanguage } from "~/domain/languages";
 import { safeRedirectPath } from "~/domain/safe-redirect";
 import { languageCookie } from "~/i18n.server";
@@ -35,7 +35,7 @@ export async function completeSignIn(
     details: { method: options.method },
   });
 
-  const { profile, role, doctorStatus } = await signInFacts(context, userId);
+  const { profile, role, doctorStatus, firstSignIn } = await signInFacts(context, userId);
   const headers = new Headers({ "Set-Cookie": setCookie });
   // This browser has proved the account: guessing elsewhere never slows it down.
   headers.append("Set-Cookie", await rememberDevice(request, options.email, context.config));
@@ -51,7 +51,8 @@ export async function completeSignIn(
   if (role !== "doctor" || doctorStatus === "active") {
     const toast = await toastHeaders(context.config, {
       kind: "success",
-      title: "auth.signIn.welcomeBack",
+      // Someone signing in for the first time (an invited doctor, a new patient) is welcomed, not welcomed back.
+      title: firstSignIn ? "auth.signIn.welcome" : "auth.signIn.welcomeBack",
       description: `auth.signIn.signedInAs.${role}`,
       values: { name: profile?.firstName ?? "" },
     });
@@ -61,10 +62,12 @@ export async function completeSignIn(
 }
 
 async function signInFacts(context: AppLoadContext, userId: string) {
-  const [profile, role, doctor] = await Promise.all([
+  const [profile, role, doctor, signIns] = await Promise.all([
     context.db.query.profiles.findFirst({ columns: { firstName: true, preferredLanguage: true }, where: eq(profiles.userId, userId) }),
     context.db.query.userRoles.findFirst({ columns: { role: true }, where: eq(userRoles.userId, userId) }),
     context.db.query.doctors.findFirst({ columns: { status: true }, where: eq(doctors.userId, userId) }),
+    // This sign-in is already audited: one entry means it is the first.
+    context.db.$count(auditLog, and(eq(auditLog.actorId, userId), eq(auditLog.action, "auth.sign_in.success"))),
   ]);
-  return { profile, role: role?.role ?? "patient", doctorStatus: doctor?.status ?? null };
+  return { profile, role: role?.role ?? "patient", doctorStatus: doctor?.status ?? null, firstSignIn: signIns <= 1 };
 }
