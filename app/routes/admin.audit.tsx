@@ -27,7 +27,7 @@ export async function loader(args: LoaderFunctionArgs) {
     title: pageTitle(t("admin.audit.title")),
     query: { actor: filter.actor, patient: filter.patient, action: filter.action ?? "" },
     actions: AUDIT_ACTIONS.map((code) => ({ code, label: t(AUDIT_ACTION_LABELS[code]) })),
-    entries: toPage(await auditEntries(context.db, filter, paging), paging),
+    entries: toPage(await auditEntries(context.db, filter, paging, t), paging),
   };
 }
 

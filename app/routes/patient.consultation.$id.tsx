@@ -84,11 +84,12 @@ export async function action(args: ActionFunctionArgs) {
     return data({ refusal: null, chat: sent.failure }, { status: sent.status });
   }
   if (intent === DELETE_PHOTOS_INTENT) return deletePhotos(args, patient);
-  if (intent !== DECISION_INTENTS.withdraw) return data({ refusal: "not_permitted" as const }, { status: 400 });
+  // The refusal's words are chosen here, so the page's script does not carry every refusal's key.
+  if (intent !== DECISION_INTENTS.withdraw) return data({ refusal: DECISION_REFUSAL_MESSAGES.not_permitted }, { status: 400 });
   const outcome = await withdrawConsultation(context, request, patient, id);
   if (outcome.ok)
     return redirectWithToast(`/patient/consultation/${id}`, { kind: "success", title: "request.withdrawn.toast" }, context.config);
-  return data({ refusal: outcome.reason }, { status: refusalHttpStatus(outcome.reason) });
+  return data({ refusal: DECISION_REFUSAL_MESSAGES[outcome.reason] }, { status: refusalHttpStatus(outcome.reason) });
 }
 
 /** The patient deletes every photo of their completed consultation; the page says how it went. */
@@ -147,7 +148,7 @@ export default function PatientConsultation() {
         />
       ) : null}
       {actionData?.refusal ? (
-        <FormAlert title={t("consultation.errors.title")} message={t(DECISION_REFUSAL_MESSAGES[actionData.refusal])} />
+        <FormAlert title={t("consultation.errors.title")} message={t(actionData.refusal)} />
       ) : null}
       {latePayments.map((payment, index) => (
         <div key={index} role="status" className={`alert ${payment.refunded ? "alert-info" : "alert-warning"}`} data-testid="late-payment">

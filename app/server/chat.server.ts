@@ -68,6 +68,7 @@ function chatTexts(t: Translate, otherName: string) {
     message: t("chat.message"),
     photo: t("chat.photo"),
     photoHint: t("chat.photoHint", PHOTO_LIMITS),
+    enterHint: t("chat.enterHint"),
     send: t("chat.send"),
     sending: t("chat.sending"),
     ended: t("chat.ended"),

@@ -86,7 +86,7 @@ describe("an admin's records", () => {
     await expect.poll(() => entry.getAttribute("data-action")).toBe("admin.consultation_opened");
     expect(await entry.getByTestId("audit-action").textContent()).toBe("Consultation opened by an admin");
     expect(await entry.getByTestId("audit-actor").textContent()).toContain(ADMIN.email);
-    expect(await entry.getByTestId("audit-details").textContent()).toBe("reason: Patient asked about a refund");
+    expect(await entry.getByTestId("audit-details").textContent()).toBe("Reason: Patient asked about a refund");
     expect(await fitsWidth(page)).toBe(true);
     await expectAccessible(page);
 

@@ -100,6 +100,26 @@ describe("the consultation chat", () => {
     expect(doctor.problems.join("\n")).toBe("");
   }, 90_000);
 
+  it("sends with Enter on a computer, and Shift+Enter starts a new line", async () => {
+    const doctor = await startJourney();
+    await openChat(doctor.page, "dr.abebe@qoda.test", `/doctor/consultation/${inProgress}`);
+    await doctor.page.getByText("Enter sends the message; Shift+Enter starts a new line.").waitFor();
+    const stamp = Date.now();
+    const box = doctor.page.getByLabel("Your message");
+    await box.click();
+    await doctor.page.keyboard.type(`First line ${stamp}`);
+    await doctor.page.keyboard.press("Shift+Enter");
+    await doctor.page.keyboard.type(`Second line ${stamp}`);
+    // Shift+Enter kept both lines in the box: nothing was sent yet.
+    expect(await box.inputValue()).toBe(`First line ${stamp}\nSecond line ${stamp}`);
+    await doctor.page.keyboard.press("Enter");
+    const sent = message(doctor.page, `Second line ${stamp}`);
+    await sent.waitFor();
+    expect(await sent.textContent()).toContain(`First line ${stamp}`);
+    await expect.poll(() => box.inputValue()).toBe("");
+    expect(doctor.problems.join("\n")).toBe("");
+  });
+
   it("works without JavaScript: the history is on the page and the form sends and comes back", async () => {
     const patient = await startJourney({ javaScriptEnabled: false });
     await signIn(patient.page, "hana@qoda.test", DEMO_PASSWORD);

@@ -285,7 +285,7 @@ describe("the audit log", () => {
 
     const html = text(await (await visitor.get("/admin/audit?actor=auditor.alpha")).text());
     expect(html).toContain("Consultation opened by an admin");
-    expect(html).toContain("reason: Billing query");
+    expect(html).toContain("Reason: Billing query");
     expect(html).toContain(`href="/admin/consultations/${notTheirs.id}"`);
     const all = text(await (await visitor.get("/admin/audit")).text());
     expect(all).toContain("203.0.113.7");

@@ -1,4 +1,4 @@
-import { type FormEvent, lazy, Suspense, useId, useRef, useState } from "react";
+import { type FormEvent, type KeyboardEvent, lazy, Suspense, useId, useRef, useState } from "react";
 
 import { FormAlert } from "~/components/form-fields";
 import type { RoomLink } from "~/components/realtime/use-consultation-room";
@@ -46,6 +46,7 @@ export function ChatPanel({
   const headingId = useId();
   const textId = useId();
   const hintId = useId();
+  const enterHintId = useId();
   const log = useRef<HTMLDivElement>(null);
   const [liveChat, setLiveChat] = useState<LiveChat | null>(null);
   const [busy, setBusy] = useState(false);
@@ -74,6 +75,15 @@ export function ChatPanel({
     log.current?.scrollTo({ top: log.current.scrollHeight });
   }
 
+  // On a computer (a fine pointer) Enter sends and Shift+Enter starts a new line; on a phone Enter is a
+  // new line and the Send button sends. Never while an input method is composing a character.
+  function sendOnEnter(event: KeyboardEvent<HTMLTextAreaElement>) {
+    if (event.key !== "Enter" || event.shiftKey || event.nativeEvent.isComposing || !liveChat) return;
+    if (!window.matchMedia("(pointer: fine)").matches) return;
+    event.preventDefault();
+    event.currentTarget.form?.requestSubmit();
+  }
+
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-3" data-testid="chat" data-live={liveChat ? "" : undefined}>
       <h2 id={headingId} className="font-bold">
@@ -89,7 +99,20 @@ export function ChatPanel({
           <label htmlFor={textId} className="font-medium">
             {texts.message}
           </label>
-          <textarea id={textId} name="text" rows={2} className="textarea w-full" defaultValue={failure?.text} data-testid="chat-input" />
+          <textarea
+            id={textId}
+            name="text"
+            rows={2}
+            className="textarea w-full"
+            defaultValue={failure?.text}
+            onKeyDown={sendOnEnter}
+            data-testid="chat-input"
+          />
+          {liveChat ? (
+            <p id={enterHintId} className="hidden text-xs text-base-content/80 pointer-fine:block">
+              {texts.enterHint}
+            </p>
+          ) : null}
           <div className="flex flex-wrap items-end gap-2">
             <label className="flex min-w-0 flex-1 flex-col gap-1">
               <span className="text-sm">{texts.photo}</span>

@@ -15,6 +15,8 @@ export interface ChatTexts {
   message: string;
   photo: string;
   photoHint: string;
+  /** Said where a keyboard is likely: Enter sends, Shift+Enter starts a new line. */
+  enterHint: string;
   send: string;
   sending: string;
   ended: string;

@@ -91,7 +91,23 @@ function aboutPatients(db: Database, text: string): SQL {
   )!;
 }
 
-export async function auditEntries(db: Database, filter: AuditFilter, page: PageRequest) {
+/** What an entry's details say, labelled in the reader's language; keys the app does not write show as they are. */
+const DETAIL_LABELS: Record<string, TextKey> = {
+  reason: "admin.audit.detailLabels.reason",
+  withReason: "admin.audit.detailLabels.withReason",
+  role: "admin.audit.detailLabels.role",
+  method: "admin.audit.detailLabels.method",
+  fields: "admin.audit.detailLabels.fields",
+  userId: "admin.audit.detailLabels.userId",
+  files: "admin.audit.detailLabels.files",
+  txRef: "admin.audit.detailLabels.txRef",
+  amountEtb: "admin.audit.detailLabels.amount",
+  consultationId: "admin.audit.detailLabels.consultationId",
+};
+
+type Translate = (key: TextKey, values?: Record<string, unknown>) => string;
+
+export async function auditEntries(db: Database, filter: AuditFilter, page: PageRequest, t: Translate) {
   const conditions: SQL[] = [];
   if (filter.action) conditions.push(eq(auditLog.action, filter.action));
   if (filter.actor) conditions.push(inArray(auditLog.actorId, usersMatching(db, filter.actor)));
@@ -123,7 +139,7 @@ export async function auditEntries(db: Database, filter: AuditFilter, page: Page
     label: isAuditAction(row.action) ? AUDIT_ACTION_LABELS[row.action] : null,
     target: row.targetType ? { type: row.targetType, id: row.targetId ?? "" } : null,
     ipAddress: row.ipAddress,
-    details: summarizeDetails(row.details),
+    details: readableDetails(row.details, t),
     createdAt: row.createdAt.toISOString(),
     actor: row.actorId
       ? { id: row.actorId, email: row.actorEmail ?? "", name: `${row.actorFirstName ?? ""} ${row.actorLastName ?? ""}`.trim() }
@@ -133,13 +149,19 @@ export async function auditEntries(db: Database, filter: AuditFilter, page: Page
 
 const MAX_DETAIL_CHARS = 160;
 
-/** The details as one short line ("reason: billing query · files: 2"), whatever shape they were stored in. */
-function summarizeDetails(details: unknown): string {
+/** The details as one short, readable line ("Reason: billing query · Files: 2"), whatever shape they were stored in. */
+function readableDetails(details: unknown, t: Translate): string {
   if (details === null || details === undefined) return "";
+  const valueText = (key: string, value: unknown): string => {
+    if (typeof value === "boolean") return t(value ? "admin.audit.yes" : "admin.audit.no");
+    if (key === "amountEtb" && typeof value === "number") return t("admin.overview.etb", { amount: value });
+    if (Array.isArray(value)) return value.map((item) => (typeof item === "string" ? item : JSON.stringify(item))).join(", ");
+    return typeof value === "string" ? value : JSON.stringify(value);
+  };
   const entries =
     typeof details === "object" && !Array.isArray(details)
       ? Object.entries(details as Record<string, unknown>).map(
-          ([key, value]) => `${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`,
+          ([key, value]) => `${DETAIL_LABELS[key] ? t(DETAIL_LABELS[key]) : key}: ${valueText(key, value)}`,
         )
       : [JSON.stringify(details)];
   const line = entries.join(" · ").replace(/\s+/g, " ");
