@@ -147,9 +147,7 @@ export default function PatientConsultation() {
           live={listening}
         />
       ) : null}
-      {actionData?.refusal ? (
-        <FormAlert title={t("consultation.errors.title")} message={t(actionData.refusal)} />
-      ) : null}
+      {actionData?.refusal ? <FormAlert title={t("consultation.errors.title")} message={t(actionData.refusal)} /> : null}
       {latePayments.map((payment, index) => (
         <div key={index} role="status" className={`alert ${payment.refunded ? "alert-info" : "alert-warning"}`} data-testid="late-payment">
           {payment.notice}
