@@ -156,7 +156,7 @@ describe("a dermatologist joins", () => {
     expect(await message.textContent()).toContain("Reason: Your licence expired in 2024.");
     // Both languages: the admins' page in Amharic.
     await page.goto(`${baseUrl}/admin/doctor-registrations?lng=am`);
-    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("የሐኪሞች ምዝገባ");
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("የሐኪሞች ማመልከቻዎች");
     expect(admin.problems).toEqual([]);
   });
 });

@@ -330,7 +330,7 @@ describe("the chat without JavaScript", () => {
     // In Amharic for an Amharic reader.
     const amharic = await visitor.post(`${path}?lng=am`, { intent: "send-message", text: tooLong });
     expect(amharic.status).toBe(400);
-    expect(await amharic.text()).toContain("መልዕክት ቢበዛ 4,000 ፊደላት ሊኖረው ይችላል።");
+    expect(await amharic.text()).toContain("መልዕክት ቢበዛ 4,000 ቁምፊዎች ሊኖሩት ይችላል።");
     expect((await (await roomOf(consultation.id)).chatSnapshot()).messages).toEqual([]);
   });
 

@@ -207,6 +207,8 @@ describe("an accepted request", () => {
     expect(mail?.textBody).toContain(`በስልክዎ ላይ በሚታየው ሰዓት እስከ ${parts}`);
     expect(mail?.textBody).not.toMatch(/ከሰዓት|ጥዋት|ጠዋት|ምሽት/);
     expect(mail?.textBody).toContain("ወደ ወረፋው ይመለሳል");
+    // The link's label ends with the Ethiopic colon, not a Latin one.
+    expect(mail?.textBody).toMatch(/አሁን ይክፈሉ፦ https:\/\//);
   });
 
   it("shows on the dashboard with the time left to pay, and the payment page says what happens at 0:00", async () => {
