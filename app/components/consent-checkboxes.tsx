@@ -22,17 +22,28 @@ export function ConsentCheckboxes({
   return (
     <div className="flex flex-col gap-2">
       <CheckboxField meta={terms} onCheckedChange={onTermsChange} hideErrors consent>
-        {t("auth.consent.agreeTo")}{" "}
-        <a href="/terms" target="_blank" rel="noopener" className="link link-primary">
-          {t("footer.terms")}
-        </a>
+        <SentenceWithLink text={t("auth.consent.agreeToTerms")} href="/terms" />
       </CheckboxField>
       <CheckboxField meta={privacy} onCheckedChange={onPrivacyChange} hideErrors consent>
-        {t("auth.consent.agreeTo")}{" "}
-        <a href="/privacy" target="_blank" rel="noopener" className="link link-primary">
-          {t("footer.privacy")}
-        </a>
+        <SentenceWithLink text={t("auth.consent.agreeToPrivacy")} href="/privacy" />
       </CheckboxField>
     </div>
+  );
+}
+
+/**
+ * A translated sentence whose `<0>…</0>` part is the document's link, so each language puts the
+ * document where its grammar wants it (Amharic before the verb, English after).
+ */
+function SentenceWithLink({ text, href }: { text: string; href: string }) {
+  const [before = "", linked = "", after = ""] = text.split(/<0>|<\/0>/);
+  return (
+    <>
+      {before}
+      <a href={href} target="_blank" rel="noopener" className="link link-primary">
+        {linked}
+      </a>
+      {after}
+    </>
   );
 }

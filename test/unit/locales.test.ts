@@ -53,6 +53,16 @@ describe("translations", () => {
     }
   });
 
+  it("mark a sentence's link the same way in both languages (one <0>…</0>)", () => {
+    const links = (text: string) => (text.match(/<0>[^<]+<\/0>/g) ?? []).length;
+    const marked = [...english].filter(([, text]) => text.includes("<0>"));
+    expect(marked.length).toBeGreaterThan(0);
+    for (const [key, text] of marked) {
+      expect(links(text), key).toBe(1);
+      expect(links(amharic.get(key) ?? ""), key).toBe(1);
+    }
+  });
+
   it("write an ellipsis as one character (…), never three dots", () => {
     expect([...english, ...amharic].filter(([, text]) => text.includes("...")).map(([key]) => key)).toEqual([]);
   });

@@ -43,7 +43,11 @@ describe("sign-up", () => {
     const visitor = new Visitor();
     await visitor.get("/?lng=am");
     const response = await visitor.post("/register", registrationForm(uniqueEmail(), { acceptTerms: undefined }));
-    expect(await response.text()).toContain("መለያ ለመፍጠር በሁሉም የስምምነት ውሎች መስማማት አለብዎት");
+    const html = await response.text();
+    expect(html).toContain("መለያ ለመፍጠር በሁሉም የስምምነት ውሎች መስማማት አለብዎት");
+    // Amharic names the document before the verb, and the document's name is its link.
+    expect(html).toMatch(/<a href="\/terms"[^>]*>የአገልግሎት ውሎቹን<\/a> አንብቤ ተስማምቻለሁ።/);
+    expect(html).toMatch(/<a href="\/privacy"[^>]*>የግላዊነት ፖሊሲውን<\/a> አንብቤ ተስማምቻለሁ።/);
   });
 
   it("creates an unconfirmed patient with consent, emails a confirmation link and says so", async () => {
