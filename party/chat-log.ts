@@ -65,6 +65,12 @@ export class ChatLog {
     return messageOf(row);
   }
 
+  /** The newest `count` messages, oldest first, and whether earlier ones exist. */
+  latest(count: number): { messages: ChatMessage[]; hasEarlier: boolean } {
+    const newestFirst = this.sql.exec<MessageRow>("SELECT * FROM chat_messages ORDER BY id DESC LIMIT ?", count + 1).toArray();
+    return { messages: newestFirst.slice(0, count).reverse().map(messageOf), hasEarlier: newestFirst.length > count };
+  }
+
   /** The messages after `afterId` (0: all), oldest first. */
   after(afterId: number): ChatMessage[] {
     return this.sql.exec<MessageRow>("SELECT * FROM chat_messages WHERE id > ? ORDER BY id", afterId).toArray().map(messageOf);

@@ -10,7 +10,7 @@ import { eq } from "drizzle-orm";
 import type { Connection, WSMessage } from "partyserver";
 
 import { consultations } from "~/db/schema";
-import { chatSendRefusal, chatTextOf, hasChat, senderRoleIn } from "~/domain/chat";
+import { CHAT_PAGE_MESSAGES, chatSendRefusal, chatTextOf, hasChat, senderRoleIn } from "~/domain/chat";
 import { CHAT_SENDER_ROLES, type ChatSenderRole } from "~/domain/chat-message";
 import { chatRateCheck } from "~/domain/chat-rate";
 import { takesPartIn } from "~/domain/consultation-access";
@@ -85,10 +85,10 @@ export class ConsultationRoom extends SessionBoundRoom {
     return this.inTurn(async () => (await this.take(draft, {}))!);
   }
 
-  /** The whole chat and who is connected, for a page rendered by the server. */
-  async chatSnapshot(): Promise<{ messages: ChatMessage[]; online: ChatSenderRole[] }> {
+  /** The newest `count` messages (and whether there are earlier ones) and who is connected, for a page rendered by the server. */
+  async chatSnapshot(count: number): Promise<{ messages: ChatMessage[]; hasEarlier: boolean; online: ChatSenderRole[] }> {
     const [consultation, live] = await this.consultationAndLiveConnections();
-    return { messages: this.chat.after(0), online: consultation ? onlineRoles(live, consultation) : [] };
+    return { ...this.chat.latest(count), online: consultation ? onlineRoles(live, consultation) : [] };
   }
 
   /** Arms (or moves) the wake-up that ends the payment window at `deadline`. */
@@ -174,8 +174,10 @@ export class ConsultationRoom extends SessionBoundRoom {
     return turn;
   }
 
+  /** What a page missed since its last message; a page that has none gets the newest page (earlier ones are a link away). */
   private historyEvent(afterId: number): string {
-    return JSON.stringify({ type: "history", messages: this.chat.after(afterId) } satisfies ConsultationRoomEvent);
+    const messages = afterId > 0 ? this.chat.after(afterId) : this.chat.latest(CHAT_PAGE_MESSAGES).messages;
+    return JSON.stringify({ type: "history", messages } satisfies ConsultationRoomEvent);
   }
 
   private async announcePresence(): Promise<void> {

@@ -7,6 +7,21 @@ import { takesPartIn } from "./consultation-access";
 import type { ConsultationStatus } from "./consultation-status";
 import { cleanText } from "./text-hygiene";
 
+/** A chat page opens with this many of the newest messages; "Show earlier messages" adds as many again. */
+export const CHAT_PAGE_MESSAGES = 50;
+/** The most messages one page shows (a limit on one read, far beyond any consultation's chat). */
+const MOST_CHAT_MESSAGES_SHOWN = 5_000;
+/** The page address's parameter: how many of the newest messages to show. */
+export const CHAT_SHOWN_PARAM = "messages";
+
+/** How many of the newest messages a page shows: `?messages=` read leniently, in whole pages, within the limit. */
+export function shownChatMessages(params: URLSearchParams): number {
+  const raw = params.get(CHAT_SHOWN_PARAM) ?? "";
+  const asked = /^\d{1,6}$/.test(raw) ? Number(raw) : 0;
+  const pages = Math.max(1, Math.ceil(asked / CHAT_PAGE_MESSAGES));
+  return Math.min(pages * CHAT_PAGE_MESSAGES, MOST_CHAT_MESSAGES_SHOWN);
+}
+
 /** The `intent` the chat form posts to its consultation page (without JavaScript). */
 export const CHAT_INTENTS = { send: "send-message" } as const;
 

@@ -168,7 +168,13 @@ function ConsultationRecord({ record, opening }: { record: RecordData; opening: 
         ) : chat.loadFailed ? (
           <FormAlert message={chat.texts.loadFailed} />
         ) : (
-          <ChatLog messages={chat.messages} viewerRole="doctor" texts={chat.texts} labelledBy="record-chat-title" />
+          <ChatLog
+            messages={chat.messages}
+            earlierHref={chat.earlierHref}
+            viewerRole="doctor"
+            texts={chat.texts}
+            labelledBy="record-chat-title"
+          />
         )}
       </section>
       <ConsultationSummary summary={consultation.summary} />

@@ -56,7 +56,13 @@ export async function loader(args: LoaderFunctionArgs) {
       patientName,
       photoIds: photos.map((photo) => photo.id),
       // For the doctor the consultation is with (null for a doctor deciding on a request).
-      chat: await chatForPage(context.cloudflare.env, t, consultation, doctor.userId, patientName),
+      chat: await chatForPage(
+        context.cloudflare.env,
+        t,
+        consultation,
+        { userId: doctor.userId, pageUrl: new URL(request.url) },
+        patientName,
+      ),
       closingTexts: doctorClosingTexts(t),
     },
   });

@@ -65,7 +65,7 @@ export async function loader(args: LoaderFunctionArgs) {
     })),
     feedback: feedback && { rating: feedback.rating, message: feedback.feedbackMessage },
     storedFiles,
-    chat: await chatForPage(context.cloudflare.env, t, consultation, patient.userId, doctorName),
+    chat: await chatForPage(context.cloudflare.env, t, consultation, { userId: patient.userId, pageUrl: new URL(request.url) }, doctorName),
   };
 }
 

@@ -5,7 +5,7 @@
 // anything first.
 import type { AppLoadContext } from "@remix-run/cloudflare";
 
-import { chatSendRefusal, chatTextOf, hasChat, senderRoleIn } from "~/domain/chat";
+import { CHAT_PAGE_MESSAGES, CHAT_SHOWN_PARAM, chatSendRefusal, chatTextOf, hasChat, senderRoleIn, shownChatMessages } from "~/domain/chat";
 import { CHAT_REFUSALS, type ChatRefusal, type ChatSenderRole } from "~/domain/chat-message";
 import { MAX_CHAT_MESSAGE_CHARS, MAX_PHOTO_BYTES, MAX_PHOTO_PIXELS } from "~/domain/constants";
 import { mayUseChat } from "~/domain/consultation-access";
@@ -69,6 +69,7 @@ function chatTexts(t: Translate, otherName: string) {
     photo: t("chat.photo"),
     photoHint: t("chat.photoHint", PHOTO_LIMITS),
     enterHint: t("chat.enterHint"),
+    earlier: t("chat.earlier"),
     send: t("chat.send"),
     sending: t("chat.sending"),
     ended: t("chat.ended"),
@@ -84,18 +85,46 @@ function chatTexts(t: Translate, otherName: string) {
   };
 }
 
+/** The newest messages the page's address asks for, and the link to a page with a page more of them (null: none earlier). */
+async function messagesShownAt(env: Env, consultationId: string, pageUrl: URL) {
+  const shown = shownChatMessages(pageUrl.searchParams);
+  const { messages, hasEarlier, online } = await chatSnapshot(env, consultationId, shown);
+  const oldest = messages[0];
+  if (!hasEarlier || !oldest) return { messages, online, earlierHref: null };
+  const params = new URLSearchParams(pageUrl.searchParams);
+  params.set(CHAT_SHOWN_PARAM, String(shown + CHAT_PAGE_MESSAGES));
+  // The new page opens where the reader was: at the message that was the oldest shown.
+  return { messages, online, earlierHref: `?${params}#${chatMessageAnchor(oldest.id)}` };
+}
+
+/** The id a message's line carries in the page, so a link can lead to it. */
+const chatMessageAnchor = (messageId: number) => `message-${messageId}`;
+
 /**
  * The consultation's chat as its page shows it, for its two people (null for anyone else, and before a
  * doctor accepted): the words (a page waiting for the payment shows the chat the moment it arrives),
- * and once it has a chat, the messages and who is connected.
+ * and once it has a chat, the newest messages (as many as the address asks), who is connected and the
+ * link to earlier ones.
  */
-export async function chatForPage(env: Env, t: Translate, consultation: ConsultationRow, viewerId: string, otherName: string) {
-  if (!senderRoleIn(viewerId, consultation)) return null;
+export async function chatForPage(
+  env: Env,
+  t: Translate,
+  consultation: ConsultationRow,
+  viewer: { userId: string; pageUrl: URL },
+  otherName: string,
+) {
+  if (!senderRoleIn(viewer.userId, consultation)) return null;
   if (consultation.status !== "accepted_awaiting_payment" && !hasChat(consultation.status)) return null;
-  const chat = { texts: chatTexts(t, otherName), messages: [] as ChatMessage[], online: [] as ChatSenderRole[], loadFailed: false };
+  const chat = {
+    texts: chatTexts(t, otherName),
+    messages: [] as ChatMessage[],
+    online: [] as ChatSenderRole[],
+    earlierHref: null as string | null,
+    loadFailed: false,
+  };
   if (!hasChat(consultation.status)) return chat;
   try {
-    return { ...chat, ...(await chatSnapshot(env, consultation.id)) };
+    return { ...chat, ...(await messagesShownAt(env, consultation.id, viewer.pageUrl)) };
   } catch (error) {
     console.error(JSON.stringify({ event: "chat_load_failed", consultationId: consultation.id, error: String(error) }));
     return { ...chat, loadFailed: true };
@@ -111,6 +140,7 @@ export async function chatHistoryForAdmin(
   t: Translate,
   consultation: ConsultationRow,
   names: { patient: string; doctor: string },
+  pageUrl: URL,
 ) {
   if (!hasChat(consultation.status)) return null;
   const texts = {
@@ -119,10 +149,11 @@ export async function chatHistoryForAdmin(
     photoFromYou: t("chat.photoFrom", { name: names.doctor }),
   };
   try {
-    return { texts, messages: (await chatSnapshot(env, consultation.id)).messages, loadFailed: false };
+    const { messages, earlierHref } = await messagesShownAt(env, consultation.id, pageUrl);
+    return { texts, messages, earlierHref, loadFailed: false };
   } catch (error) {
     console.error(JSON.stringify({ event: "chat_load_failed", consultationId: consultation.id, error: String(error) }));
-    return { texts, messages: [] as ChatMessage[], loadFailed: true };
+    return { texts, messages: [] as ChatMessage[], earlierHref: null, loadFailed: true };
   }
 }
 

@@ -36,9 +36,9 @@ export async function paymentConfirmed(env: Env, consultationId: string) {
   await (await consultationRoom(env, consultationId)).paymentConfirmed();
 }
 
-/** The consultation's whole chat and who of its two people is connected (a page rendered by the server). */
-export async function chatSnapshot(env: Env, consultationId: string) {
-  return (await consultationRoom(env, consultationId)).chatSnapshot();
+/** The consultation's newest `count` messages and who of its two people is connected (a page rendered by the server). */
+export async function chatSnapshot(env: Env, consultationId: string, count: number) {
+  return (await consultationRoom(env, consultationId)).chatSnapshot(count);
 }
 
 /** A message into the consultation's chat, checked by the room exactly as a socket's message is. */

@@ -35,6 +35,36 @@ async function send(page: Page, text: string) {
 
 const message = (page: Page, text: string) => page.getByTestId("chat-message").filter({ hasText: text });
 
+/** Sends `texts` in order over a socket of the page's own (its session's), and resolves once the room has stored each. */
+function sendOverSocket(page: Page, consultationId: string, texts: string[]) {
+  return page.evaluate(
+    ({ consultationId, texts }) =>
+      new Promise<void>((resolve, reject) => {
+        const socket = new WebSocket(`${location.origin.replace(/^http/, "ws")}/parties/consultation-room/${consultationId}`);
+        const waiting = new Set<string>();
+        socket.onerror = () => reject(new Error("socket failed"));
+        socket.onmessage = (event) => {
+          const data = JSON.parse(String(event.data)) as { type: string; clientId?: string };
+          if (data.type === "send_refused") reject(new Error(`refused: ${String(event.data)}`));
+          if (data.type !== "message" || !data.clientId) return;
+          waiting.delete(data.clientId);
+          if (waiting.size === 0) {
+            socket.close();
+            resolve();
+          }
+        };
+        socket.onopen = () => {
+          for (const text of texts) {
+            const clientId = crypto.randomUUID();
+            waiting.add(clientId);
+            socket.send(JSON.stringify({ type: "send", clientId, text }));
+          }
+        };
+      }),
+    { consultationId, texts },
+  );
+}
+
 /** Sockets that ended in an error rather than a close (see openChat). */
 const failedSockets = new WeakSet<WebSocket>();
 
@@ -139,6 +169,41 @@ describe("the consultation chat", () => {
     await patient.page.waitForLoadState("load");
     expect(await patient.page.locator('[data-testid="chat-message"][data-kind="image"]').count()).toBe(photos + 1);
     expect(await fitsWidth(patient.page)).toBe(true);
+  }, 60_000);
+
+  // Last in this file: it fills the chat past a page, so the journeys above must not count on seeing every message.
+  it("opens a long chat at its newest 50 messages; earlier ones are a link away, and live messages still arrive", async () => {
+    const patient = await startJourney();
+    const doctor = await startJourney();
+    await openChat(patient.page, "hana@qoda.test", `/patient/consultation/${inProgress}`);
+    await openChat(doctor.page, "dr.abebe@qoda.test", `/doctor/consultation/${inProgress}`);
+    // 51 messages from both sides, each person under the limit of 30 a minute (with what they sent above).
+    const stamp = Date.now();
+    const numbered = (from: number, to: number) =>
+      Array.from({ length: to - from + 1 }, (_, index) => `Long chat ${stamp} [${from + index}]`);
+    await sendOverSocket(patient.page, inProgress, numbered(1, 24));
+    await sendOverSocket(doctor.page, inProgress, numbered(25, 51));
+    await message(patient.page, `Long chat ${stamp} [51]`).waitFor();
+
+    await patient.page.reload();
+    await patient.page.locator('[data-testid="chat"][data-live]').waitFor();
+    await message(patient.page, `Long chat ${stamp} [51]`).waitFor();
+    expect(await patient.page.getByTestId("chat-message").count()).toBe(50);
+    expect(await message(patient.page, `Long chat ${stamp} [1]`).count()).toBe(0);
+    const earlier = patient.page.getByRole("link", { name: "Show earlier messages" });
+    await earlier.focus();
+    await patient.page.keyboard.press("Enter");
+    await message(patient.page, `Long chat ${stamp} [1]`).waitFor();
+    expect(await patient.page.getByTestId("chat-message").count()).toBeGreaterThan(51);
+    expect(new URL(patient.page.url()).searchParams.get("messages")).toBe("100");
+
+    // Still live after the earlier page came in.
+    await send(doctor.page, `After paging ${stamp}`);
+    await message(patient.page, `After paging ${stamp}`).waitFor();
+    expect(await message(patient.page, `Long chat ${stamp} [1]`).count()).toBe(1);
+    expect(await fitsWidth(patient.page)).toBe(true);
+    expect(patient.problems.join("\n")).toBe("");
+    expect(doctor.problems.join("\n")).toBe("");
   }, 60_000);
 
   it("shows a completed consultation's chat with the ended message instead of the form, on both sides", async () => {

@@ -1,7 +1,7 @@
 // The consultation chat (issue 9): the room keeps the messages in its own storage, only the patient and
 // the assigned doctor take part, texts come over the socket and are checked there, photos are uploaded
 // and travel as messages, a reconnecting page catches up, and the pages work without JavaScript.
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { getServerByName } from "partyserver";
 import { describe, expect, it } from "vitest";
@@ -11,6 +11,7 @@ import { MAX_CHAT_MESSAGE_CHARS, MAX_CHAT_MESSAGES_PER_MINUTE } from "~/domain/c
 import type { ConsultationStatus } from "~/domain/consultation-status";
 import type { ChatMessage, ConsultationRoomEvent } from "~/realtime/protocol";
 
+import { ChatLog } from "../../party/chat-log";
 import type { ConsultationRoom } from "../../party/consultation";
 import { Visitor } from "./browser-like";
 import { createConsultation, db, ORIGIN, signedIn } from "./fixtures";
@@ -20,6 +21,8 @@ import { openChatSocket } from "./sockets";
 type ChatSocket = Awaited<ReturnType<typeof openChatSocket>>;
 
 const MINUTE_MS = 60_000;
+/** Enough to read every message a test stores. */
+const EVERY_MESSAGE = 10_000;
 
 /** A patient and a doctor, signed in, and a consultation between them in `status`. */
 async function consultationBetween(status: ConsultationStatus = "in_progress") {
@@ -148,7 +151,7 @@ describe("the consultation room's chat", () => {
     expect(messagesIn(socket.events).map((message) => message.text)).toEqual(["Still here"]);
     expect(refusalsIn(socket.events)).toEqual([]);
     expect(socket.socket.readyState).toBe(WebSocket.OPEN);
-    const stored = await (await roomOf(consultation.id)).chatSnapshot();
+    const stored = await (await roomOf(consultation.id)).chatSnapshot(EVERY_MESSAGE);
     expect(stored.messages.map((message) => message.text)).toEqual(["Still here"]);
     socket.close();
   });
@@ -169,7 +172,7 @@ describe("the consultation room's chat", () => {
     await doctorSocket.until((events) => messagesIn(events).length === 2);
     // Refusals go to the sender alone.
     expect(refusalsIn(doctorSocket.events)).toEqual([]);
-    const stored = await (await roomOf(consultation.id)).chatSnapshot();
+    const stored = await (await roomOf(consultation.id)).chatSnapshot(EVERY_MESSAGE);
     expect(stored.messages.map((message) => message.text.length)).toEqual([MAX_CHAT_MESSAGE_CHARS, "evil text".length]);
     socket.close();
     doctorSocket.close();
@@ -194,7 +197,7 @@ describe("the consultation room's chat", () => {
     expect(form.status).toBe(429);
     expect(await form.text()).toContain("You are sending messages very quickly.");
     expect((await room.postMessage({ senderId: doctor.userId, kind: "text", text: "Doctor here", fileId: null })).ok).toBe(true);
-    expect((await room.chatSnapshot()).messages).toHaveLength(MAX_CHAT_MESSAGES_PER_MINUTE + 1);
+    expect((await room.chatSnapshot(EVERY_MESSAGE)).messages).toHaveLength(MAX_CHAT_MESSAGES_PER_MINUTE + 1);
     socket.close();
   });
 
@@ -211,7 +214,7 @@ describe("the consultation room's chat", () => {
         ok: false,
         reason: "not_in_progress",
       });
-      expect((await room.chatSnapshot()).messages).toEqual([]);
+      expect((await room.chatSnapshot(EVERY_MESSAGE)).messages).toEqual([]);
     }
 
     // The consultation ends while both are connected: the next message is refused, and the end is heard live.
@@ -279,6 +282,90 @@ describe("the consultation room's chat", () => {
   });
 });
 
+/** `count` texts ("Message 1"…), stored straight in the room a minute apart (past its rate limit, as over a long consultation). */
+async function longChat(consultationId: string, parties: { patientId: string; doctorId: string }, count: number) {
+  const room = await roomOf(consultationId);
+  await room.postMessage({ senderId: parties.patientId, kind: "text", text: "Message 1", fileId: null });
+  await runInDurableObject(room, (_instance, state) => {
+    const log = new ChatLog(state.storage.sql);
+    for (let number = 2; number <= count; number++) {
+      const senderRole = number % 2 ? "patient" : "doctor";
+      const senderId = senderRole === "patient" ? parties.patientId : parties.doctorId;
+      log.append(
+        { senderId, senderRole, kind: "text", text: `Message ${number}`, fileId: null },
+        new Date(Date.now() + number * MINUTE_MS),
+      );
+    }
+  });
+}
+
+/** The numbers of the messages a page shows, in order. */
+const shownNumbers = (html: string) => [...html.matchAll(/>Message (\d+)</g)].map((match) => Number(match[1]));
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => from + index);
+
+describe("a long chat", () => {
+  it("opens at its newest 50 messages, with a link to a page with 50 more, until the first one", async () => {
+    const { patient, doctor, consultation } = await consultationBetween();
+    await longChat(consultation.id, { patientId: patient.userId, doctorId: doctor.userId }, 120);
+    const { messages } = await (await roomOf(consultation.id)).chatSnapshot(EVERY_MESSAGE);
+    const idOf = (number: number) => messages[number - 1]!.id;
+    const path = `/patient/consultation/${consultation.id}`;
+    const visitor = new Visitor(patient.cookie);
+
+    const newest = await (await visitor.get(path)).text();
+    expect(shownNumbers(newest)).toEqual(range(71, 120));
+    // The link keeps the reader where they were: at the message that was the oldest shown.
+    expect(newest).toContain(`href="${path}?messages=100#message-${idOf(71)}">Show earlier messages</a>`);
+    expect(newest).toContain(`id="message-${idOf(71)}"`);
+
+    const more = await (await visitor.get(`${path}?messages=100`)).text();
+    expect(shownNumbers(more)).toEqual(range(21, 120));
+    expect(more).toContain(`href="${path}?messages=150#message-${idOf(21)}"`);
+    const all = await (await visitor.get(`${path}?messages=150`)).text();
+    expect(shownNumbers(all)).toEqual(range(1, 120));
+    expect(all).not.toContain(">Show earlier messages</a>");
+
+    // The doctor's page pages the same way, in Amharic too.
+    const doctorVisitor = new Visitor(doctor.cookie);
+    await doctorVisitor.get("/?lng=am");
+    const doctorPage = await (await doctorVisitor.get(`/doctor/consultation/${consultation.id}`)).text();
+    expect(shownNumbers(doctorPage)).toEqual(range(71, 120));
+    expect(doctorPage).toContain(`?messages=100#message-${idOf(71)}">ቀደም ያሉ መልዕክቶችን ይመልከቱ</a>`);
+
+    // An admin's read-only record, once opened with a reason, pages it the same way.
+    const admin = new Visitor((await signedIn("admin")).cookie);
+    const record = `/admin/consultations/${consultation.id}`;
+    await admin.post(record, { reason: "Dispute about the advice" });
+    const recordPage = await (await admin.get(`${record}?messages=100`)).text();
+    expect(shownNumbers(recordPage)).toEqual(range(21, 120));
+    expect(recordPage).toContain(`href="${record}?messages=150#message-${idOf(21)}">Show earlier messages</a>`);
+
+    // A live page gets the same newest page over its socket.
+    const socket = await joined(consultation.id, patient.cookie);
+    expect(historiesIn(socket.events)[0]!.map((message) => message.text)).toEqual(range(71, 120).map((number) => `Message ${number}`));
+    socket.close();
+  });
+
+  it("reads a strange ?messages= as the nearest sensible page, never an error", async () => {
+    const { patient, doctor, consultation } = await consultationBetween();
+    await longChat(consultation.id, { patientId: patient.userId, doctorId: doctor.userId }, 60);
+    const visitor = new Visitor(patient.cookie);
+    const path = `/patient/consultation/${consultation.id}`;
+    for (const [asked, first] of [
+      ["abc", 11],
+      ["-5", 11],
+      ["0", 11],
+      ["51", 1],
+      ["99999999999", 11],
+      ["1e9", 11],
+    ] as const) {
+      const response = await visitor.get(`${path}?messages=${asked}`);
+      expect(response.status, asked).toBe(200);
+      expect(shownNumbers(await response.text())[0], asked).toBe(first);
+    }
+  });
+});
+
 describe("the chat without JavaScript", () => {
   it("shows the whole history on the page and sends a message by a form that comes back to the page", async () => {
     const { patient, doctor, consultation } = await consultationBetween();
@@ -306,7 +393,7 @@ describe("the chat without JavaScript", () => {
     expect(doctorPage).toContain("Test patient");
     const answered = await doctorVisitor.post(doctorPath, { intent: "send-message", text: "Thank you." });
     expect(answered.headers.get("Location")).toBe(doctorPath);
-    const stored = await (await roomOf(consultation.id)).chatSnapshot();
+    const stored = await (await roomOf(consultation.id)).chatSnapshot(EVERY_MESSAGE);
     expect(stored.messages.map((message) => [message.senderRole, message.text])).toEqual([
       ["doctor", "Please send a photo."],
       ["patient", "Here is my answer"],
@@ -331,7 +418,7 @@ describe("the chat without JavaScript", () => {
     const amharic = await visitor.post(`${path}?lng=am`, { intent: "send-message", text: tooLong });
     expect(amharic.status).toBe(400);
     expect(await amharic.text()).toContain("መልዕክት ቢበዛ 4,000 ቁምፊዎች ሊኖሩት ይችላል።");
-    expect((await (await roomOf(consultation.id)).chatSnapshot()).messages).toEqual([]);
+    expect((await (await roomOf(consultation.id)).chatSnapshot(EVERY_MESSAGE)).messages).toEqual([]);
   });
 
   it("refuses the form when the consultation is not in progress, and strangers get 404", async () => {
@@ -354,7 +441,7 @@ describe("the chat without JavaScript", () => {
       (await new Visitor(otherDoctor.cookie).post(`/doctor/consultation/${open.consultation.id}`, { intent: "send-message", text: "Hi" }))
         .status,
     ).toBe(404);
-    expect((await (await roomOf(open.consultation.id)).chatSnapshot()).messages).toEqual([]);
+    expect((await (await roomOf(open.consultation.id)).chatSnapshot(EVERY_MESSAGE)).messages).toEqual([]);
   });
 
   it("sends a photo with the form, and the words after it", async () => {
@@ -366,7 +453,7 @@ describe("the chat without JavaScript", () => {
     const path = `/patient/consultation/${consultation.id}`;
     const sent = await new Visitor(patient.cookie).postMultipart(path, form);
     expect(sent.headers.get("Location")).toBe(path);
-    const { messages } = await (await roomOf(consultation.id)).chatSnapshot();
+    const { messages } = await (await roomOf(consultation.id)).chatSnapshot(EVERY_MESSAGE);
     expect(messages.map((message) => [message.fileId !== null, message.text])).toEqual([
       [true, ""],
       [false, "This is the rash"],
@@ -423,7 +510,7 @@ describe("photos in the chat", () => {
     expect(huge.status).toBe(413);
     expect(await chatFilesOf(consultation.id)).toEqual([]);
     expect((await env.FILES.list({ prefix: `consultations/${consultation.id}/` })).objects).toEqual([]);
-    expect((await (await roomOf(consultation.id)).chatSnapshot()).messages).toEqual([]);
+    expect((await (await roomOf(consultation.id)).chatSnapshot(EVERY_MESSAGE)).messages).toEqual([]);
   });
 
   it("is refused before payment and for anyone but the two people, storing nothing", async () => {

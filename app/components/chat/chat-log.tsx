@@ -1,3 +1,4 @@
+import { Link } from "@remix-run/react";
 import { forwardRef } from "react";
 import { useTranslation } from "react-i18next";
 
@@ -11,12 +12,13 @@ import type { ChatTexts } from "./chat-texts";
 /**
  * The messages, oldest first, in a panel of fixed height that opens at the newest (a reversed column:
  * no script needed). New ones are announced politely (a log region: additions only, never the whole
- * history again). A date line starts each day.
+ * history again). A date line starts each day. A long chat shows its newest messages, with a link to
+ * a page with earlier ones at the top (`earlierHref`, null when there are none).
  */
 export const ChatLog = forwardRef<
   HTMLDivElement,
-  { messages: ChatMessage[]; viewerRole: ChatSenderRole; texts: ChatTexts; labelledBy: string }
->(function ChatLog({ messages, viewerRole, texts, labelledBy }, ref) {
+  { messages: ChatMessage[]; earlierHref: string | null; viewerRole: ChatSenderRole; texts: ChatTexts; labelledBy: string }
+>(function ChatLog({ messages, earlierHref, viewerRole, texts, labelledBy }, ref) {
   const { i18n } = useTranslation();
   const locale = i18n.language === "am" ? "am-ET" : "en-GB";
   const time = new Intl.DateTimeFormat(locale, { timeZone: QODA_TIME_ZONE, hour: "2-digit", minute: "2-digit" });
@@ -33,6 +35,13 @@ export const ChatLog = forwardRef<
       data-testid="chat-log"
     >
       <ol className="flex flex-col gap-1">
+        {earlierHref ? (
+          <li className="text-center">
+            <Link to={earlierHref} preventScrollReset className="link text-sm">
+              {texts.earlier}
+            </Link>
+          </li>
+        ) : null}
         {messages.length === 0 ? <li className="py-8 text-center text-sm text-base-content/80">{texts.empty}</li> : null}
         {messages.map((message, index) => {
           const own = message.senderRole === viewerRole;
@@ -40,7 +49,13 @@ export const ChatLog = forwardRef<
           const date = day.format(message.sentAt);
           const newDay = index === 0 || day.format(messages[index - 1]!.sentAt) !== date;
           return (
-            <li key={message.id} data-testid="chat-message" data-own={own ? "" : undefined} data-kind={message.fileId ? "image" : "text"}>
+            <li
+              key={message.id}
+              id={`message-${message.id}`}
+              data-testid="chat-message"
+              data-own={own ? "" : undefined}
+              data-kind={message.fileId ? "image" : "text"}
+            >
               {newDay ? <p className="my-2 text-center text-xs text-base-content/80">{date}</p> : null}
               <div className={`chat ${own ? "chat-end" : "chat-start"}`}>
                 <p className="chat-header gap-2 text-xs text-base-content/80">

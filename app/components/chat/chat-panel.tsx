@@ -26,7 +26,7 @@ export function ChatPanel({
   consultationId,
   viewerRole,
   status,
-  chat: { texts, messages, loadFailed },
+  chat: { texts, messages, earlierHref, loadFailed },
   failure,
   room,
   live,
@@ -35,7 +35,7 @@ export function ChatPanel({
   viewerRole: ChatSenderRole;
   status: ConsultationStatus;
   /** What the server read: the words, the history, and whether the room could be reached. */
-  chat: { texts: ChatTexts; messages: ChatMessage[]; loadFailed: boolean };
+  chat: { texts: ChatTexts; messages: ChatMessage[]; earlierHref: string | null; loadFailed: boolean };
   /** The form's last post without JavaScript, when it was not sent: why, and the words to show again. */
   failure: { error: string; text: string } | null;
   room: RoomLink;
@@ -90,7 +90,14 @@ export function ChatPanel({
         {texts.title}
       </h2>
       {loadFailed && !liveChat?.synced ? <FormAlert title={texts.errorTitle} message={texts.loadFailed} /> : null}
-      <ChatLog ref={log} messages={liveChat?.messages ?? messages} viewerRole={viewerRole} texts={texts} labelledBy={headingId} />
+      <ChatLog
+        ref={log}
+        messages={liveChat?.messages ?? messages}
+        earlierHref={earlierHref}
+        viewerRole={viewerRole}
+        texts={texts}
+        labelledBy={headingId}
+      />
       {status === "in_progress" ? (
         // A plain form: until the live half has loaded it posts the page, which comes back with the message in.
         <form method="post" encType="multipart/form-data" onSubmit={send} className="flex flex-col gap-2">

@@ -17,6 +17,8 @@ export interface ChatTexts {
   photoHint: string;
   /** Said where a keyboard is likely: Enter sends, Shift+Enter starts a new line. */
   enterHint: string;
+  /** The link to a page with earlier messages. */
+  earlier: string;
   send: string;
   sending: string;
   ended: string;

@@ -27,10 +27,16 @@ export async function consultationRecord(context: AppLoadContext, request: Reque
     feedbackOf(db, consultation.id),
     getTranslator(request),
   ]);
-  const chat = await chatHistoryForAdmin(context.cloudflare.env, t, consultation, {
-    patient: patient?.name || t("admin.records.unknownPerson"),
-    doctor: doctor?.name || t("admin.records.unknownPerson"),
-  });
+  const chat = await chatHistoryForAdmin(
+    context.cloudflare.env,
+    t,
+    consultation,
+    {
+      patient: patient?.name || t("admin.records.unknownPerson"),
+      doctor: doctor?.name || t("admin.records.unknownPerson"),
+    },
+    new URL(request.url),
+  );
   return {
     consultation: { ...consultationForPage(consultation), createdAt: consultation.createdAt.toISOString() },
     patient,
