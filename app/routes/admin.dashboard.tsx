@@ -2,10 +2,10 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
-import { Pager } from "~/components/admin/pager";
 import { AddAdminForm, AddDoctorForm } from "~/components/admin/staff-account-forms";
 import { CardList, DoctorStatusBadge, PersonName, useAdminDate } from "~/components/admin/user-list";
 import { DashboardWelcome } from "~/components/dashboard-welcome";
+import { Pager } from "~/components/pager";
 import { StatCard } from "~/components/stat-card";
 import { pageRequest } from "~/domain/paging";
 import { ADD_ADMIN_INTENT, ADD_DOCTOR_INTENT, USER_TABS, userTabOf } from "~/domain/staff-intents";

@@ -3,27 +3,39 @@ import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
 import { SubmitButton } from "~/components/form-fields";
+import { Pager } from "~/components/pager";
 import { isUuid } from "~/domain/ids";
 import { isNotificationKind } from "~/domain/notifications";
+import { pageRequest, toPage } from "~/domain/paging";
 import { safeRedirectPath } from "~/domain/safe-redirect";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { loadAsDocument, staticPage } from "~/page-hydration";
 import { requireRole } from "~/server/auth/guards.server";
-import { latestNotifications, markAllNotificationsRead, openNotification } from "~/server/db/notifications.server";
+import { markAllNotificationsRead, notificationsPage, openNotification, unreadNotificationCount } from "~/server/db/notifications.server";
 import { readFormData } from "~/server/form-body.server";
 
 const INTENTS = { open: "open", markAllRead: "mark-all-read" } as const;
+/** A phone's screenful or two. */
+const NOTIFICATIONS_PER_PAGE = 20;
 
-// Patients and doctors (the guard on loader and action): what happened to their consultations while they were elsewhere, newest first.
+// Patients and doctors (the guard on loader and action): what happened to their consultations while they were elsewhere, newest first, a page at a time.
 export async function loader(args: LoaderFunctionArgs) {
   const user = await requireRole(args, "patient", "doctor");
-  const rows = await latestNotifications(args.context.db, user.userId);
-  const t = await getTranslator(args.request);
+  const { db } = args.context;
+  const paging = pageRequest(new URL(args.request.url).searchParams, NOTIFICATIONS_PER_PAGE);
+  const [fetched, unread, t] = await Promise.all([
+    notificationsPage(db, user.userId, paging),
+    unreadNotificationCount(db, user.userId),
+    getTranslator(args.request),
+  ]);
+  const { rows, ...page } = toPage(fetched, paging, NOTIFICATIONS_PER_PAGE);
   return {
     title: pageTitle(t("notifications.title")),
     notifications: rows.flatMap((row) =>
       isNotificationKind(row.kind) ? [{ id: row.id, kind: row.kind, isRead: row.isRead, createdAt: row.createdAt.toISOString() }] : [],
     ),
+    page,
+    unread,
   };
 }
 
@@ -52,7 +64,7 @@ export async function action(args: ActionFunctionArgs) {
 
 export default function Notifications() {
   const { t, i18n } = useTranslation();
-  const { notifications } = useLoaderData<typeof loader>();
+  const { notifications, page, unread } = useLoaderData<typeof loader>();
   const when = new Intl.DateTimeFormat(i18n.language === "am" ? "am-ET" : "en-GB", {
     dateStyle: "medium",
     timeStyle: "short",
@@ -62,7 +74,7 @@ export default function Notifications() {
     <section className="mx-auto flex max-w-2xl flex-col gap-4 px-4 py-6">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-2xl font-bold">{t("notifications.title")}</h1>
-        {notifications.some((notification) => !notification.isRead) ? (
+        {unread > 0 ? (
           <Form method="post">
             <SubmitButton name="intent" value={INTENTS.markAllRead} className="btn btn-sm btn-outline" busyLabel={t("forms.busy")}>
               {t("notifications.markAllRead")}
@@ -98,6 +110,7 @@ export default function Notifications() {
           </li>
         ))}
       </ul>
+      <Pager page={page.page} hasPrevious={page.hasPrevious} hasNext={page.hasNext} />
     </section>
   );
 }

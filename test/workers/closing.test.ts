@@ -325,4 +325,44 @@ describe("notifications", () => {
       .where(and(eq(notifications.userId, patientId), eq(notifications.isRead, false)));
     expect(unread).toHaveLength(0);
   });
+
+  it("are paged, 20 at a time, newest first, with links to the previous and next pages in either language", async () => {
+    const { consultation, patientId, patient } = await consultationInProgress();
+    const link = `/patient/consultation/${consultation.id}`;
+    const now = Date.now();
+    // 45, a minute apart; the oldest five are the only unread ones (on the last page).
+    const rows = Array.from({ length: 45 }, (_, age) => ({
+      userId: patientId,
+      kind: "new_message",
+      consultationId: consultation.id,
+      link,
+      isRead: age < 40,
+      createdAt: new Date(now - age * 60_000),
+    }));
+    for (let from = 0; from < rows.length; from += 10) await db.insert(notifications).values(rows.slice(from, from + 10));
+    const times = (html: string) => [...html.matchAll(/<time dateTime="([^"]+)"/g)].map((match) => Date.parse(match[1]!));
+    const minutesAgo = (html: string) => times(html).map((time) => Math.round((now - time) / 60_000));
+
+    const first = await (await patient.get("/notifications")).text();
+    expect(minutesAgo(first)).toEqual(Array.from({ length: 20 }, (_, index) => index));
+    expect(first).toContain('href="/notifications?page=2"');
+    expect(first).toContain(">Next page<");
+    expect(first).not.toContain(">Previous page<");
+    // Unread ones wait on a later page: "mark all as read" is offered anyway.
+    expect(first).toContain('value="mark-all-read"');
+
+    const second = await (await patient.get("/notifications?page=2")).text();
+    expect(minutesAgo(second)).toEqual(Array.from({ length: 20 }, (_, index) => index + 20));
+    expect(second).toContain(">Previous page<");
+    const last = await (await patient.get("/notifications?page=3")).text();
+    expect(minutesAgo(last)).toEqual([40, 41, 42, 43, 44]);
+    expect(last).not.toContain(">Next page<");
+    // A page number that is not one is the first page.
+    expect(minutesAgo(await (await patient.get("/notifications?page=x")).text())[0]).toBe(0);
+
+    await patient.get("/notifications?lng=am");
+    const amharic = await (await patient.get("/notifications?page=2")).text();
+    expect(amharic).toContain(">ያለፈው ገጽ<");
+    expect(amharic).toContain(">የሚቀጥለው ገጽ<");
+  });
 });

@@ -3,7 +3,7 @@
 import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
 
-import { Pager } from "~/components/admin/pager";
+import { Pager } from "~/components/pager";
 import { MAX_SEARCH_CHARS } from "~/domain/paging";
 
 export function AdminListPage({

@@ -4,10 +4,8 @@ import { and, count, desc, eq } from "drizzle-orm";
 
 import { notifications } from "~/db/schema";
 import type { NotificationKind } from "~/domain/notifications";
+import type { PageRequest } from "~/domain/paging";
 import type { Database } from "~/server/db/client.server";
-
-/** The most a person's list shows (the newest). */
-const SHOWN_NOTIFICATIONS = 50;
 
 export function notificationRow(userId: string, kind: NotificationKind, consultationId: string, link: string, now: Date) {
   return { userId, kind, consultationId, link, isRead: false, createdAt: now };
@@ -42,19 +40,24 @@ export async function unreadNotificationCount(db: Database, userId: string) {
   return row?.unread ?? 0;
 }
 
-export function latestNotifications(db: Database, userId: string) {
-  return db
-    .select({
-      id: notifications.id,
-      kind: notifications.kind,
-      link: notifications.link,
-      isRead: notifications.isRead,
-      createdAt: notifications.createdAt,
-    })
-    .from(notifications)
-    .where(eq(notifications.userId, userId))
-    .orderBy(desc(notifications.createdAt))
-    .limit(SHOWN_NOTIFICATIONS);
+/** A page of the person's notifications, newest first (fetched with `pageRequest`'s limit: one more than a page). */
+export function notificationsPage(db: Database, userId: string, paging: PageRequest) {
+  return (
+    db
+      .select({
+        id: notifications.id,
+        kind: notifications.kind,
+        link: notifications.link,
+        isRead: notifications.isRead,
+        createdAt: notifications.createdAt,
+      })
+      .from(notifications)
+      .where(eq(notifications.userId, userId))
+      // The id settles ties, so no notification is on two pages or on none.
+      .orderBy(desc(notifications.createdAt), desc(notifications.id))
+      .limit(paging.limit)
+      .offset(paging.offset)
+  );
 }
 
 /** Marks one of the reader's own notifications read (someone else's id changes nothing). */

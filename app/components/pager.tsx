@@ -14,20 +14,20 @@ export function Pager({ page, hasPrevious, hasNext }: { page: number; hasPreviou
     return query ? `?${query}` : ".";
   };
   return (
-    <nav aria-label={t("admin.paging.label")} className="flex flex-wrap items-center justify-between gap-2">
+    <nav aria-label={t("paging.label")} className="flex flex-wrap items-center justify-between gap-2">
       {hasPrevious ? (
         <Link to={hrefFor(page - 1)} className="btn btn-sm btn-outline" rel="prev">
-          {t("admin.paging.previous")}
+          {t("paging.previous")}
         </Link>
       ) : (
         <span />
       )}
       <span className="text-sm text-base-content/70" aria-current="page">
-        {t("admin.paging.page", { page })}
+        {t("paging.page", { page })}
       </span>
       {hasNext ? (
         <Link to={hrefFor(page + 1)} className="btn btn-sm btn-outline" rel="next">
-          {t("admin.paging.next")}
+          {t("paging.next")}
         </Link>
       ) : (
         <span />
