@@ -44,6 +44,7 @@ const PAGES: Array<{ route: string; path: string; as: Visitor }> = [
   { route: "register.doctor", path: "/register/doctor", as: "anonymous" },
   { route: "feedback", path: "/feedback", as: "anonymous" },
   { route: "forgot-password", path: "/forgot-password", as: "anonymous" },
+  { route: "sign-in-link", path: "/sign-in-link", as: "anonymous" },
   { route: "auth.resend", path: "/auth/resend", as: "anonymous" },
   { route: "auth.confirm", path: "/auth/confirm?token=expired", as: "anonymous" },
   { route: "reset-password", path: "/reset-password?token=expired", as: "anonymous" },

@@ -1,4 +1,6 @@
+import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 
 /** The narrow, centred card that account pages (sign in, sign up, consent…) sit in. */
 export function AuthCard({ title, intro, children }: { title: string; intro?: string; children: ReactNode }) {
@@ -12,5 +14,17 @@ export function AuthCard({ title, intro, children }: { title: string; intro?: st
         </div>
       </div>
     </section>
+  );
+}
+
+/** A one-time link that is used, expired or forged: it says so, and offers to send a new one. */
+export function InvalidLinkCard({ newLink }: { newLink: { to: string; label: string } }) {
+  const { t } = useTranslation();
+  return (
+    <AuthCard title={t("auth.links.invalidTitle")} intro={t("auth.links.invalidBody")}>
+      <Link to={newLink.to} className="btn btn-primary">
+        {newLink.label}
+      </Link>
+    </AuthCard>
   );
 }

@@ -89,6 +89,9 @@ export function formatBadgeCount(count: number): string {
 export const EMAIL_CONFIRMATION_LINK_LIFETIME_MS = 24 * 60 * 60_000;
 export const PASSWORD_RESET_LINK_LIFETIME_MS = 60 * 60_000;
 export const INVITE_LINK_LIFETIME_MS = 72 * 60 * 60_000;
+/** A sign-in link (for someone whose password attempts must wait): short, as it is a way in by itself. */
+export const SIGN_IN_LINK_LIFETIME_MS = 15 * 60_000;
+export const SIGN_IN_LINK_LIFETIME_MINUTES = SIGN_IN_LINK_LIFETIME_MS / 60_000;
 
 /** A session's last-seen time is written at most this often, to spare D1 a write per request. */
 export const SESSION_TOUCH_INTERVAL_MS = 60_000;

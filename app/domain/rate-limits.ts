@@ -19,6 +19,8 @@ export const RATE_LIMITS = {
   resetRequestsPerAccount: { maxAttempts: 3, windowMs: FIFTEEN_MINUTES_MS },
   resetRequestsPerClient: { maxAttempts: 10, windowMs: FIFTEEN_MINUTES_MS },
   resendsPerAccount: { maxAttempts: 3, windowMs: FIFTEEN_MINUTES_MS },
+  signInLinksPerAccount: { maxAttempts: 3, windowMs: FIFTEEN_MINUTES_MS },
+  signInLinksPerClient: { maxAttempts: 10, windowMs: FIFTEEN_MINUTES_MS },
   resendsPerClient: { maxAttempts: 10, windowMs: FIFTEEN_MINUTES_MS },
   /** Public forms (a doctor's application, a contact message): generous for shared addresses, dull for scripts. */
   doctorApplicationsPerClient: { maxAttempts: 5, windowMs: ONE_HOUR_MS },

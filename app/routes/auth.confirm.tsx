@@ -1,8 +1,7 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
-import { AuthCard } from "~/components/auth-card";
+import { InvalidLinkCard } from "~/components/auth-card";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { recordAudit } from "~/server/audit.server";
 import { markEmailConfirmed } from "~/server/auth/accounts.server";
@@ -31,11 +30,5 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.t
 
 export default function ConfirmEmail() {
   const { t } = useTranslation();
-  return (
-    <AuthCard title={t("auth.links.invalidTitle")} intro={t("auth.links.invalidBody")}>
-      <Link to="/auth/resend" className="btn btn-primary">
-        {t("auth.confirm.resendLink")}
-      </Link>
-    </AuthCard>
-  );
+  return <InvalidLinkCard newLink={{ to: "/auth/resend", label: t("auth.confirm.resendLink") }} />;
 }

@@ -22,7 +22,8 @@ import { AFTER_SIGN_IN_DEFAULT, completeSignIn } from "~/server/auth/sign-in.ser
 import { attemptPasswordSignIn } from "~/server/auth/sign-in-attempt.server";
 import { readFormData } from "~/server/form-body.server";
 
-type FormError = TextMessage & { resendFor?: string };
+/** Why the sign-in did not happen, and the way on: a new confirmation link, or a sign-in link while attempts must wait. */
+type FormError = TextMessage & { resendFor?: string; signInLinkFor?: string };
 
 // Public. Someone already signed in goes straight on to where they were headed.
 export async function loader(args: LoaderFunctionArgs) {
@@ -45,7 +46,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   const { email, password, redirect: redirectTo } = submission.value;
   const attempt = await attemptPasswordSignIn(context, request, email, password);
-  if (!attempt.ok && attempt.reason === "wait") return reply(waitMessage(attempt.retryAfterMs), 429);
+  if (!attempt.ok && attempt.reason === "wait") return reply({ ...waitMessage(attempt.retryAfterMs), signInLinkFor: email }, 429);
   // A right password on an unconfirmed account gets the very answer a wrong one gets: otherwise signing
   // up with an address, then signing in, would tell whether it already had an account.
   if (!attempt.ok || !attempt.emailConfirmed) {
@@ -81,6 +82,11 @@ export default function Login() {
           {formError.resendFor ? (
             <Link to={`/auth/resend?email=${encodeURIComponent(formError.resendFor)}`} className="link font-semibold">
               {t("auth.confirm.resendLink")}
+            </Link>
+          ) : null}
+          {formError.signInLinkFor ? (
+            <Link to={`/sign-in-link?email=${encodeURIComponent(formError.signInLinkFor)}`} className="link font-semibold">
+              {t("auth.signIn.linkOffer")}
             </Link>
           ) : null}
         </FormAlert>

@@ -15,6 +15,7 @@ export type AuditAction =
   | "auth.email_confirmed"
   | "auth.password_changed"
   | "auth.password_reset_requested"
+  | "auth.sign_in_link_requested"
   | "auth.password_reset"
   | "auth.invite_accepted"
   | "auth.consent_given"

@@ -109,9 +109,9 @@ describe("Google sign-in through the local stand-in", () => {
 });
 
 describe("guards", () => {
-  it("stop a sixth wrong password with the wait time", async () => {
+  it("stop a sixth wrong password with the wait time, and offer the owner a way in by an emailed link", async () => {
     journey = await startJourney();
-    const { page } = journey;
+    const { page, problems } = journey;
     for (let attempt = 1; attempt <= 5; attempt++) {
       await signIn(page, "dawit@qoda.test", `Wrong-password-${attempt}`);
       await page.getByTestId("form-alert").waitFor();
@@ -120,6 +120,19 @@ describe("guards", () => {
     await signIn(page, "dawit@qoda.test", "Wrong-password-6");
     await page.getByTestId("form-alert").waitFor();
     expect(await page.getByTestId("form-alert").textContent()).toMatch(/Too many attempts\. Please wait 1[45] minutes and try again\./);
+
+    // The owner, on this very browser, asks for a one-time sign-in link instead of waiting.
+    await page.getByRole("link", { name: "Email me a one-time sign-in link instead" }).click();
+    await page.waitForURL(/\/sign-in-link\?email=/);
+    expect(await page.getByLabel("Email").inputValue()).toBe("dawit@qoda.test");
+    await page.getByRole("button", { name: "Email me a sign-in link" }).click();
+    await expect.poll(() => page.getByTestId("link-sent").textContent()).toContain("a sign-in link is on its way");
+    await followEmailedLink(page, "dawit@qoda.test");
+    expect(path(page)).toBe("/sign-in-link");
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.waitForURL(/\/patient\/dashboard$/);
+    await expect.poll(() => page.getByTestId("dashboard-greeting").textContent()).toBe("Welcome, Dawit!");
+    expect(problems).toEqual([]);
   });
 
   it("send a patient who opens a doctor's page to Access denied", async () => {

@@ -8,7 +8,7 @@ import { LANGUAGES } from "../../domain/languages";
 import { DEFAULT_DOCTOR_SPECIALTY, DOCTOR_STATUSES, ROLES } from "../../domain/roles";
 import { createdAt, id, isBoolean, oneOf, updatedAt } from "./columns";
 
-export const AUTH_TOKEN_PURPOSES = ["email_confirmation", "password_reset", "invite"] as const;
+export const AUTH_TOKEN_PURPOSES = ["email_confirmation", "password_reset", "invite", "sign_in"] as const;
 
 export const users = sqliteTable(
   "users",

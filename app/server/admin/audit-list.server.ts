@@ -19,6 +19,7 @@ export const AUDIT_ACTION_LABELS = {
   "auth.email_confirmed": "admin.audit.actions.auth_email_confirmed",
   "auth.password_changed": "admin.audit.actions.auth_password_changed",
   "auth.password_reset_requested": "admin.audit.actions.auth_password_reset_requested",
+  "auth.sign_in_link_requested": "admin.audit.actions.auth_sign_in_link_requested",
   "auth.password_reset": "admin.audit.actions.auth_password_reset",
   "auth.invite_accepted": "admin.audit.actions.auth_invite_accepted",
   "auth.consent_given": "admin.audit.actions.auth_consent_given",

@@ -3,7 +3,12 @@
 // Each is written in the account owner's language, to the account's own address.
 import type { AppLoadContext } from "@remix-run/cloudflare";
 
-import { EMAIL_CONFIRMATION_LINK_LIFETIME_MS, INVITE_LINK_LIFETIME_MS, PASSWORD_RESET_LINK_LIFETIME_MS } from "~/domain/constants";
+import {
+  EMAIL_CONFIRMATION_LINK_LIFETIME_MS,
+  INVITE_LINK_LIFETIME_MS,
+  PASSWORD_RESET_LINK_LIFETIME_MS,
+  SIGN_IN_LINK_LIFETIME_MS,
+} from "~/domain/constants";
 import { getTranslatorFor } from "~/i18n.server";
 import { findUserByEmail } from "~/server/auth/accounts.server";
 import { resendLimits } from "~/server/auth/client-limits.server";
@@ -19,6 +24,8 @@ const LINKS: Record<AccountEmailKind, { purpose: LinkPurpose; path: string; life
   // For accounts an admin creates: a link to set their own password, valid 72 hours, once.
   invite: { purpose: "invite", path: "/invite", lifetimeMs: INVITE_LINK_LIFETIME_MS },
   applicationApproved: { purpose: "invite", path: "/invite", lifetimeMs: INVITE_LINK_LIFETIME_MS },
+  // For someone whose password attempts must wait (guessing from their network): a way in by email.
+  signIn: { purpose: "sign_in", path: "/sign-in-link", lifetimeMs: SIGN_IN_LINK_LIFETIME_MS },
 };
 
 /** Sends `userId` the one-time link of `kind`; false when there is no such account. */
@@ -40,7 +47,13 @@ export async function sendAccountLink(kind: AccountEmailKind, context: AppLoadCo
  * Sends the link of `kind` to the account at `email`, if there is one (and, for a confirmation, if
  * it is not confirmed yet). Returns the account's id when a link went out.
  */
-export async function sendAccountLinkTo(kind: "confirm" | "reset", context: AppLoadContext, request: Request, email: string, now: Date) {
+export async function sendAccountLinkTo(
+  kind: "confirm" | "reset" | "signIn",
+  context: AppLoadContext,
+  request: Request,
+  email: string,
+  now: Date,
+) {
   const user = await findUserByEmail(context.db, email);
   if (!user || (kind === "confirm" && user.emailConfirmedAt)) return null;
   return (await sendAccountLink(kind, context, request, user.id, now)) ? user.id : null;

@@ -12,6 +12,10 @@ export async function userExists(db: Database, userId: string) {
   return (await db.query.users.findFirst({ columns: { id: true }, where: eq(users.id, userId) })) !== undefined;
 }
 
+export async function findUserById(db: Database, userId: string) {
+  return db.query.users.findFirst({ columns: { id: true, email: true, emailConfirmedAt: true }, where: eq(users.id, userId) });
+}
+
 export async function findUserByEmail(db: Database, email: string) {
   return db.query.users.findFirst({ where: eq(users.email, email.toLowerCase()) });
 }

@@ -23,6 +23,11 @@ export const resetLimits = (request: Request, email: string): Array<[string, Rat
   [`reset:client:${clientKey(request)}`, RATE_LIMITS.resetRequestsPerClient],
 ];
 
+export const signInLinkLimits = (request: Request, email: string): Array<[string, RateLimit]> => [
+  [`sign-in-link:account:${email}`, RATE_LIMITS.signInLinksPerAccount],
+  [`sign-in-link:client:${clientKey(request)}`, RATE_LIMITS.signInLinksPerClient],
+];
+
 export const resendLimits = (request: Request, email: string): Array<[string, RateLimit]> => [
   [`resend:account:${email}`, RATE_LIMITS.resendsPerAccount],
   [`resend:client:${clientKey(request)}`, RATE_LIMITS.resendsPerClient],

@@ -21,7 +21,7 @@ export async function completeSignIn(
   context: AppLoadContext,
   request: Request,
   userId: string,
-  options: { redirectTo: string | null | undefined; method: "password" | "google"; email: string },
+  options: { redirectTo: string | null | undefined; method: "password" | "google" | "email_link"; email: string },
 ) {
   const now = new Date();
   const previous = await findSessionUser(context.db, request, now);
