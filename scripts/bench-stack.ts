@@ -29,7 +29,7 @@ export function benchAccount(role: "doctor" | "patient" | "admin", index: number
   return { id, statements, cookie: cookieFor(token) };
 }
 
-function percentile(sorted: number[], fraction: number) {
+export function percentile(sorted: number[], fraction: number) {
   return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)]!;
 }
 

@@ -60,7 +60,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         firstName: profile.givenName || profile.email.split("@")[0]!,
         lastName: profile.familyName,
         email: profile.email,
-        password: null,
+        passwordHash: null,
         consented: false,
         emailConfirmed: profile.emailVerified,
         preferredLanguage: await detectLanguage(request),

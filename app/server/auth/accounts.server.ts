@@ -24,8 +24,8 @@ interface NewPatient {
   firstName: string;
   lastName: string;
   email: string;
-  /** Null for accounts that sign in only with Google. */
-  password: string | null;
+  /** `hashPassword`'s result; null for accounts that sign in only with Google. */
+  passwordHash: string | null;
   consented: boolean;
   emailConfirmed: boolean;
   preferredLanguage: Language;
@@ -35,7 +35,7 @@ interface NewPatient {
 export async function createPatient(db: Database, patient: NewPatient, now: Date): Promise<string | null> {
   if (await findUserByEmail(db, patient.email)) return null;
   const userId = crypto.randomUUID();
-  const passwordHash = patient.password ? await hashPassword(patient.password) : null;
+  const { passwordHash } = patient;
   try {
     await db.batch([
       db.insert(users).values({
