@@ -9,6 +9,8 @@ export function afterResponse(context: AppLoadContext, task: string, work: () =>
   // hash) started at once would hold the isolate before the answer leaves.
   const answered = new Promise((resolve) => setTimeout(resolve, 0));
   context.cloudflare.ctx.waitUntil(
-    answered.then(work).catch((error: unknown) => console.error(JSON.stringify({ event: "background_task_failed", task, error: String(error) }))),
+    answered
+      .then(work)
+      .catch((error: unknown) => console.error(JSON.stringify({ event: "background_task_failed", task, error: String(error) }))),
   );
 }
