@@ -19,3 +19,8 @@ export function whyNotWaiting(consultation: { status: ConsultationStatus; declin
 export function refusalHttpStatus(refusal: DecisionRefusal): 404 | 403 | 409 {
   return refusal === "not_found" ? 404 : refusal === "not_permitted" ? 403 : 409;
 }
+
+/** Where "Start a new consultation" leads after a decline: for unclear photos, a new draft with the same words. */
+export function startAgainPath(declinedId: string, reason: DeclineReason): string {
+  return reason === "photos_unclear" ? `/patient/new-consultation?from=${declinedId}` : "/patient/new-consultation";
+}

@@ -2,7 +2,7 @@
 import { z } from "zod/mini";
 
 import { MAX_PHOTO_BYTES, MAX_PHOTO_PIXELS, MAX_PHOTOS_PER_REQUEST, MAX_TITLE_CHARS, type PHOTO_CONTENT_TYPES } from "./constants";
-import { type DeclineReason, DEFAULT_PRIORITY, PRIORITIES, type Priority } from "./consultation-status";
+import { DEFAULT_PRIORITY, PRIORITIES, type Priority } from "./consultation-status";
 import { declaredPixelSize } from "./image-dimensions";
 import { cleanLine, cleanText } from "./text-hygiene";
 
@@ -106,9 +106,4 @@ export function photoRefusal(sizeBytes: number, bytes: Uint8Array, photosAlready
 /** How long a request has waited, in whole minutes, for "waiting 12 min". */
 export function minutesWaited(createdAt: Date, now: Date): number {
   return Math.max(0, Math.floor((now.getTime() - createdAt.getTime()) / 60_000));
-}
-
-/** Where "Start a new consultation" leads after a decline: for unclear photos, a new draft with the same words. */
-export function startAgainPath(declinedId: string, reason: DeclineReason): string {
-  return reason === "photos_unclear" ? `/patient/new-consultation?from=${declinedId}` : "/patient/new-consultation";
 }

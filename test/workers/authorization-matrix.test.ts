@@ -51,6 +51,7 @@ const MATRIX: Record<string, Record<Persona, Expectation>> = {
   "routes/auth.confirm": everyone(400),
   "routes/auth.resend": everyone(200),
   "routes/forgot-password": everyone(200),
+  "routes/sign-in-link": everyone(200),
   "routes/reset-password": everyone(400),
   "routes/invite": everyone(400),
   "routes/auth.google": everyone("/login"),

@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 
 import type { RoomLink } from "~/components/realtime/use-consultation-room";
-import { preparePhoto } from "~/components/request-wizard/downscale";
 import type { ChatMessage } from "~/realtime/protocol";
 import type { ChatImageAnswer } from "~/routes/consultation.$id.chat-image";
 
@@ -92,9 +91,11 @@ export function useConsultationChat(consultationId: string, room: RoomLink, init
 
   const sendImage = useCallback(
     async (file: File) => {
-      const form = new FormData();
-      form.append("image", await preparePhoto(file), file.name);
       try {
+        // Loaded with the first photo: most chat pages never send one (a lost connection fails the send).
+        const { preparePhoto } = await import("~/components/request-wizard/downscale");
+        const form = new FormData();
+        form.append("image", await preparePhoto(file), file.name);
         const response = await fetch(`/consultation/${consultationId}/chat-image`, { method: "POST", body: form });
         const answer = (await response.json()) as ChatImageAnswer;
         return response.ok ? null : (answer.error ?? sendFailed);

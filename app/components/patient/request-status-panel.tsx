@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { SubmitButton } from "~/components/form-fields";
 import { DOCTOR_RESPONSE_PROMISE_MINUTES, PATIENT_TO_PAYMENT_AFTER_MATCH_MS } from "~/domain/constants";
 import { DECISION_INTENTS } from "~/domain/consultation-decisions";
-import { startAgainPath } from "~/domain/consultation-request";
+import { startAgainPath } from "~/domain/consultation-decisions";
 import type { ConsultationStatus, DeclineReason } from "~/domain/consultation-status";
 
 export interface Decline {

@@ -5,7 +5,7 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import { sql } from "drizzle-orm";
 
 import { consultations, notifications } from "~/db/schema";
-import { startAgainPath } from "~/domain/consultation-request";
+import { startAgainPath } from "~/domain/consultation-decisions";
 import type { DeclineReason } from "~/domain/consultation-status";
 import type { LateReason } from "~/domain/late-payments";
 import { consultationLink, type NotificationKind } from "~/domain/notifications";
