@@ -17,6 +17,7 @@ export default defineConfig(async () => {
             SESSION_SECRET: "test-session-secret-that-is-long-enough-0123456789",
             // The tests play Cloudflare's edge: each Visitor's CF-Connecting-IP is its own address.
             TRUST_CF_CONNECTING_IP: "true",
+            SITE_URL: "https://qoda.test",
             TEST_MIGRATIONS: migrations,
           },
         },

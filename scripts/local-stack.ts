@@ -138,7 +138,9 @@ export async function startDevServer(options: {
   inheritOutput?: boolean;
   readyTimeoutMs?: number;
 }): Promise<DevServer> {
-  const varArgs = Object.entries(options.vars ?? {}).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
+  // The site's own address, for the links the scheduled job writes (a late payment's mail).
+  const vars = { SITE_URL: `http://localhost:${options.port}`, ...options.vars };
+  const varArgs = Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
   const child = spawn(
     "wrangler",
     [

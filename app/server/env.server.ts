@@ -9,6 +9,11 @@ const optionalUrl = z.url().optional();
 const EnvSchema = z
   .object({
     APP_ENV: z.enum(["development", "test", "production"]),
+    /**
+     * The site's own address (https://qoda.et), for what the scheduled job writes without a request
+     * to take it from: links in the mail a late payment sends. Outside production, the local server.
+     */
+    SITE_URL: z.url().optional(),
     SESSION_SECRET: z.string().min(32, "SESSION_SECRET must be at least 32 characters"),
     MAIL_FROM: z.string().default("Qoda <no-reply@qoda.et>"),
     MAIL_API_KEY: z.string().optional(),
@@ -35,7 +40,14 @@ const EnvSchema = z
   })
   .superRefine((env, context) => {
     if (env.APP_ENV !== "production") return;
-    for (const name of ["MAIL_API_KEY", "GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET", "CHAPA_SECRET_KEY", "CHAPA_WEBHOOK_SECRET"] as const) {
+    for (const name of [
+      "SITE_URL",
+      "MAIL_API_KEY",
+      "GOOGLE_CLIENT_ID",
+      "GOOGLE_CLIENT_SECRET",
+      "CHAPA_SECRET_KEY",
+      "CHAPA_WEBHOOK_SECRET",
+    ] as const) {
       if (!env[name]) context.addIssue({ code: "custom", path: [name], message: `${name} is required in production` });
     }
     if (env.PAYMENT_PROVIDER === "sandbox")
@@ -52,7 +64,12 @@ export type AppConfig = z.infer<typeof EnvSchema> & {
   paymentProvider: "chapa" | "sandbox";
   /** How long a patient has to pay once a doctor accepts. */
   paymentWindowMs: number;
+  /** SITE_URL's origin (outside production, the local server's by default). */
+  siteOrigin: string;
 };
+
+/** Where `npm start` serves the app when SITE_URL is not set. */
+const LOCAL_SITE_ORIGIN = "http://localhost:8787";
 
 const validated = new WeakMap<object, AppConfig>();
 
@@ -71,6 +88,7 @@ export function loadConfig(env: Env): AppConfig {
     trustsClientAddressHeader: production || parsed.data.TRUST_CF_CONNECTING_IP === "true",
     paymentProvider: parsed.data.PAYMENT_PROVIDER ?? (production ? "chapa" : "sandbox"),
     paymentWindowMs: parsed.data.PAYMENT_WINDOW_SECONDS ? parsed.data.PAYMENT_WINDOW_SECONDS * 1000 : PAYMENT_WINDOW_MS,
+    siteOrigin: parsed.data.SITE_URL ? new URL(parsed.data.SITE_URL).origin : LOCAL_SITE_ORIGIN,
   };
   validated.set(env, config);
   return config;

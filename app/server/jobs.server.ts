@@ -12,6 +12,7 @@ import { findAbandonedDrafts } from "~/server/db/consultations.server";
 import { deleteConnectionsOpenedBefore } from "~/server/db/room-connections.server";
 import { loadConfig } from "~/server/env.server";
 import { deliverDueMail, type DeliveryReport } from "~/server/mail/mailer.server";
+import { reverifyOpenPayments,type ReverifyReport } from "~/server/payments/reverify.server";
 import { releaseStrandedApprovals } from "~/server/registrations/review.server";
 
 export interface HousekeepingReport {
@@ -23,6 +24,8 @@ export interface HousekeepingReport {
   linksDeleted: number;
   rateLimitHitsDeleted: number;
   approvalsReleased: number;
+  /** Open payment attempts asked about again (their webhook may never have come). */
+  payments: ReverifyReport;
   mail: DeliveryReport;
 }
 
@@ -31,6 +34,7 @@ const RATE_LIMIT_HIT_RETENTION_MS = 24 * 60 * 60_000;
 
 export async function runHousekeeping(env: Env, now: Date): Promise<HousekeepingReport> {
   const db = createDatabase(env.DB);
+  const config = loadConfig(env);
   const files = env.FILES;
   // Belt and braces for the rooms' alarms: a payment window that closed unnoticed is closed here.
   let paymentsExpired = 0;
@@ -63,7 +67,8 @@ export async function runHousekeeping(env: Env, now: Date): Promise<Housekeeping
     linksDeleted: links.length,
     rateLimitHitsDeleted: hits.length,
     approvalsReleased: await releaseStrandedApprovals(db, now),
+    payments: await reverifyOpenPayments(env, config, now),
     // Whatever a request queued and did not deliver (a crash, a provider outage) goes out now.
-    mail: await deliverDueMail(db, loadConfig(env), now),
+    mail: await deliverDueMail(db, config, now),
   };
 }

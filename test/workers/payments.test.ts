@@ -6,13 +6,15 @@ import { and, count, eq } from "drizzle-orm";
 import { getServerByName } from "partyserver";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-import { auditLog, consultations, payments } from "~/db/schema";
+import { auditLog, consultations, notifications, payments } from "~/db/schema";
 import { CONSULTATION_FEE_ETB } from "~/domain/constants";
 import { confirmPayment } from "~/server/consultations/confirm-payment.server";
+import { recordPaymentAttempt } from "~/server/db/payments.server";
 import { loadConfig } from "~/server/env.server";
+import { runHousekeeping } from "~/server/jobs.server";
 import { chapaProvider } from "~/server/payments/chapa.server";
 import { sandboxProvider, sandboxTransaction } from "~/server/payments/sandbox.server";
-import { startPayment } from "~/server/payments/start-payment.server";
+import { newTxRef, startPayment } from "~/server/payments/start-payment.server";
 import { signWebhookBody } from "~/server/payments/webhook-signature.server";
 
 import type { ConsultationRoom } from "../../party/consultation";
@@ -134,6 +136,30 @@ describe("paying in the sandbox", () => {
     expect(await paymentsOf(consultation.id)).toHaveLength(1);
   });
 
+  it("sends a second tab's Pay to the checkout already open, so only one payment can be made", async () => {
+    const { consultation, patient } = await acceptedRequest();
+    const [firstTab, secondTab] = [await formTxRef(patient, consultation.id), await formTxRef(patient, consultation.id)];
+    expect(firstTab).not.toBe(secondTab);
+    const first = await pay(patient, consultation.id, firstTab);
+    const second = await pay(patient, consultation.id, secondTab);
+    expect(second.status).toBe(302);
+    expect(second.headers.get("Location")).toBe(first.headers.get("Location"));
+    expect((await paymentsOf(consultation.id)).map((attempt) => attempt.txRef)).toEqual([firstTab]);
+  });
+
+  it("starts a fresh attempt for a new acceptance, not the checkout of an earlier one", async () => {
+    const { consultation, patient } = await acceptedRequest();
+    const earlier = await checkoutStarted(patient, consultation.id);
+    // The window closed and another doctor accepted since: the old checkout belongs to the old window.
+    await db
+      .update(consultations)
+      .set({ acceptedAt: new Date(Date.now() + 1) })
+      .where(eq(consultations.id, consultation.id));
+    const later = await checkoutStarted(patient, consultation.id);
+    expect(later).not.toBe(earlier);
+    expect(await paymentsOf(consultation.id)).toHaveLength(2);
+  });
+
   it("says Payment Failed when the patient fails the checkout, and Pay works again", async () => {
     routeOwnCallsToWorker();
     const { consultation, patient } = await acceptedRequest();
@@ -238,6 +264,69 @@ describe("the payment webhook", () => {
     expect((await consultationNow(consultation.id)).updatedAt).toEqual(after.updatedAt);
   });
 
+  /** A Pay begun `minutesAgo` (its acceptance earlier still), as if its patient paid or left then. */
+  async function attemptBegun(minutesAgo: number) {
+    const request = await acceptedRequest({ acceptedAgoMs: (minutesAgo + 1) * 60_000 });
+    const txRef = await checkoutStarted(request.patient, request.consultation.id);
+    const at = new Date(Date.now() - minutesAgo * 60_000);
+    await db.update(payments).set({ createdAt: at, updatedAt: at }).where(eq(payments.txRef, txRef));
+    return { ...request, txRef };
+  }
+  const paymentNow = async (txRef: string) => (await db.query.payments.findFirst({ where: eq(payments.txRef, txRef) }))!;
+
+  it("finds, from the scheduled job, a payment whose webhook never came and whose patient left, and starts the consultation once", async () => {
+    const { consultation, txRef, doctorId } = await attemptBegun(5);
+    await markPaidAtSandbox(txRef);
+    const report = await runHousekeeping(env, new Date());
+    expect(report.payments.confirmed).toBeGreaterThanOrEqual(1);
+    expect((await consultationNow(consultation.id)).status).toBe("in_progress");
+    expect(await paymentNow(txRef)).toMatchObject({ status: "paid", needsAdminReview: false });
+    expect(await auditCount(consultation.id, "consultation.paid")).toBe(1);
+    const doctorNotices = await db.select().from(notifications).where(eq(notifications.userId, doctorId));
+    expect(doctorNotices.map((notice) => notice.kind)).toContain("payment_received");
+    // The job running again (or at the same time) changes nothing more.
+    await Promise.all([runHousekeeping(env, new Date()), runHousekeeping(env, new Date())]);
+    expect(await auditCount(consultation.id, "consultation.paid")).toBe(1);
+  });
+
+  it("asks again about an attempt still open, marks a failed one failed, and leaves a fresh one to its patient", async () => {
+    const pending = await attemptBegun(5);
+    const failed = await attemptBegun(5);
+    await markPaidAtSandbox(failed.txRef, { status: "failed" });
+    const fresh = await attemptBegun(0);
+    await markPaidAtSandbox(fresh.txRef);
+    const before = (await paymentNow(pending.txRef)).updatedAt;
+    await runHousekeeping(env, new Date());
+    const asked = await paymentNow(pending.txRef);
+    expect(asked.status).toBe("initialized");
+    expect(asked.updatedAt.getTime()).toBeGreaterThan(before.getTime());
+    expect((await paymentNow(failed.txRef)).status).toBe("failed");
+    // Still on the checkout page, most likely: the webhook or the return page will say.
+    expect((await paymentNow(fresh.txRef)).status).toBe("initialized");
+    expect((await consultationNow(fresh.consultation.id)).status).toBe("accepted_awaiting_payment");
+  });
+
+  it("keeps a payment the job finds after the window closed as late, for a refund, and tells the patient", async () => {
+    const { consultation, txRef, patientId } = await attemptBegun(5);
+    await markPaidAtSandbox(txRef);
+    await db
+      .update(consultations)
+      .set({ paymentDeadlineAt: new Date(Date.now() - 1_000) })
+      .where(eq(consultations.id, consultation.id));
+    await runHousekeeping(env, new Date());
+    expect(await paymentNow(txRef)).toMatchObject({ status: "paid_after_expiry", needsAdminReview: true });
+    expect((await consultationNow(consultation.id)).status).toBe("pending");
+    const patientEmail = (await db.query.users.findFirst({ where: (users, { eq }) => eq(users.id, patientId) }))!.email;
+    expect((await emailsTo(patientEmail)).filter((mail) => mail.subject.includes("refunded"))).toHaveLength(1);
+  });
+
+  it("flags for an admin an attempt still open after a week, instead of asking forever", async () => {
+    const { txRef } = await attemptBegun(7 * 24 * 60 + 1);
+    await markPaidAtSandbox(txRef);
+    await runHousekeeping(env, new Date());
+    expect(await paymentNow(txRef)).toMatchObject({ status: "initialized", needsAdminReview: true });
+  });
+
   it("makes one move when the webhook and the return page race", async () => {
     const { consultation, txRef, patient } = await startedPayment();
     await markPaidAtSandbox(txRef);
@@ -291,8 +380,26 @@ describe("the payment webhook", () => {
 
   it("tells a patient who paid twice that the second payment will be refunded, not that time ran out", async () => {
     const { consultation, txRef, patientId, patient } = await startedPayment();
-    // A second tab started its own checkout in the same window; both were paid.
-    const secondTxRef = await checkoutStarted(patient, consultation.id);
+    // Two tabs pressed Pay at the same moment, before either had its checkout (a later Pay would follow
+    // the open one): two attempts in the same window, and both were paid.
+    const secondTxRef = newTxRef();
+    await recordPaymentAttempt(db, {
+      consultationId: consultation.id,
+      patientId,
+      txRef: secondTxRef,
+      provider: "sandbox",
+      amountEtb: 150,
+      now: new Date(),
+    });
+    await sandboxProvider(config(), env, ORIGIN).initialize({
+      txRef: secondTxRef,
+      amountEtb: 150,
+      email: "patient@example.com",
+      firstName: "Test",
+      lastName: "Patient",
+      callbackUrl: `${ORIGIN}/payments/webhook`,
+      returnUrl: `${ORIGIN}/payments/return/${secondTxRef}`,
+    });
     await markPaidAtSandbox(txRef);
     await markPaidAtSandbox(secondTxRef);
     expect((await confirmPayment(env, config(), ORIGIN, txRef, new Date())).kind).toBe("confirmed");

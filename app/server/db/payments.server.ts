@@ -1,5 +1,5 @@
 // Payments: one row per attempt, each with its own tx_ref, recorded before the provider is called.
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, isNotNull, sql } from "drizzle-orm";
 
 import { payments } from "~/db/schema";
 import { lateReason } from "~/domain/late-payments";
@@ -26,6 +26,28 @@ export async function paymentById(db: Database, id: string): Promise<PaymentRow 
 
 export async function paymentByTxRef(db: Database, txRef: string): Promise<PaymentRow | null> {
   return (await db.query.payments.findFirst({ where: eq(payments.txRef, txRef) })) ?? null;
+}
+
+/**
+ * The newest attempt of `consultationId` still open at the provider (initialized, its checkout known)
+ * and begun since the current acceptance: a second tab's Pay goes to it, so only one can be paid.
+ */
+export async function openAttemptSince(db: Database, consultationId: string, provider: PaymentRow["provider"], since: Date) {
+  const [open] = await db
+    .select()
+    .from(payments)
+    .where(
+      and(
+        eq(payments.consultationId, consultationId),
+        eq(payments.provider, provider),
+        eq(payments.status, "initialized"),
+        isNotNull(payments.checkoutUrl),
+        gte(payments.createdAt, since),
+      ),
+    )
+    .orderBy(desc(payments.createdAt))
+    .limit(1);
+  return open ?? null;
 }
 
 export async function saveCheckoutUrl(db: Database, txRef: string, checkoutUrl: string, now: Date) {

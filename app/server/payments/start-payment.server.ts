@@ -2,11 +2,12 @@
 // the provider later confirms is unknown to us), then the provider gives the checkout to send them to.
 // The page hands out the tx_ref with the form, so the same form sent twice (a double click, a retry after
 // a timeout) is one payment: the provider answers "used before" and the checkout URL stored by the first
-// send is the one to follow.
+// send is the one to follow. Another tab's form (its own tx_ref) goes to the checkout already open for
+// this acceptance, so two tabs cannot both be paid (each payment would lose the provider's fee).
 import { CONSULTATION_FEE_ETB } from "~/domain/constants";
 import type { ConsultationRow } from "~/server/consultations/move.server";
 import type { Database } from "~/server/db/client.server";
-import { markPaymentFailed, paymentByTxRef, recordPaymentAttempt, saveCheckoutUrl } from "~/server/db/payments.server";
+import { markPaymentFailed, openAttemptSince, paymentByTxRef, recordPaymentAttempt, saveCheckoutUrl } from "~/server/db/payments.server";
 import { contactOf, profileName } from "~/server/db/profiles.server";
 
 import type { PaymentProvider } from "./payment-provider.server";
@@ -41,6 +42,11 @@ export async function startPayment(
   if (sent && (sent.consultationId !== consultation.id || sent.patientId !== consultation.patientId || sent.provider !== provider.name))
     return { ok: false, reason: "invalid_request" };
   if (sent?.status === "paid" || sent?.status === "paid_after_expiry") return { ok: false, reason: "already_paid" };
+  // A form that would begin a new attempt (its own, or one after a failure) follows one already open.
+  if ((!sent || sent.status === "failed") && consultation.acceptedAt) {
+    const openAttempt = await openAttemptSince(db, consultation.id, provider.name, consultation.acceptedAt);
+    if (openAttempt?.checkoutUrl) return { ok: true, checkoutUrl: openAttempt.checkoutUrl };
+  }
   // After a failed attempt, Pay again is a new attempt with a reference of its own.
   const txRef = sent?.status === "failed" ? newTxRef() : formTxRef;
   if (!sent || txRef !== formTxRef)

@@ -1,0 +1,73 @@
+// Payments nobody came back for: a webhook that never landed and a patient who closed the tab leave an
+// attempt `initialized` while the money may sit at the provider. The scheduled job asks the provider
+// about each open attempt for up to a week, through the one confirmation path (so a payment found this
+// way starts the consultation, or is kept as late, exactly as the webhook would have done). One still
+// open after that week is flagged for an admin rather than forgotten.
+import { and, asc, eq, gt, lt, lte } from "drizzle-orm";
+
+import { payments } from "~/db/schema";
+import { confirmPayment } from "~/server/consultations/confirm-payment.server";
+import { createDatabase } from "~/server/db/client.server";
+import type { AppConfig } from "~/server/env.server";
+
+/** How long an attempt is asked about: longer than any checkout stays open, and than Chapa retries its webhook (72 h). */
+export const REVERIFY_FOR_MS = 7 * 24 * 60 * 60_000;
+/** An attempt younger than this is left to its patient, who is probably still on the checkout page. */
+const REVERIFY_AFTER_MS = 2 * 60_000;
+/** The most asked about in one run (the job runs every 15 minutes; the least recently asked go first). */
+const REVERIFY_PER_RUN = 100;
+
+export interface ReverifyReport {
+  asked: number;
+  confirmed: number;
+  late: number;
+  failed: number;
+  stillOpen: number;
+  mismatched: number;
+  /** Open for longer than we ask: flagged for an admin. */
+  flagged: number;
+}
+
+export async function reverifyOpenPayments(env: Env, config: AppConfig, now: Date): Promise<ReverifyReport> {
+  const db = createDatabase(env.DB);
+  const open = await db
+    .select({ txRef: payments.txRef })
+    .from(payments)
+    .where(
+      and(
+        eq(payments.status, "initialized"),
+        gt(payments.createdAt, new Date(now.getTime() - REVERIFY_FOR_MS)),
+        lt(payments.createdAt, new Date(now.getTime() - REVERIFY_AFTER_MS)),
+      ),
+    )
+    .orderBy(asc(payments.updatedAt))
+    .limit(REVERIFY_PER_RUN);
+  const report: ReverifyReport = { asked: open.length, confirmed: 0, late: 0, failed: 0, stillOpen: 0, mismatched: 0, flagged: 0 };
+  for (const { txRef } of open) {
+    const outcome = await confirmPayment(env, config, config.siteOrigin, txRef, now);
+    if (outcome.kind === "confirmed" || outcome.kind === "already_confirmed") report.confirmed += 1;
+    else if (outcome.kind === "late") report.late += 1;
+    else if (outcome.kind === "not_paid" && outcome.status === "failed") report.failed += 1;
+    else if (outcome.kind === "mismatch") report.mismatched += 1;
+    else report.stillOpen += 1;
+    // Asked now: the next run asks the others first.
+    if (outcome.kind === "not_paid" && outcome.status === "pending")
+      await db
+        .update(payments)
+        .set({ updatedAt: now })
+        .where(and(eq(payments.txRef, txRef), eq(payments.status, "initialized")));
+  }
+  const flagged = await db
+    .update(payments)
+    .set({ needsAdminReview: true, updatedAt: now })
+    .where(
+      and(
+        eq(payments.status, "initialized"),
+        eq(payments.needsAdminReview, false),
+        lte(payments.createdAt, new Date(now.getTime() - REVERIFY_FOR_MS)),
+      ),
+    )
+    .returning({ id: payments.id });
+  report.flagged = flagged.length;
+  return report;
+}
