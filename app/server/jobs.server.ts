@@ -12,7 +12,7 @@ import { findAbandonedDrafts } from "~/server/db/consultations.server";
 import { deleteConnectionsOpenedBefore } from "~/server/db/room-connections.server";
 import { loadConfig } from "~/server/env.server";
 import { deliverDueMail, type DeliveryReport } from "~/server/mail/mailer.server";
-import { reverifyOpenPayments,type ReverifyReport } from "~/server/payments/reverify.server";
+import { reverifyOpenPayments, type ReverifyReport } from "~/server/payments/reverify.server";
 import { releaseStrandedApprovals } from "~/server/registrations/review.server";
 
 export interface HousekeepingReport {
