@@ -107,12 +107,31 @@ function PaymentCard({ payment }: { payment: Payment }) {
             {t("admin.payments.awaitingRefund")}
           </span>
         ) : null}
+        {payment.review ? (
+          <span className="badge badge-sm badge-error" data-testid="needs-review">
+            {t("admin.payments.needsReview")}
+          </span>
+        ) : null}
         {payment.refund ? (
           <span className="badge badge-sm badge-success" data-testid="refunded-badge">
             {t("admin.payments.refundedBadge")}
           </span>
         ) : null}
       </div>
+      {payment.review ? (
+        <div role="note" className="alert alert-error flex flex-col items-start gap-1" data-testid="review-reason">
+          <p>{t(`admin.payments.reviewReasons.${payment.review.reason}`)}</p>
+          <p className="text-sm break-words">
+            {payment.review.providerAnswer
+              ? t("admin.payments.providerSaid", {
+                  status: payment.review.providerAnswer.status || "—",
+                  amount: payment.review.providerAnswer.amount ?? "—",
+                  currency: payment.review.providerAnswer.currency || "—",
+                })
+              : t("admin.payments.providerSaidNothing")}
+          </p>
+        </div>
+      ) : null}
       <dl className="grid grid-cols-2 gap-3 md:grid-cols-4">
         <Detail label={t("admin.payments.amount")}>{t("admin.overview.etb", { amount: payment.amountEtb })}</Detail>
         <Detail label={t("admin.payments.provider")}>{t(`admin.payments.providers.${payment.provider}`)}</Detail>

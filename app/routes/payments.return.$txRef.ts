@@ -38,6 +38,8 @@ function whereToAfter(outcome: ConfirmationOutcome): { page: "consultation" | "p
       return { page: "payment", toast: { kind: "error", title: "payment.failedTitle", description: "payment.notCompleted" } };
     case "unknown":
     case "mismatch":
+    case "flagged":
+    case "unverified":
       return { page: "payment", toast: { kind: "error", title: "payment.failedTitle", description: "payment.notVerified" } };
   }
 }

@@ -17,7 +17,11 @@ const STATUS_OF: Record<ConfirmationOutcome["kind"], number> = {
   late: 200,
   not_paid: 200,
   unknown: 404,
+  // Recorded and flagged for an admin: a repeat would change nothing.
   mismatch: 422,
+  flagged: 200,
+  // The provider could not be asked: a later delivery (or the job) tries again.
+  unverified: 503,
 };
 
 /** Only the provider's POST means anything here. */

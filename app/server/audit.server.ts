@@ -28,6 +28,7 @@ export type AuditAction =
   | "consultation.completed"
   | "files.deleted"
   | "payment.late"
+  | "payment.flagged"
   | "file.viewed"
   | "registration.submitted"
   | "contact.submitted"

@@ -237,8 +237,8 @@ describe("the payment webhook", () => {
     expect((await paymentsOf(consultation.id))[0]!.status).toBe("initialized");
   });
 
-  it("acts only on what verify shows: a wrong amount or currency, or an unpaid transaction, changes nothing", async () => {
-    for (const changes of [{ amountEtb: 1 }, { status: "pending" }]) {
+  it("acts only on what verify shows: a wrong amount or currency, or an unpaid transaction, starts nothing", async () => {
+    for (const changes of [{ amountEtb: 1 }, { currency: "USD" }, { status: "pending" }]) {
       const { consultation, txRef } = await startedPayment();
       if (changes.status !== "pending") await markPaidAtSandbox(txRef, changes);
       // The webhook claims success for the right amount; the provider's own record says otherwise.
@@ -247,6 +247,39 @@ describe("the payment webhook", () => {
       expect(response.status).toBe(changes.status === "pending" ? 200 : 422);
       expect((await consultationNow(consultation.id)).status).toBe("accepted_awaiting_payment");
       expect((await paymentsOf(consultation.id))[0]!.status).toBe("initialized");
+    }
+  });
+
+  it("records a provider that disagrees with us, with what it said, and flags it for an admin once", async () => {
+    const { consultation, txRef } = await startedPayment();
+    await markPaidAtSandbox(txRef, { amountEtb: 1 });
+    const { body, signature } = await chapaWebhook(sandboxSecret(), { tx_ref: txRef, amount: "150.00" });
+    const replays = await Promise.all(Array.from({ length: 5 }, () => postWebhook(body, { "x-chapa-signature": signature })));
+    expect(replays.map((response) => response.status)).toEqual([422, 422, 422, 422, 422]);
+    const [flagged] = await paymentsOf(consultation.id);
+    expect(flagged).toMatchObject({ status: "initialized", needsAdminReview: true, reviewReason: "provider_disagrees" });
+    expect(JSON.parse(flagged!.providerAnswer!)).toEqual({ status: "success", amount: 1, currency: "ETB", txRef });
+    expect(await auditCount(consultation.id, "payment.flagged")).toBe(1);
+
+    // The admins see it, with the provider's words, and are not offered to mark it refunded.
+    const admin = new Visitor(await sessionCookieFor(await createUser("admin")));
+    const page = await (await admin.get("/admin/payments")).text();
+    const card = page.slice(page.indexOf(`data-tx-ref="${txRef}"`));
+    expect(card).toContain("The provider&#x27;s record does not match ours");
+    expect(card).toContain("The provider said: success, 1 ETB");
+    expect(card.slice(0, card.indexOf("</li>"))).not.toContain("Mark refunded");
+  });
+
+  it("reads refunded, reversed and a status it does not know as what they are: flagged, never paid, never pending", async () => {
+    for (const status of ["refunded", "reversed", "on_hold"]) {
+      const { consultation, txRef } = await startedPayment();
+      await markPaidAtSandbox(txRef, { status });
+      const outcome = await confirmPayment(env, config(), ORIGIN, txRef, new Date());
+      expect(outcome).toMatchObject({ kind: "flagged", status: status === "on_hold" ? "unknown" : status });
+      expect((await consultationNow(consultation.id)).status).toBe("accepted_awaiting_payment");
+      const [flagged] = await paymentsOf(consultation.id);
+      expect(flagged).toMatchObject({ status: "initialized", needsAdminReview: true, reviewReason: "provider_status" });
+      expect(JSON.parse(flagged!.providerAnswer!).status).toBe(status);
     }
   });
 
@@ -321,10 +354,12 @@ describe("the payment webhook", () => {
   });
 
   it("flags for an admin an attempt still open after a week, instead of asking forever", async () => {
-    const { txRef } = await attemptBegun(7 * 24 * 60 + 1);
+    const { txRef, consultation } = await attemptBegun(7 * 24 * 60 + 1);
     await markPaidAtSandbox(txRef);
     await runHousekeeping(env, new Date());
-    expect(await paymentNow(txRef)).toMatchObject({ status: "initialized", needsAdminReview: true });
+    await runHousekeeping(env, new Date());
+    expect(await paymentNow(txRef)).toMatchObject({ status: "initialized", needsAdminReview: true, reviewReason: "open_too_long" });
+    expect(await auditCount(consultation.id, "payment.flagged")).toBe(1);
   });
 
   it("makes one move when the webhook and the return page race", async () => {
@@ -522,9 +557,11 @@ describe("the Chapa adapter", () => {
     vi.spyOn(globalThis, "fetch").mockResolvedValueOnce(
       Response.json({ status: "success", data: { tx_ref: "qoda-y", status: "refunded?", amount: "abc", currency: 5, reference: 7 } }),
     );
+    // A status it does not know is not taken for a wait (issue 16): it is unknown, with Chapa's word kept.
     expect(await provider.verify("qoda-y")).toEqual({
       txRef: "qoda-y",
-      status: "pending",
+      status: "unknown",
+      providerStatus: "refunded?",
       amountEtb: Number.NaN,
       currency: "",
       reference: null,
@@ -538,6 +575,9 @@ describe("the Chapa adapter", () => {
       { settle: "success", changes: { amount: "15" }, expected: "mismatch" },
       { settle: "success", changes: { currency: "USD" }, expected: "mismatch" },
       { settle: "failed", changes: {}, expected: "not_paid" },
+      { settle: "refunded", changes: {}, expected: "flagged" },
+      { settle: "Reversed", changes: {}, expected: "flagged" },
+      { settle: "something new", changes: {}, expected: "flagged" },
     ] as const;
     for (const { settle, changes, expected } of cases) {
       const { consultation } = await acceptedRequest();

@@ -8,6 +8,13 @@ import { consultations } from "./consultations";
 
 export const PAYMENT_STATUSES = ["initialized", "paid", "failed", "paid_after_expiry"] as const;
 export const PAYMENT_PROVIDERS = ["chapa", "sandbox"] as const;
+/**
+ * Why an admin must look at a payment that is not simply late: still open after we stopped asking the
+ * provider, the provider's record disagreeing with ours, or a status of the provider's that is not a
+ * plain success, failure or wait (refunded, reversed, one we do not know).
+ */
+export const PAYMENT_REVIEW_REASONS = ["open_too_long", "provider_disagrees", "provider_status"] as const;
+export type PaymentReviewReason = (typeof PAYMENT_REVIEW_REASONS)[number];
 
 export const payments = sqliteTable(
   "payments",
@@ -27,8 +34,11 @@ export const payments = sqliteTable(
     status: text("status", { enum: PAYMENT_STATUSES }).notNull().default("initialized"),
     checkoutUrl: text("checkout_url"),
     providerReference: text("provider_reference"),
-    /** A payment confirmed after the window closed: an admin must refund or re-match it. */
+    /** A payment confirmed after the window closed, or one with a `reviewReason`: an admin must look at it. */
     needsAdminReview: integer("needs_admin_review", { mode: "boolean" }).notNull().default(false),
+    reviewReason: text("review_reason", { enum: PAYMENT_REVIEW_REASONS }),
+    /** What the provider's verify said when it was flagged (JSON: status, amount, currency, tx_ref), for the admin. */
+    providerAnswer: text("provider_answer"),
     /** When an admin recorded the money as sent back, and who. */
     refundedAt: integer("refunded_at", { mode: "timestamp_ms" }),
     refundedBy: text("refunded_by").references(() => users.id),
@@ -46,6 +56,8 @@ export const payments = sqliteTable(
     check("payments_provider_valid", oneOf("provider", PAYMENT_PROVIDERS)),
     check("payments_amount_positive", sql`${t.amountEtb} > 0`),
     check("payments_review_bool", isBoolean("needs_admin_review")),
+    // NULL (nothing to review) passes: a CHECK fails only on false.
+    check("payments_review_reason_valid", oneOf("review_reason", PAYMENT_REVIEW_REASONS)),
     check("payments_refund_complete", sql`(${t.refundedAt} IS NULL) = (${t.refundedBy} IS NULL)`),
   ],
 );

@@ -32,6 +32,7 @@ export const AUDIT_ACTION_LABELS = {
   "consultation.completed": "admin.audit.actions.consultation_completed",
   "files.deleted": "admin.audit.actions.files_deleted",
   "payment.late": "admin.audit.actions.payment_late",
+  "payment.flagged": "admin.audit.actions.payment_flagged",
   "file.viewed": "admin.audit.actions.file_viewed",
   "registration.submitted": "admin.audit.actions.registration_submitted",
   "contact.submitted": "admin.audit.actions.contact_submitted",

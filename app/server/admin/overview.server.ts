@@ -1,7 +1,7 @@
 // The figures of /admin/overview, read from D1. Each is one indexed query, aggregated by SQLite; the
 // medians read one or two rows of a sorted column (`medianWindow`), so nothing here loads a table into
 // the Worker, whatever it holds.
-import { and, avg, count, eq, gte, isNotNull, isNull, or, type SQL, sql, sum } from "drizzle-orm";
+import { and, avg, count, eq, gte, isNotNull, isNull, type SQL, sql, sum } from "drizzle-orm";
 
 import { consultations, patientFeedback, payments } from "~/db/schema";
 import { dailySeries, DAY_MS, ethiopianDayNumber, medianFromWindow, medianWindow, rate, startOfEthiopianDay } from "~/domain/admin-figures";
@@ -12,10 +12,7 @@ import type { Database } from "~/server/db/client.server";
 const CHART_DAYS = 30;
 
 /** A payment that came in too late or did not match and whose money has not been sent back yet. */
-export const awaitingRefund = and(
-  or(eq(payments.status, "paid_after_expiry"), eq(payments.needsAdminReview, true)),
-  isNull(payments.refundedAt),
-)!;
+export const awaitingRefund = and(eq(payments.status, "paid_after_expiry"), isNull(payments.refundedAt))!;
 
 /** The median of `value` over the rows `where` selects, in ms; null when there are none. */
 async function medianMs(db: Database, value: SQL<number>, where: SQL) {

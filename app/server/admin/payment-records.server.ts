@@ -1,6 +1,7 @@
-// Every payment for the admins (late or unmatched ones waiting for a refund first), and recording a
-// refund: once, with who and when, however many admins or clicks ask at the same moment.
-import { and, desc, eq, sql } from "drizzle-orm";
+// Every payment for the admins (late ones waiting for a refund first, then those flagged for review
+// with what the provider said), and recording a refund: once, with who and when, however many admins
+// or clicks ask at the same moment.
+import { and, desc, eq, isNotNull, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 
 import { auditLog, consultations, payments, profiles, users } from "~/db/schema";
@@ -9,6 +10,7 @@ import { awaitingRefund } from "~/server/admin/overview.server";
 import { auditIfChanged } from "~/server/audit.server";
 import { clientAddress } from "~/server/client-address.server";
 import type { Database } from "~/server/db/client.server";
+import type { ProviderAnswer } from "~/server/db/payments.server";
 
 const refunder = alias(profiles, "refunder_profile");
 
@@ -24,6 +26,8 @@ export async function paymentsForAdmins(db: Database, page: PageRequest) {
       currency: payments.currency,
       status: payments.status,
       needsAdminReview: payments.needsAdminReview,
+      reviewReason: payments.reviewReason,
+      providerAnswer: payments.providerAnswer,
       createdAt: payments.createdAt,
       paidAt: payments.paidAt,
       refundedAt: payments.refundedAt,
@@ -40,7 +44,7 @@ export async function paymentsForAdmins(db: Database, page: PageRequest) {
     .leftJoin(users, eq(users.id, payments.patientId))
     .leftJoin(profiles, eq(profiles.userId, payments.patientId))
     .leftJoin(refunder, eq(refunder.userId, payments.refundedBy))
-    .orderBy(desc(waiting), desc(payments.createdAt), desc(payments.id))
+    .orderBy(desc(waiting), desc(isNotNull(payments.reviewReason)), desc(payments.createdAt), desc(payments.id))
     .limit(page.limit)
     .offset(page.offset);
   return rows.map((row) => ({
@@ -52,6 +56,7 @@ export async function paymentsForAdmins(db: Database, page: PageRequest) {
     amountEtb: row.amountEtb,
     status: row.status,
     needsAdminReview: row.needsAdminReview,
+    review: row.reviewReason ? { reason: row.reviewReason, providerAnswer: providerAnswerOf(row.providerAnswer) } : null,
     awaitingRefund: Number(row.awaitingRefund) === 1,
     createdAt: row.createdAt.toISOString(),
     paidAt: row.paidAt?.toISOString() ?? null,
@@ -60,6 +65,24 @@ export async function paymentsForAdmins(db: Database, page: PageRequest) {
       : null,
     patient: { name: `${row.patientFirstName ?? ""} ${row.patientLastName ?? ""}`.trim(), email: row.patientEmail ?? "" },
   }));
+}
+
+/** The stored answer, if it is still one (it is written by this app, but a row is never trusted blindly). */
+function providerAnswerOf(stored: string | null): ProviderAnswer | null {
+  if (!stored) return null;
+  try {
+    const answer = JSON.parse(stored) as Partial<ProviderAnswer>;
+    return typeof answer.status === "string" && typeof answer.currency === "string"
+      ? {
+          status: answer.status,
+          amount: typeof answer.amount === "number" ? answer.amount : null,
+          currency: answer.currency,
+          txRef: String(answer.txRef ?? ""),
+        }
+      : null;
+  } catch {
+    return null;
+  }
 }
 
 export type RefundOutcome = "refunded" | "already" | "not_found" | "not_awaiting";

@@ -3,7 +3,9 @@
 // provider itself, asked with verify, shows the transaction succeeded for the amount, currency and
 // tx_ref we recorded. Then the consultation moves to `in_progress` once, with the payment marked paid in
 // the same batch; a payment that comes after its window closed (or after another payment already
-// started the consultation) is kept and flagged for an admin to refund, never dropped.
+// started the consultation) is kept and flagged for an admin to refund, never dropped. A provider record
+// that disagrees with ours, or a status that is neither success, failure nor a wait (refunded,
+// reversed, one we do not know), is kept with the payment and flagged for an admin too.
 import { and, eq, gt, lte, sql } from "drizzle-orm";
 
 import { consultations, payments } from "~/db/schema";
@@ -11,7 +13,14 @@ import type { LateReason } from "~/domain/late-payments";
 import { consultationLink } from "~/domain/notifications";
 import { createDatabase, type Database } from "~/server/db/client.server";
 import { notify } from "~/server/db/notifications.server";
-import { latePaymentsOf, markPaymentFailed, markPaymentLate, paymentByTxRef, type PaymentRow } from "~/server/db/payments.server";
+import {
+  flagPaymentForReview,
+  latePaymentsOf,
+  markPaymentFailed,
+  markPaymentLate,
+  paymentByTxRef,
+  type PaymentRow,
+} from "~/server/db/payments.server";
 import type { AppConfig } from "~/server/env.server";
 import { paymentProvider } from "~/server/payments/provider.server";
 import { paymentConfirmed } from "~/server/rooms.server";
@@ -31,8 +40,12 @@ export type ConfirmationOutcome =
   | { kind: "not_paid"; payment: PaymentRow; status: "failed" | "pending" }
   /** No payment of ours has this tx_ref. */
   | { kind: "unknown" }
-  /** The provider's record does not match ours (amount, currency, reference), or it knows no such transaction. */
-  | { kind: "mismatch"; payment: PaymentRow };
+  /** The provider's record does not match ours (amount, currency, reference): flagged for an admin. */
+  | { kind: "mismatch"; payment: PaymentRow }
+  /** The provider says refunded, reversed, or a status we do not know: flagged for an admin. */
+  | { kind: "flagged"; payment: PaymentRow; status: "refunded" | "reversed" | "unknown" }
+  /** The provider could not be asked, or knows no such transaction (yet): asked again later. */
+  | { kind: "unverified"; payment: PaymentRow };
 
 export async function confirmPayment(env: Env, config: AppConfig, origin: string, txRef: string, now: Date): Promise<ConfirmationOutcome> {
   const db = createDatabase(env.DB);
@@ -43,12 +56,22 @@ export async function confirmPayment(env: Env, config: AppConfig, origin: string
 
   const provider = paymentProvider(config, env, origin);
   const verified = provider.name === payment.provider ? await provider.verify(txRef) : null;
-  const matches =
-    verified !== null &&
-    verified.txRef === payment.txRef &&
-    verified.amountEtb === payment.amountEtb &&
-    verified.currency === payment.currency;
-  if (!matches) return { kind: "mismatch", payment };
+  if (!verified) return { kind: "unverified", payment };
+  const answer = {
+    status: verified.providerStatus,
+    amount: Number.isFinite(verified.amountEtb) ? verified.amountEtb : null,
+    currency: verified.currency,
+    txRef: verified.txRef,
+  };
+  const matches = verified.txRef === payment.txRef && verified.amountEtb === payment.amountEtb && verified.currency === payment.currency;
+  if (!matches) {
+    await flagPaymentForReview(db, txRef, "provider_disagrees", answer, now);
+    return { kind: "mismatch", payment };
+  }
+  if (verified.status === "refunded" || verified.status === "reversed" || verified.status === "unknown") {
+    await flagPaymentForReview(db, txRef, "provider_status", answer, now);
+    return { kind: "flagged", payment, status: verified.status };
+  }
   if (verified.status !== "success") {
     if (verified.status === "failed") await markPaymentFailed(db, txRef, now);
     return { kind: "not_paid", payment, status: verified.status };

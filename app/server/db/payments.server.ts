@@ -1,7 +1,7 @@
 // Payments: one row per attempt, each with its own tx_ref, recorded before the provider is called.
-import { and, desc, eq, gte, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 
-import { payments } from "~/db/schema";
+import { type PaymentReviewReason, payments } from "~/db/schema";
 import { lateReason } from "~/domain/late-payments";
 import { auditIfChanged } from "~/server/audit.server";
 import type { Database } from "~/server/db/client.server";
@@ -81,6 +81,45 @@ export async function markPaymentLate(db: Database, txRef: string, providerRefer
       targetId: payments.consultationId,
       ipAddress: null,
       details: sql<string>`json_object('txRef', ${payments.txRef})`,
+      now,
+    }),
+  ]);
+  return flagged.length === 1;
+}
+
+/** What the provider's verify said, kept with a flagged payment for the admin who looks at it. */
+export interface ProviderAnswer {
+  status: string;
+  amount: number | null;
+  currency: string;
+  txRef: string;
+}
+
+/**
+ * Flags an attempt not settled as paid for an admin, with why and what the provider said. Once: a
+ * replayed webhook or the job's next run finds it flagged and changes nothing. Audited in the same
+ * batch, only by the call that flagged it. True for that call.
+ */
+export async function flagPaymentForReview(
+  db: Database,
+  txRef: string,
+  reason: PaymentReviewReason,
+  answer: ProviderAnswer | null,
+  now: Date,
+): Promise<boolean> {
+  const [flagged] = await db.batch([
+    db
+      .update(payments)
+      .set({ needsAdminReview: true, reviewReason: reason, providerAnswer: answer ? JSON.stringify(answer) : null, updatedAt: now })
+      .where(and(eq(payments.txRef, txRef), inArray(payments.status, ["initialized", "failed"]), isNull(payments.reviewReason)))
+      .returning({ id: payments.id }),
+    auditIfChanged(db, payments, and(eq(payments.txRef, txRef), sql`changes() = 1`), {
+      action: "payment.flagged",
+      actorId: null,
+      targetType: "consultation",
+      targetId: payments.consultationId,
+      ipAddress: null,
+      details: sql<string>`json_object('txRef', ${payments.txRef}, 'reason', ${payments.reviewReason})`,
       now,
     }),
   ]);

@@ -5,7 +5,13 @@ import { z } from "zod";
 
 import type { AppConfig } from "~/server/env.server";
 
-import type { Checkout, InitializeOutcome, PaymentProvider, VerifiedTransaction } from "./payment-provider.server";
+import {
+  type Checkout,
+  type InitializeOutcome,
+  type PaymentProvider,
+  providerStatusOf,
+  type VerifiedTransaction,
+} from "./payment-provider.server";
 
 const REQUEST_TIMEOUT_MS = 10_000;
 /** Chapa shows this on its checkout page; it allows 16 characters. */
@@ -27,12 +33,12 @@ const InitializeAnswer = z.object({
   data: z.object({ checkout_url: z.string().startsWith("https://") }),
 });
 
-/** A verify answer in Chapa's format; an unknown status counts as still pending. */
+/** A verify answer in Chapa's format; a status we do not know is `unknown` (for an admin), never read as another. */
 const VerifyAnswer = z.object({
   status: z.literal("success"),
   data: z.object({
     tx_ref: z.string(),
-    status: z.enum(["success", "failed", "pending"]).catch("pending"),
+    status: z.string().catch(""),
     amount: z.unknown().transform((amount) => (Number.isFinite(Number(amount)) ? Number(amount) : Number.NaN)),
     currency: z.string().catch(""),
     reference: z.string().nullable().catch(null),
@@ -94,7 +100,7 @@ export function chapaProvider(config: AppConfig): PaymentProvider {
         const answer = VerifyAnswer.safeParse(await readAnswer(response));
         if (!answer.success) return null;
         const { tx_ref, status, amount, currency, reference } = answer.data.data;
-        return { txRef: tx_ref, status, amountEtb: amount, currency, reference };
+        return { txRef: tx_ref, status: providerStatusOf(status), providerStatus: status, amountEtb: amount, currency, reference };
       } catch {
         return null;
       }

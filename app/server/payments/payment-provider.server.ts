@@ -1,6 +1,6 @@
 // What every payment provider offers (docs/decisions/0017): start a checkout, read a transaction back
-// from the provider itself, and the secret its webhooks are signed with. Types only; the provider
-// in use is chosen in provider.server.ts.
+// from the provider itself, and the secret its webhooks are signed with; and how a status word reads.
+// The provider in use is chosen in provider.server.ts.
 export interface Checkout {
   txRef: string;
   amountEtb: number;
@@ -19,10 +19,24 @@ export type InitializeOutcome =
   | { ok: false; kind: "reference_used" }
   | { ok: false; kind: "failed"; message: string };
 
+/**
+ * A transaction's state at the provider: paid, failed, still waiting, or paid and then given back
+ * (refunded by request, reversed by the bank); `unknown` is any status we do not know, never guessed.
+ */
+export type ProviderStatus = "success" | "failed" | "pending" | "refunded" | "reversed" | "unknown";
+
+const KNOWN_STATUSES = ["success", "failed", "pending", "refunded", "reversed"] as const;
+
+/** A provider's status word as we read it: one we know, or `unknown` (never taken for another). */
+export const providerStatusOf = (word: string): ProviderStatus =>
+  KNOWN_STATUSES.find((known) => known === word.trim().toLowerCase()) ?? "unknown";
+
 /** What the provider says happened to a transaction, read back from the provider itself. */
 export interface VerifiedTransaction {
   txRef: string;
-  status: "success" | "failed" | "pending";
+  status: ProviderStatus;
+  /** The status word exactly as the provider wrote it (for an admin, when it is not one we know). */
+  providerStatus: string;
   amountEtb: number;
   currency: string;
   /** The provider's own reference, kept with the payment. */

@@ -3,11 +3,12 @@
 // about each open attempt for up to a week, through the one confirmation path (so a payment found this
 // way starts the consultation, or is kept as late, exactly as the webhook would have done). One still
 // open after that week is flagged for an admin rather than forgotten.
-import { and, asc, eq, gt, lt, lte } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, lt, lte } from "drizzle-orm";
 
 import { payments } from "~/db/schema";
 import { confirmPayment } from "~/server/consultations/confirm-payment.server";
 import { createDatabase } from "~/server/db/client.server";
+import { flagPaymentForReview } from "~/server/db/payments.server";
 import type { AppConfig } from "~/server/env.server";
 
 /** How long an attempt is asked about: longer than any checkout stays open, and than Chapa retries its webhook (72 h). */
@@ -23,6 +24,7 @@ export interface ReverifyReport {
   late: number;
   failed: number;
   stillOpen: number;
+  /** The provider disagreed with our record, or gave back the money, or said something we do not know: flagged for an admin. */
   mismatched: number;
   /** Open for longer than we ask: flagged for an admin. */
   flagged: number;
@@ -48,7 +50,7 @@ export async function reverifyOpenPayments(env: Env, config: AppConfig, now: Dat
     if (outcome.kind === "confirmed" || outcome.kind === "already_confirmed") report.confirmed += 1;
     else if (outcome.kind === "late") report.late += 1;
     else if (outcome.kind === "not_paid" && outcome.status === "failed") report.failed += 1;
-    else if (outcome.kind === "mismatch") report.mismatched += 1;
+    else if (outcome.kind === "mismatch" || outcome.kind === "flagged") report.mismatched += 1;
     else report.stillOpen += 1;
     // Asked now: the next run asks the others first.
     if (outcome.kind === "not_paid" && outcome.status === "pending")
@@ -57,17 +59,17 @@ export async function reverifyOpenPayments(env: Env, config: AppConfig, now: Dat
         .set({ updatedAt: now })
         .where(and(eq(payments.txRef, txRef), eq(payments.status, "initialized")));
   }
-  const flagged = await db
-    .update(payments)
-    .set({ needsAdminReview: true, updatedAt: now })
+  const givenUp = await db
+    .select({ txRef: payments.txRef })
+    .from(payments)
     .where(
       and(
         eq(payments.status, "initialized"),
-        eq(payments.needsAdminReview, false),
+        isNull(payments.reviewReason),
         lte(payments.createdAt, new Date(now.getTime() - REVERIFY_FOR_MS)),
       ),
     )
-    .returning({ id: payments.id });
-  report.flagged = flagged.length;
+    .limit(REVERIFY_PER_RUN);
+  for (const { txRef } of givenUp) if (await flagPaymentForReview(db, txRef, "open_too_long", null, now)) report.flagged += 1;
   return report;
 }
