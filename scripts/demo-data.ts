@@ -400,6 +400,22 @@ export async function buildSeedSql(now: Date): Promise<string> {
       paid_at: at(late.minutesAgo - 20),
       updated_at: at(late.minutesAgo - 20),
     }),
+    // An earlier attempt of the same request whose provider record disagreed with ours: flagged for an admin.
+    insertOrIgnore("payments", {
+      id: late.id.replace("-9000-", "-c000-"),
+      consultation_id: late.id,
+      patient_id: late.patientId,
+      tx_ref: `demo-check-${late.id.slice(-4)}`,
+      provider: "sandbox",
+      amount_etb: 150,
+      currency: "ETB",
+      status: "initialized",
+      needs_admin_review: true,
+      review_reason: "provider_disagrees",
+      provider_answer: JSON.stringify({ status: "success", amount: 15, currency: "ETB", txRef: `demo-check-${late.id.slice(-4)}` }),
+      created_at: at(late.minutesAgo - 2),
+      updated_at: at(late.minutesAgo - 10),
+    }),
   );
   for (const [index, item] of DEMO_REGISTRATIONS.entries()) {
     statements.push(

@@ -48,6 +48,12 @@ describe("an admin's records", () => {
     const late = page.locator(`[data-testid="payment-row"][data-tx-ref="${LATE_TX_REF}"]`);
     expect(await late.getAttribute("data-awaiting-refund")).toBe("");
     expect(await late.getByTestId("payment-status").textContent()).toBe("Paid after the window closed");
+    // An attempt the provider disagreed about: flagged with why and what the provider said, not offered as a refund.
+    const flagged = page.locator('[data-testid="payment-row"][data-tx-ref^="demo-check-"]');
+    expect(await flagged.getByTestId("needs-review").textContent()).toBe("Needs review");
+    expect(await flagged.getByTestId("review-reason").textContent()).toContain("The provider's record does not match ours");
+    expect(await flagged.getByTestId("review-reason").textContent()).toContain("The provider said: success, 15 ETB");
+    expect(await flagged.getByText("Mark refunded…").count()).toBe(0);
     expect(await fitsWidth(page)).toBe(true);
     await expectAccessible(page);
     await late.getByText("Mark refunded…").click();

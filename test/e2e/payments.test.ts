@@ -62,8 +62,15 @@ describe("paying, closing and rating", () => {
 
     await patient.page.waitForURL(/\/patient\/payment\//, { timeout: 10_000 });
     await patient.page.getByText("If the consultation cannot go ahead after you have paid, your payment is refunded.").waitFor();
+    // The payment page open in a second tab too: both tabs' Pay lead to one checkout, so only one payment can be made.
+    const secondTab = await patient.page.context().newPage();
+    await secondTab.goto(patient.page.url());
     await patient.page.getByRole("button", { name: "Pay 150 ETB" }).click();
     await patient.page.waitForURL(/\/dev\/payments\/checkout\//);
+    await secondTab.getByRole("button", { name: "Pay 150 ETB" }).click();
+    await secondTab.waitForURL(/\/dev\/payments\/checkout\//);
+    expect(secondTab.url()).toBe(patient.page.url());
+    await secondTab.close();
     await patient.page.getByRole("button", { name: "Pay", exact: true }).click();
     await patient.page.waitForURL(/\/patient\/consultation\//);
     await patient.page.getByText("Payment Received").first().waitFor();

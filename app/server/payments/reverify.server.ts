@@ -12,7 +12,7 @@ import { flagPaymentForReview } from "~/server/db/payments.server";
 import type { AppConfig } from "~/server/env.server";
 
 /** How long an attempt is asked about: longer than any checkout stays open, and than Chapa retries its webhook (72 h). */
-export const REVERIFY_FOR_MS = 7 * 24 * 60 * 60_000;
+const REVERIFY_FOR_MS = 7 * 24 * 60 * 60_000;
 /** An attempt younger than this is left to its patient, who is probably still on the checkout page. */
 const REVERIFY_AFTER_MS = 2 * 60_000;
 /** The most asked about in one run (the job runs every 15 minutes; the least recently asked go first). */
