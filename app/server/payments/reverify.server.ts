@@ -17,6 +17,8 @@ const REVERIFY_FOR_MS = 7 * 24 * 60 * 60_000;
 const REVERIFY_AFTER_MS = 2 * 60_000;
 /** The most asked about in one run (the job runs every 15 minutes; the least recently asked go first). */
 const REVERIFY_PER_RUN = 100;
+/** A run stops asking after this long (a provider timing out at 10 s a call must not hold the job). */
+const REVERIFY_BUDGET_MS = 2 * 60_000;
 
 export interface ReverifyReport {
   asked: number;
@@ -44,9 +46,12 @@ export async function reverifyOpenPayments(env: Env, config: AppConfig, now: Dat
     )
     .orderBy(asc(payments.updatedAt))
     .limit(REVERIFY_PER_RUN);
-  const report: ReverifyReport = { asked: open.length, confirmed: 0, late: 0, failed: 0, stillOpen: 0, mismatched: 0, flagged: 0 };
+  const report: ReverifyReport = { asked: 0, confirmed: 0, late: 0, failed: 0, stillOpen: 0, mismatched: 0, flagged: 0 };
+  const startedMs = Date.now();
   for (const { txRef } of open) {
+    if (Date.now() - startedMs > REVERIFY_BUDGET_MS) break;
     const outcome = await confirmPayment(env, config, config.siteOrigin, txRef, now);
+    report.asked += 1;
     if (outcome.kind === "confirmed" || outcome.kind === "already_confirmed") report.confirmed += 1;
     else if (outcome.kind === "late") report.late += 1;
     else if (outcome.kind === "not_paid" && outcome.status === "failed") report.failed += 1;
