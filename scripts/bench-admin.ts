@@ -121,7 +121,7 @@ try {
         "patient_id",
         "tx_ref",
         "provider",
-        "amount_etb",
+        "amount_santim",
         "currency",
         "status",
         "paid_at",

@@ -1,7 +1,6 @@
 import { useTranslation } from "react-i18next";
 
 import {
-  CONSULTATION_FEE_ETB,
   DISPUTE_WINDOW_HOURS,
   ESCROW_RELEASE_HOURS,
   MIN_AGE_YEARS,
@@ -13,6 +12,7 @@ import {
   SUPPORT_PHONE,
   SUPPORT_TELEGRAM,
 } from "~/domain/constants";
+import { CONSULTATION_FEE_SANTIM, birrText } from "~/domain/money";
 
 /** The date the legal texts last changed; shown on both pages. */
 const LEGAL_TEXTS_UPDATED_ON = "2026-11-21";
@@ -25,7 +25,7 @@ const LEGAL_SECTIONS = {
     about: {},
     emergency: {},
     eligibility: { age: MIN_AGE_YEARS },
-    payments: { amount: CONSULTATION_FEE_ETB, minutes: PAYMENT_WINDOW_MINUTES, hours: ESCROW_RELEASE_HOURS },
+    payments: { amount: birrText(CONSULTATION_FEE_SANTIM), minutes: PAYMENT_WINDOW_MINUTES, hours: ESCROW_RELEASE_HOURS },
     disputes: { hours: DISPUTE_WINDOW_HOURS, email: SUPPORT_EMAIL },
     records: { count: RECORD_RETENTION_YEARS },
     conduct: {},

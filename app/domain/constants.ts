@@ -1,8 +1,6 @@
 // Business constants of Qoda, one place each. Every screen and rule that states one of these reads it
 // from here, so a change is made once. Names carry their unit.
 
-export const CONSULTATION_FEE_ETB = 150;
-
 export const PAYMENT_WINDOW_MS = 15 * 60_000;
 export const PAYMENT_WINDOW_MINUTES = PAYMENT_WINDOW_MS / 60_000;
 

@@ -2,16 +2,12 @@ import { type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
-import {
-  APPLICANT_CONTACT_BUSINESS_DAYS,
-  CONSULTATION_FEE_ETB,
-  DOCTOR_RESPONSE_PROMISE_MINUTES,
-  PAYMENT_WINDOW_MINUTES,
-} from "~/domain/constants";
+import { APPLICANT_CONTACT_BUSINESS_DAYS, DOCTOR_RESPONSE_PROMISE_MINUTES, PAYMENT_WINDOW_MINUTES } from "~/domain/constants";
 import { homePathForRole } from "~/domain/roles";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { loadAsDocument, staticPage } from "~/page-hydration";
 import { findSessionUser } from "~/server/auth/session.server";
+import { CONSULTATION_FEE_SANTIM, birrText } from "~/domain/money";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   // Public page; a signed-in visitor goes straight to their own dashboard.
@@ -31,7 +27,7 @@ export const clientLoader = loadAsDocument;
 
 export default function Landing() {
   const { t } = useTranslation();
-  const fee = { amount: CONSULTATION_FEE_ETB, minutes: PAYMENT_WINDOW_MINUTES };
+  const fee = { amount: birrText(CONSULTATION_FEE_SANTIM), minutes: PAYMENT_WINDOW_MINUTES };
   const steps = [
     { title: t("home.step1Title"), body: t("home.step1Body") },
     { title: t("home.step2Title"), body: t("home.step2Body", fee) },
@@ -44,7 +40,7 @@ export default function Landing() {
           {t("home.heading")}
         </h1>
         <p className="max-w-2xl text-lg text-base-content/80">
-          {t("home.lead", { minutes: DOCTOR_RESPONSE_PROMISE_MINUTES, amount: CONSULTATION_FEE_ETB })}
+          {t("home.lead", { minutes: DOCTOR_RESPONSE_PROMISE_MINUTES, amount: birrText(CONSULTATION_FEE_SANTIM) })}
         </p>
         <div className="flex flex-col gap-3 sm:flex-row">
           <Link to="/register?type=patient" className="btn btn-primary btn-lg" data-testid="start-consultation">
@@ -70,7 +66,7 @@ export default function Landing() {
 
       <section className="grid gap-4 sm:grid-cols-3" aria-label={t("brand.tagline")}>
         <Highlight title={t("home.promiseTitle", { minutes: DOCTOR_RESPONSE_PROMISE_MINUTES })} body={t("home.promiseBody")} />
-        <Highlight title={t("home.priceTitle", { amount: CONSULTATION_FEE_ETB })} body={t("home.priceBody", fee)} />
+        <Highlight title={t("home.priceTitle", { amount: birrText(CONSULTATION_FEE_SANTIM) })} body={t("home.priceBody", fee)} />
         <Highlight title={t("home.privacyTitle")} body={t("home.privacyBody")} />
       </section>
 

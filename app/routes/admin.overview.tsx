@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { BarList, ColumnChart } from "~/components/admin/charts";
 import { useAdminDates } from "~/components/admin/when";
 import { durationParts, formatPercent, formatRating } from "~/domain/admin-figures";
+import { birrText } from "~/domain/money";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { overviewFigures } from "~/server/admin/overview.server";
 import { requireAdmin } from "~/server/auth/guards.server";
@@ -78,7 +79,7 @@ export default function AdminOverview() {
         />
         <Figure
           label={t("admin.overview.paymentsReceived")}
-          value={t("admin.overview.etb", { amount: figures.payments.received.etb })}
+          value={t("admin.overview.etb", { amount: birrText(figures.payments.received.santim) })}
           note={t("admin.overview.paymentsCount", { count: figures.payments.received.count })}
           testId="figure-received"
         />
@@ -88,7 +89,7 @@ export default function AdminOverview() {
             {figures.payments.awaitingRefund.count}
           </dd>
           <dd className="text-xs text-base-content/80">
-            {t("admin.overview.etb", { amount: figures.payments.awaitingRefund.etb })}
+            {t("admin.overview.etb", { amount: birrText(figures.payments.awaitingRefund.santim) })}
             {figures.payments.awaitingRefund.count > 0 ? (
               <>
                 {" · "}

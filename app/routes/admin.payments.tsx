@@ -17,6 +17,7 @@ import { tellRefunded } from "~/server/consultations/tell-patient.server";
 import { paymentById } from "~/server/db/payments.server";
 import { readFormData } from "~/server/form-body.server";
 import { redirectWithToast } from "~/server/toast.server";
+import { birrText } from "~/domain/money";
 
 // Admins: every payment, those awaiting a refund first, then the rest newest first; paged on the server.
 export async function loader(args: LoaderFunctionArgs) {
@@ -78,7 +79,10 @@ function MarkRefunded({ payment }: { payment: Payment }) {
       <Form method="post" className="mt-3 flex flex-col gap-3">
         <input type="hidden" name="paymentId" value={payment.id} />
         <p>
-          {t("admin.payments.confirmExplain", { amount: t("admin.overview.etb", { amount: payment.amountEtb }), txRef: payment.txRef })}
+          {t("admin.payments.confirmExplain", {
+            amount: t("admin.overview.etb", { amount: birrText(payment.amountSantim) }),
+            txRef: payment.txRef,
+          })}
         </p>
         <SubmitButton name="intent" value={MARK_REFUNDED_INTENT} className="btn btn-primary self-start" busyLabel={t("forms.busy")}>
           {t("admin.payments.confirm")}
@@ -133,7 +137,7 @@ function PaymentCard({ payment }: { payment: Payment }) {
         </div>
       ) : null}
       <dl className="grid grid-cols-2 gap-3 md:grid-cols-4">
-        <Detail label={t("admin.payments.amount")}>{t("admin.overview.etb", { amount: payment.amountEtb })}</Detail>
+        <Detail label={t("admin.payments.amount")}>{t("admin.overview.etb", { amount: birrText(payment.amountSantim) })}</Detail>
         <Detail label={t("admin.payments.provider")}>{t(`admin.payments.providers.${payment.provider}`)}</Detail>
         <Detail label={t("admin.records.patient")} wide>
           <span className="block">{payment.patient.name || t("admin.records.unknownPerson")}</span>

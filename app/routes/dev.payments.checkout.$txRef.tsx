@@ -10,6 +10,7 @@ import { readFormData } from "~/server/form-body.server";
 import { sandboxTransaction, settleSandboxTransaction } from "~/server/payments/sandbox.server";
 import { isTxRef } from "~/server/payments/start-payment.server";
 import { requireStandIns } from "~/server/stand-ins.server";
+import { birrText } from "~/domain/money";
 
 const OUTCOMES = { pay: "success", fail: "failed" } as const;
 
@@ -19,7 +20,11 @@ export async function loader({ context, request, params }: LoaderFunctionArgs) {
   const transaction = isTxRef(params.txRef) ? await sandboxTransaction(context.cloudflare.env, params.txRef) : null;
   if (!transaction) throw new Response("Not Found", { status: 404 });
   const t = await getTranslator(request);
-  return { title: pageTitle(t("payment.sandbox.title")), amountEtb: transaction.amountEtb, settled: transaction.status !== "pending" };
+  return {
+    title: pageTitle(t("payment.sandbox.title")),
+    amountSantim: transaction.amountSantim,
+    settled: transaction.status !== "pending",
+  };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
@@ -40,12 +45,12 @@ export async function action({ context, request, params }: ActionFunctionArgs) {
 
 export default function SandboxCheckout() {
   const { t } = useTranslation();
-  const { amountEtb, settled } = useLoaderData<typeof loader>();
+  const { amountSantim, settled } = useLoaderData<typeof loader>();
   return (
     <section className="mx-auto flex max-w-md flex-col gap-4 px-4 py-8 text-center">
       <h1 className="text-2xl font-bold">{t("payment.sandbox.title")}</h1>
       <p className="text-base-content/80">{t("payment.sandbox.intro")}</p>
-      <p className="text-lg">{t("payment.sandbox.amount", { amount: amountEtb })}</p>
+      <p className="text-lg">{t("payment.sandbox.amount", { amount: birrText(amountSantim) })}</p>
       {settled ? (
         <p role="status">{t("payment.sandbox.settled")}</p>
       ) : (

@@ -31,6 +31,7 @@ import { profileName } from "~/server/db/profiles.server";
 import { countStoredFiles, deleteConsultationPhotos, listPhotos } from "~/server/files.server";
 import { readFormData } from "~/server/form-body.server";
 import { redirectWithToast } from "~/server/toast.server";
+import { birrText } from "~/domain/money";
 
 // Patients: one of their own consultations (anyone else's id is "not found").
 export async function loader(args: LoaderFunctionArgs) {
@@ -60,8 +61,10 @@ export async function loader(args: LoaderFunctionArgs) {
     latePayments: latePayments.map((payment) => ({
       refunded: payment.refundedAt !== null,
       notice: payment.refundedAt
-        ? t("payment.refundedNotice", { amount: payment.amountEtb, date: formatDay(payment.refundedAt, language) })
-        : t(payment.reason === "already_paid" ? "payment.duplicateNotice" : "payment.lateNotice", { amount: payment.amountEtb }),
+        ? t("payment.refundedNotice", { amount: birrText(payment.amountSantim), date: formatDay(payment.refundedAt, language) })
+        : t(payment.reason === "already_paid" ? "payment.duplicateNotice" : "payment.lateNotice", {
+            amount: birrText(payment.amountSantim),
+          }),
     })),
     feedback: feedback && { rating: feedback.rating, message: feedback.feedbackMessage },
     storedFiles,

@@ -6,7 +6,6 @@ import { useTranslation } from "react-i18next";
 import { FormAlert, SubmitButton } from "~/components/form-fields";
 import { PaymentCountdown } from "~/components/payment-countdown";
 import { useConsultationStatus } from "~/components/realtime/use-consultation-status";
-import { CONSULTATION_FEE_ETB } from "~/domain/constants";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requirePatient } from "~/server/auth/guards.server";
 import { requireConsultationAccess } from "~/server/consultation-access.server";
@@ -16,6 +15,7 @@ import { readFormData } from "~/server/form-body.server";
 import { paymentProvider } from "~/server/payments/provider.server";
 import { isTxRef, newTxRef, startPayment } from "~/server/payments/start-payment.server";
 import { redirectWithToast } from "~/server/toast.server";
+import { CONSULTATION_FEE_SANTIM, birrText } from "~/domain/money";
 
 const PAY_INTENT = "pay";
 
@@ -105,7 +105,7 @@ export default function Payment() {
       ) : (
         <>
           <p>{t("payment.doctorAccepted", { name: doctorFirstName })}</p>
-          <p className="text-lg">{t("payment.amount", { amount: CONSULTATION_FEE_ETB })}</p>
+          <p className="text-lg">{t("payment.amount", { amount: birrText(CONSULTATION_FEE_SANTIM) })}</p>
           <p className="text-sm text-base-content/80">{t("payment.timeLeft")}</p>
           <PaymentCountdown deadline={deadline} />
           {failed ? (
@@ -121,7 +121,7 @@ export default function Payment() {
           <Form method="post" className="flex flex-col">
             <input type="hidden" name="txRef" value={txRef} />
             <SubmitButton name="intent" value={PAY_INTENT} busyLabel={t("payment.redirecting")}>
-              {t("payment.payAmount", { amount: CONSULTATION_FEE_ETB })}
+              {t("payment.payAmount", { amount: birrText(CONSULTATION_FEE_SANTIM) })}
             </SubmitButton>
           </Form>
           <p className="text-sm text-base-content/80" data-testid="payment-at-zero">

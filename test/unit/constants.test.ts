@@ -5,7 +5,6 @@ import { homePathForRole, ROLES } from "~/domain/roles";
 
 describe("business constants", () => {
   it("state the product's numbers", () => {
-    expect(constants.CONSULTATION_FEE_ETB).toBe(150);
     expect(constants.PAYMENT_WINDOW_MINUTES).toBe(15);
     expect(constants.DOCTOR_RESPONSE_PROMISE_MINUTES).toBe(10);
     expect(constants.MAX_PHOTO_BYTES).toBe(5 * 1024 * 1024);

@@ -72,7 +72,7 @@ async function addPayment(
       patientId,
       txRef: `qoda-${crypto.randomUUID()}`,
       provider: "sandbox",
-      amountEtb: 150,
+      amountSantim: 15_000,
       status: "paid",
       createdAt: at,
       paidAt: at,
@@ -118,7 +118,7 @@ describe("the overview", () => {
       { consultationId: done2.id, patientId, doctorId, rating: 2 },
     ]);
     for (const paid of [done1, done2, running]) await addPayment(paid.id, patientId);
-    await addPayment(running.id, patientId, { status: "paid_after_expiry", needsAdminReview: true, amountEtb: 150 });
+    await addPayment(running.id, patientId, { status: "paid_after_expiry", needsAdminReview: true, amountSantim: 15_000 });
     const someone = await createUser("admin");
     await addPayment(running.id, patientId, {
       status: "paid_after_expiry",
@@ -360,7 +360,7 @@ describe("payments", () => {
       actorId: userId,
       targetType: "payment",
       targetId: late.id,
-      details: { txRef: late.txRef, amountEtb: 150 },
+      details: { txRef: late.txRef, amountSantim: 15_000 },
     });
 
     const html = text(await (await visitor.get("/admin/payments")).text());

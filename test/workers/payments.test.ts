@@ -7,7 +7,7 @@ import { getServerByName } from "partyserver";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { auditLog, consultations, notifications, payments } from "~/db/schema";
-import { CONSULTATION_FEE_ETB } from "~/domain/constants";
+import { CONSULTATION_FEE_SANTIM } from "~/domain/money";
 import { confirmPayment } from "~/server/consultations/confirm-payment.server";
 import { recordPaymentAttempt } from "~/server/db/payments.server";
 import { loadConfig } from "~/server/env.server";
@@ -100,7 +100,13 @@ describe("paying in the sandbox", () => {
 
     const txRef = await checkoutStarted(patient, consultation.id);
     const [attempt] = await paymentsOf(consultation.id);
-    expect(attempt).toMatchObject({ txRef, status: "initialized", provider: "sandbox", amountEtb: CONSULTATION_FEE_ETB, currency: "ETB" });
+    expect(attempt).toMatchObject({
+      txRef,
+      status: "initialized",
+      provider: "sandbox",
+      amountSantim: CONSULTATION_FEE_SANTIM,
+      currency: "ETB",
+    });
     expect(attempt!.checkoutUrl).toBe(`${ORIGIN}/dev/payments/checkout/${txRef}`);
 
     const checkoutPage = await patient.get(`/dev/payments/checkout/${txRef}`);
@@ -238,7 +244,7 @@ describe("the payment webhook", () => {
   });
 
   it("acts only on what verify shows: a wrong amount or currency, or an unpaid transaction, starts nothing", async () => {
-    for (const changes of [{ amountEtb: 1 }, { currency: "USD" }, { status: "pending" }]) {
+    for (const changes of [{ amountSantim: 1 }, { currency: "USD" }, { status: "pending" }]) {
       const { consultation, txRef } = await startedPayment();
       if (changes.status !== "pending") await markPaidAtSandbox(txRef, changes);
       // The webhook claims success for the right amount; the provider's own record says otherwise.
@@ -252,7 +258,7 @@ describe("the payment webhook", () => {
 
   it("records a provider that disagrees with us, with what it said, and flags it for an admin once", async () => {
     const { consultation, txRef } = await startedPayment();
-    await markPaidAtSandbox(txRef, { amountEtb: 1 });
+    await markPaidAtSandbox(txRef, { amountSantim: 1 });
     const { body, signature } = await chapaWebhook(sandboxSecret(), { tx_ref: txRef, amount: "150.00" });
     const replays = await Promise.all(Array.from({ length: 5 }, () => postWebhook(body, { "x-chapa-signature": signature })));
     expect(replays.map((response) => response.status)).toEqual([422, 422, 422, 422, 422]);
@@ -423,12 +429,12 @@ describe("the payment webhook", () => {
       patientId,
       txRef: secondTxRef,
       provider: "sandbox",
-      amountEtb: 150,
+      amountSantim: 15_000,
       now: new Date(),
     });
     await sandboxProvider(config(), env, ORIGIN).initialize({
       txRef: secondTxRef,
-      amountEtb: 150,
+      amountSantim: 15_000,
       email: "patient@example.com",
       firstName: "Test",
       lastName: "Patient",
@@ -494,7 +500,7 @@ describe("the Chapa adapter", () => {
   });
   const checkout = (txRef: string) => ({
     txRef,
-    amountEtb: 150,
+    amountSantim: 15_000,
     email: "abebe@example.com",
     firstName: "Abebe",
     lastName: "Kebede",
@@ -562,7 +568,7 @@ describe("the Chapa adapter", () => {
       txRef: "qoda-y",
       status: "unknown",
       providerStatus: "refunded?",
-      amountEtb: Number.NaN,
+      amountSantim: Number.NaN,
       currency: "",
       reference: null,
     });

@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 
-import { CONSULTATION_FEE_ETB, DOCTOR_RESPONSE_PROMISE_MINUTES, PAYMENT_WINDOW_MINUTES } from "~/domain/constants";
+import { DOCTOR_RESPONSE_PROMISE_MINUTES, PAYMENT_WINDOW_MINUTES } from "~/domain/constants";
+import { CONSULTATION_FEE_SANTIM, birrText } from "~/domain/money";
 
 /** What the request holds so far, and what happens next. */
 export function RequestSidebar({
@@ -35,7 +36,7 @@ export function RequestSidebar({
           <h2 className="font-bold">{t("request.sidebar.whatToExpect")}</h2>
           <ol className="list-decimal ps-5">
             <li>{t("request.sidebar.expect1", { minutes: DOCTOR_RESPONSE_PROMISE_MINUTES })}</li>
-            <li>{t("request.sidebar.expect2", { amount: CONSULTATION_FEE_ETB, minutes: PAYMENT_WINDOW_MINUTES })}</li>
+            <li>{t("request.sidebar.expect2", { amount: birrText(CONSULTATION_FEE_SANTIM), minutes: PAYMENT_WINDOW_MINUTES })}</li>
             <li>{t("request.sidebar.expect3")}</li>
           </ol>
         </div>

@@ -29,7 +29,7 @@ export const payments = sqliteTable(
     /** Our own fresh reference for each attempt, sent to the provider. */
     txRef: text("tx_ref").notNull(),
     provider: text("provider", { enum: PAYMENT_PROVIDERS }).notNull(),
-    amountEtb: integer("amount_etb").notNull(),
+    amountSantim: integer("amount_santim").notNull(),
     currency: text("currency").notNull().default("ETB"),
     status: text("status", { enum: PAYMENT_STATUSES }).notNull().default("initialized"),
     checkoutUrl: text("checkout_url"),
@@ -54,7 +54,7 @@ export const payments = sqliteTable(
     index("payments_review_idx").on(t.needsAdminReview),
     check("payments_status_valid", oneOf("status", PAYMENT_STATUSES)),
     check("payments_provider_valid", oneOf("provider", PAYMENT_PROVIDERS)),
-    check("payments_amount_positive", sql`${t.amountEtb} > 0`),
+    check("payments_amount_positive", sql`${t.amountSantim} > 0`),
     check("payments_review_bool", isBoolean("needs_admin_review")),
     // NULL (nothing to review) passes: a CHECK fails only on false.
     check("payments_review_reason_valid", oneOf("review_reason", PAYMENT_REVIEW_REASONS)),

@@ -9,6 +9,7 @@ import type { TextKey } from "~/i18n";
 import type { AuditAction } from "~/server/audit.server";
 import type { Database } from "~/server/db/client.server";
 import { contains } from "~/server/db/search.server";
+import { birrText } from "~/domain/money";
 
 /** Every action the app writes, with its label; the compiler insists that a new action gets one here. */
 export const AUDIT_ACTION_LABELS = {
@@ -103,6 +104,8 @@ const DETAIL_LABELS: Record<string, TextKey> = {
   userId: "admin.audit.detailLabels.userId",
   files: "admin.audit.detailLabels.files",
   txRef: "admin.audit.detailLabels.txRef",
+  amountSantim: "admin.audit.detailLabels.amount",
+  // Entries written before amounts were kept in santim (migration 0009).
   amountEtb: "admin.audit.detailLabels.amount",
   consultationId: "admin.audit.detailLabels.consultationId",
 };
@@ -156,7 +159,8 @@ function readableDetails(details: unknown, t: Translate): string {
   if (details === null || details === undefined) return "";
   const valueText = (key: string, value: unknown): string => {
     if (typeof value === "boolean") return t(value ? "admin.audit.yes" : "admin.audit.no");
-    if (key === "amountEtb" && typeof value === "number") return t("admin.overview.etb", { amount: value });
+    if (key === "amountSantim" && typeof value === "number") return t("admin.overview.etb", { amount: birrText(value) });
+    if (key === "amountEtb" && typeof value === "number") return t("admin.overview.etb", { amount: String(value) });
     if (Array.isArray(value)) return value.map((item) => (typeof item === "string" ? item : JSON.stringify(item))).join(", ");
     return typeof value === "string" ? value : JSON.stringify(value);
   };

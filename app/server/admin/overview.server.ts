@@ -63,16 +63,16 @@ async function ratings(db: Database) {
 
 async function paymentFigures(db: Database) {
   const [received] = await db
-    .select({ total: count(), etb: sum(payments.amountEtb) })
+    .select({ total: count(), santim: sum(payments.amountSantim) })
     .from(payments)
     .where(eq(payments.status, "paid"));
   const [late] = await db
-    .select({ total: count(), etb: sum(payments.amountEtb) })
+    .select({ total: count(), santim: sum(payments.amountSantim) })
     .from(payments)
     .where(awaitingRefund);
   return {
-    received: { count: received?.total ?? 0, etb: Number(received?.etb ?? 0) },
-    awaitingRefund: { count: late?.total ?? 0, etb: Number(late?.etb ?? 0) },
+    received: { count: received?.total ?? 0, santim: Number(received?.santim ?? 0) },
+    awaitingRefund: { count: late?.total ?? 0, santim: Number(late?.santim ?? 0) },
   };
 }
 

@@ -59,11 +59,12 @@ export async function confirmPayment(env: Env, config: AppConfig, origin: string
   if (!verified) return { kind: "unverified", payment };
   const answer = {
     status: verified.providerStatus,
-    amount: Number.isFinite(verified.amountEtb) ? verified.amountEtb : null,
+    amount: Number.isFinite(verified.amountSantim) ? verified.amountSantim : null,
     currency: verified.currency,
     txRef: verified.txRef,
   };
-  const matches = verified.txRef === payment.txRef && verified.amountEtb === payment.amountEtb && verified.currency === payment.currency;
+  const matches =
+    verified.txRef === payment.txRef && verified.amountSantim === payment.amountSantim && verified.currency === payment.currency;
   if (!matches) {
     await flagPaymentForReview(db, txRef, "provider_disagrees", answer, now);
     return { kind: "mismatch", payment };

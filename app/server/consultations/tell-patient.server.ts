@@ -138,7 +138,7 @@ export async function mailLatePayment({ db, config, origin }: Mailing, payment: 
   const t = await getTranslatorFor(patient.language);
   const details = {
     title: consultation.title,
-    amountEtb: payment.amountEtb,
+    amountSantim: payment.amountSantim,
     consultationLink: `${origin}/patient/consultation/${consultation.id}`,
   };
   await sendMail(db, config, latePaymentEmail(t, patient, details, reason));
@@ -147,7 +147,7 @@ export async function mailLatePayment({ db, config, origin }: Mailing, payment: 
 /** An admin recorded that a payment which could not be used was sent back. */
 export async function tellRefunded(
   { db, config, origin }: Mailing,
-  payment: Pick<PaymentRow, "patientId" | "consultationId" | "amountEtb">,
+  payment: Pick<PaymentRow, "patientId" | "consultationId" | "amountSantim">,
 ) {
   const link = consultationLink("patient", payment.consultationId);
   await notify(db, payment.patientId, "payment_refunded", payment.consultationId, link);
@@ -157,6 +157,6 @@ export async function tellRefunded(
   await sendMail(
     db,
     config,
-    refundedEmail(t, patient, { title: consultation.title, amountEtb: payment.amountEtb, consultationLink: `${origin}${link}` }),
+    refundedEmail(t, patient, { title: consultation.title, amountSantim: payment.amountSantim, consultationLink: `${origin}${link}` }),
   );
 }

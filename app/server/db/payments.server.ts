@@ -10,7 +10,7 @@ export type PaymentRow = typeof payments.$inferSelect;
 
 export async function recordPaymentAttempt(
   db: Database,
-  attempt: { consultationId: string; patientId: string; txRef: string; provider: PaymentRow["provider"]; amountEtb: number; now: Date },
+  attempt: { consultationId: string; patientId: string; txRef: string; provider: PaymentRow["provider"]; amountSantim: number; now: Date },
 ) {
   const { now, ...row } = attempt;
   // The same form sent twice records one attempt.
@@ -133,7 +133,7 @@ export async function latePaymentsOf(db: Database, consultationId: string) {
       status: payments.status,
       txRef: payments.txRef,
       paidAt: payments.paidAt,
-      amountEtb: payments.amountEtb,
+      amountSantim: payments.amountSantim,
       refundedAt: payments.refundedAt,
     })
     .from(payments)

@@ -2,12 +2,13 @@
 // window, with the link) or declined (why, and a way to start again).
 import type { TFunction } from "i18next";
 
-import { CONSULTATION_FEE_ETB, PAYMENT_WINDOW_MINUTES } from "~/domain/constants";
+import { PAYMENT_WINDOW_MINUTES } from "~/domain/constants";
 import type { DeclineReason } from "~/domain/consultation-status";
 import type { Language } from "~/domain/languages";
 import type { LateReason } from "~/domain/late-payments";
 import { htmlEmail } from "~/server/mail/html-email.server";
 import type { MailMessage } from "~/server/mail/mailer.server";
+import { CONSULTATION_FEE_SANTIM, birrText } from "~/domain/money";
 
 type Translate = TFunction<"common">;
 
@@ -34,7 +35,7 @@ export function acceptedEmail(
     t("email.accepted.body", {
       doctor: details.doctorName,
       title: details.title,
-      amount: CONSULTATION_FEE_ETB,
+      amount: birrText(CONSULTATION_FEE_SANTIM),
       minutes: PAYMENT_WINDOW_MINUTES,
       deadline: addisAbabaTime(details.deadline, to.language),
     }),
@@ -60,10 +61,10 @@ export function declinedEmail(
 export function latePaymentEmail(
   t: Translate,
   to: { email: string; firstName: string },
-  details: { title: string; amountEtb: number; consultationLink: string },
+  details: { title: string; amountSantim: number; consultationLink: string },
   reason: LateReason,
 ): MailMessage {
-  const values = { title: details.title, amount: details.amountEtb, minutes: PAYMENT_WINDOW_MINUTES };
+  const values = { title: details.title, amount: birrText(details.amountSantim), minutes: PAYMENT_WINDOW_MINUTES };
   const lines = [
     t("email.greeting", { name: to.firstName }),
     reason === "already_paid" ? t("email.latePayment.duplicateBody", values) : t("email.latePayment.body", values),
@@ -76,11 +77,11 @@ export function latePaymentEmail(
 export function refundedEmail(
   t: Translate,
   to: { email: string; firstName: string },
-  details: { title: string; amountEtb: number; consultationLink: string },
+  details: { title: string; amountSantim: number; consultationLink: string },
 ): MailMessage {
   const lines = [
     t("email.greeting", { name: to.firstName }),
-    t("email.refunded.body", { title: details.title, amount: details.amountEtb }),
+    t("email.refunded.body", { title: details.title, amount: birrText(details.amountSantim) }),
   ];
   return htmlEmail(to.email, t("email.refunded.subject"), lines, [{ label: t("email.refunded.action"), href: details.consultationLink }]);
 }

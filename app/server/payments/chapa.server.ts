@@ -3,6 +3,7 @@
 // tests run this very code against a stand-in that answers in the same format.
 import { z } from "zod";
 
+import { birrDecimal, santimFromBirr } from "~/domain/money";
 import type { AppConfig } from "~/server/env.server";
 
 import {
@@ -39,8 +40,9 @@ const VerifyAnswer = z.object({
   data: z.object({
     tx_ref: z.string(),
     status: z.string().catch(""),
-    amount: z.unknown().transform((amount) => (Number.isFinite(Number(amount)) ? Number(amount) : Number.NaN)),
+    amount: z.unknown().transform((amount) => santimFromBirr(amount) ?? Number.NaN),
     currency: z.string().catch(""),
+    charge: z.unknown().transform((charge) => santimFromBirr(charge ?? 0) ?? 0),
     reference: z.string().nullable().catch(null),
   }),
 });
@@ -68,7 +70,7 @@ export function chapaProvider(config: AppConfig): PaymentProvider {
           method: "POST",
           headers,
           body: JSON.stringify({
-            amount: String(checkout.amountEtb),
+            amount: birrDecimal(checkout.amountSantim),
             currency: "ETB",
             email: checkout.email,
             first_name: checkout.firstName,
@@ -99,8 +101,16 @@ export function chapaProvider(config: AppConfig): PaymentProvider {
         if (!response.ok) return null;
         const answer = VerifyAnswer.safeParse(await readAnswer(response));
         if (!answer.success) return null;
-        const { tx_ref, status, amount, currency, reference } = answer.data.data;
-        return { txRef: tx_ref, status: providerStatusOf(status), providerStatus: status, amountEtb: amount, currency, reference };
+        const { tx_ref, status, amount, charge, currency, reference } = answer.data.data;
+        return {
+          txRef: tx_ref,
+          status: providerStatusOf(status),
+          providerStatus: status,
+          amountSantim: amount,
+          chargeSantim: charge,
+          currency,
+          reference,
+        };
       } catch {
         return null;
       }

@@ -3,7 +3,7 @@
 // The provider in use is chosen in provider.server.ts.
 export interface Checkout {
   txRef: string;
-  amountEtb: number;
+  amountSantim: number;
   email: string;
   firstName: string;
   lastName: string;
@@ -37,7 +37,9 @@ export interface VerifiedTransaction {
   status: ProviderStatus;
   /** The status word exactly as the provider wrote it (for an admin, when it is not one we know). */
   providerStatus: string;
-  amountEtb: number;
+  amountSantim: number;
+  /** What the provider kept of it as its own charge (its fee), 0 when it says none. */
+  chargeSantim: number;
   currency: string;
   /** The provider's own reference, kept with the payment. */
   reference: string | null;

@@ -3,6 +3,7 @@
 // (routes/dev.payments.checkout.$txRef.tsx), posts a webhook signed exactly as Chapa signs them to the
 // callback URL (the same webhook route and confirmation as production), and sends the browser back to
 // the return URL.
+import { birrDecimal } from "~/domain/money";
 import type { AppConfig } from "~/server/env.server";
 
 import {
@@ -26,6 +27,9 @@ export interface SandboxTransaction extends Checkout {
 }
 
 const keyOf = (txRef: string) => `${KEY_PREFIX}${txRef}`;
+
+/** The sandbox keeps a charge as Chapa does (3.5 % of the amount), so the books carry a provider fee locally too. */
+const sandboxChargeOf = (amountSantim: number) => Math.round((amountSantim * 35) / 1000);
 
 export async function sandboxTransaction(env: Env, txRef: string): Promise<SandboxTransaction | null> {
   const object = await env.FILES.get(keyOf(txRef));
@@ -58,7 +62,8 @@ export function sandboxProvider(config: AppConfig, env: Env, origin: string): Pa
         txRef,
         status: providerStatusOf(transaction.status),
         providerStatus: transaction.status,
-        amountEtb: transaction.amountEtb,
+        amountSantim: transaction.amountSantim,
+        chargeSantim: sandboxChargeOf(transaction.amountSantim),
         currency: transaction.currency ?? "ETB",
         reference: transaction.reference,
       };
@@ -88,8 +93,8 @@ async function postWebhook(config: AppConfig, transaction: SandboxTransaction) {
     email: transaction.email,
     mobile: null,
     currency: "ETB",
-    amount: transaction.amountEtb.toFixed(2),
-    charge: "0.00",
+    amount: birrDecimal(transaction.amountSantim),
+    charge: birrDecimal(sandboxChargeOf(transaction.amountSantim)),
     status: "success",
     failure_reason: null,
     mode: "test",

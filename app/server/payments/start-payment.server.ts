@@ -4,7 +4,7 @@
 // a timeout) is one payment: the provider answers "used before" and the checkout URL stored by the first
 // send is the one to follow. Another tab's form (its own tx_ref) goes to the checkout already open for
 // this acceptance, so two tabs cannot both be paid (each payment would lose the provider's fee).
-import { CONSULTATION_FEE_ETB } from "~/domain/constants";
+import { CONSULTATION_FEE_SANTIM } from "~/domain/money";
 import type { ConsultationRow } from "~/server/consultations/move.server";
 import type { Database } from "~/server/db/client.server";
 import { markPaymentFailed, openAttemptSince, paymentByTxRef, recordPaymentAttempt, saveCheckoutUrl } from "~/server/db/payments.server";
@@ -55,12 +55,12 @@ export async function startPayment(
       patientId: consultation.patientId,
       txRef,
       provider: provider.name,
-      amountEtb: CONSULTATION_FEE_ETB,
+      amountSantim: CONSULTATION_FEE_SANTIM,
       now,
     });
   const outcome = await provider.initialize({
     txRef,
-    amountEtb: CONSULTATION_FEE_ETB,
+    amountSantim: CONSULTATION_FEE_SANTIM,
     email: contact.email,
     firstName: name?.firstName || contact.firstName,
     lastName: name?.lastName ?? "",
