@@ -1,6 +1,8 @@
 // The demo accounts and consultations that `npm start` seeds into the local D1. Fixed ids make the
 // seed idempotent (INSERT OR IGNORE): running it again keeps whatever the data has become since.
 import { type Actor, type ConsultationMove, planCreation, planTransition } from "../app/domain/consultation-status.ts";
+import { escrowReleased, type LedgerEntry, paymentCaptured } from "../app/domain/ledger.ts";
+import { CONSULTATION_FEE_SANTIM } from "../app/domain/money.ts";
 import { hashPassword } from "../app/server/auth/password.server.ts";
 
 export const DEMO_PASSWORD = "QodaDemo!2026";
@@ -66,6 +68,34 @@ function insertOrIgnore(table: string, row: Record<string, SqlValue>): string {
   const columns = Object.keys(row);
   return `INSERT OR IGNORE INTO ${table} (${columns.join(", ")}) VALUES (${columns.map((column) => literal(row[column] ?? null)).join(", ")});`;
 }
+
+/** A ledger entry as the ledger module writes it, with ids fixed by its key so the seed stays idempotent. */
+function ledgerSql(entry: LedgerEntry, createdAtMs: number): string[] {
+  const entryId = `demo:${entry.idempotencyKey}`;
+  return [
+    insertOrIgnore("ledger_entries", {
+      id: entryId,
+      idempotency_key: entry.idempotencyKey,
+      kind: entry.kind,
+      consultation_id: entry.consultationId ?? null,
+      doctor_id: entry.doctorId ?? null,
+      payment_id: entry.paymentId ?? null,
+      created_at: createdAtMs,
+    }),
+    ...entry.lines.map((line, index) =>
+      insertOrIgnore("ledger_lines", {
+        id: `${entryId}:${index}`,
+        entry_id: entryId,
+        account: line.account,
+        subject: line.subject,
+        amount_santim: line.amountSantim,
+      }),
+    ),
+  ];
+}
+
+/** The sandbox's charge on a demo payment, as its verify reports it (3.5 %). */
+const DEMO_CHARGE_SANTIM = 525;
 
 /** A move of the state machine and when it was made, in minutes after the consultation was created. */
 type DemoMove = [move: ConsultationMove, minutesAfterCreation: number];
@@ -344,6 +374,11 @@ export async function buildSeedSql(now: Date): Promise<string> {
     statements.push(consultationSql(consultation, createdAt));
     const { status } = replayMoves(consultation, createdAt);
     if (status === "in_progress" || status === "completed") {
+      const paymentId = consultation.id.replace("-9000-", "-a000-");
+      const txRef = `demo-${consultation.id.slice(-4)}`;
+      const paidAt = createdAt + 5 * MINUTE_MS;
+      const released = status === "completed" && !consultation.awaitsFeedback;
+      const confirmedAt = createdAt + 60 * MINUTE_MS;
       statements.push(
         insertOrIgnore("chats", {
           consultation_id: consultation.id,
@@ -353,20 +388,50 @@ export async function buildSeedSql(now: Date): Promise<string> {
           created_at: createdAt + 2 * MINUTE_MS,
         }),
         insertOrIgnore("payments", {
-          id: consultation.id.replace("-9000-", "-a000-"),
+          id: paymentId,
           consultation_id: consultation.id,
           patient_id: consultation.patientId,
-          tx_ref: `demo-${consultation.id.slice(-4)}`,
+          tx_ref: txRef,
           provider: "sandbox",
-          amount_santim: 15_000,
+          amount_santim: CONSULTATION_FEE_SANTIM,
           currency: "ETB",
           status: "paid",
           needs_admin_review: false,
           created_at: createdAt + 3 * MINUTE_MS,
-          paid_at: createdAt + 5 * MINUTE_MS,
-          updated_at: createdAt + 5 * MINUTE_MS,
+          paid_at: paidAt,
+          updated_at: paidAt,
+        }),
+        // The money: captured into the consultation's escrow, held for its doctor.
+        ...ledgerSql(
+          paymentCaptured({
+            txRef,
+            paymentId,
+            consultationId: consultation.id,
+            amountSantim: CONSULTATION_FEE_SANTIM,
+            chargeSantim: DEMO_CHARGE_SANTIM,
+          }),
+          paidAt,
+        ),
+        insertOrIgnore("escrows", {
+          consultation_id: consultation.id,
+          payment_id: paymentId,
+          doctor_id: consultation.doctorId,
+          amount_santim: CONSULTATION_FEE_SANTIM,
+          status: released ? "released" : "held",
+          confirmed_at: released ? confirmedAt : null,
+          released_at: released ? confirmedAt : null,
+          created_at: paidAt,
+          updated_at: released ? confirmedAt : paidAt,
         }),
       );
+      // A rated consultation whose patient confirmed it complete: released to the doctor.
+      if (released && consultation.doctorId)
+        statements.push(
+          ...ledgerSql(
+            escrowReleased({ consultationId: consultation.id, doctorId: consultation.doctorId, amountSantim: CONSULTATION_FEE_SANTIM }),
+            confirmedAt,
+          ),
+        );
     }
     if (status === "completed" && !consultation.awaitsFeedback) {
       statements.push(
@@ -385,14 +450,15 @@ export async function buildSeedSql(now: Date): Promise<string> {
   }
   // A payment that arrived after its window had closed (the request was then withdrawn): it awaits a refund.
   const late = DEMO_CONSULTATIONS.find((consultation) => consultation.moves.some(([move]) => move === "expirePayment"))!;
+  const lateTxRef = `demo-late-${late.id.slice(-4)}`;
   statements.push(
     insertOrIgnore("payments", {
       id: late.id.replace("-9000-", "-a000-"),
       consultation_id: late.id,
       patient_id: late.patientId,
-      tx_ref: `demo-late-${late.id.slice(-4)}`,
+      tx_ref: lateTxRef,
       provider: "sandbox",
-      amount_santim: 15_000,
+      amount_santim: CONSULTATION_FEE_SANTIM,
       currency: "ETB",
       status: "paid_after_expiry",
       needs_admin_review: true,
@@ -400,6 +466,17 @@ export async function buildSeedSql(now: Date): Promise<string> {
       paid_at: at(late.minutesAgo - 20),
       updated_at: at(late.minutesAgo - 20),
     }),
+    // Its money, captured into the consultation's escrow to be refunded from there.
+    ...ledgerSql(
+      paymentCaptured({
+        txRef: lateTxRef,
+        paymentId: late.id.replace("-9000-", "-a000-"),
+        consultationId: late.id,
+        amountSantim: CONSULTATION_FEE_SANTIM,
+        chargeSantim: DEMO_CHARGE_SANTIM,
+      }),
+      at(late.minutesAgo - 20),
+    ),
     // An earlier attempt of the same request whose provider record disagreed with ours: flagged for an admin.
     insertOrIgnore("payments", {
       id: late.id.replace("-9000-", "-c000-"),
@@ -407,7 +484,7 @@ export async function buildSeedSql(now: Date): Promise<string> {
       patient_id: late.patientId,
       tx_ref: `demo-check-${late.id.slice(-4)}`,
       provider: "sandbox",
-      amount_santim: 15_000,
+      amount_santim: CONSULTATION_FEE_SANTIM,
       currency: "ETB",
       status: "initialized",
       needs_admin_review: true,

@@ -12,7 +12,7 @@ import {
   SUPPORT_PHONE,
   SUPPORT_TELEGRAM,
 } from "~/domain/constants";
-import { CONSULTATION_FEE_SANTIM, birrText } from "~/domain/money";
+import { birrText, CONSULTATION_FEE_SANTIM } from "~/domain/money";
 
 /** The date the legal texts last changed; shown on both pages. */
 const LEGAL_TEXTS_UPDATED_ON = "2026-11-21";

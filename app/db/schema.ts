@@ -10,5 +10,6 @@
 export * from "./schema/accounts";
 export * from "./schema/admin";
 export * from "./schema/consultations";
+export * from "./schema/money";
 export * from "./schema/payments";
 export * from "./schema/platform";

@@ -3,11 +3,11 @@ import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
 import { APPLICANT_CONTACT_BUSINESS_DAYS, DOCTOR_RESPONSE_PROMISE_MINUTES, PAYMENT_WINDOW_MINUTES } from "~/domain/constants";
+import { birrText, CONSULTATION_FEE_SANTIM } from "~/domain/money";
 import { homePathForRole } from "~/domain/roles";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { loadAsDocument, staticPage } from "~/page-hydration";
 import { findSessionUser } from "~/server/auth/session.server";
-import { CONSULTATION_FEE_SANTIM, birrText } from "~/domain/money";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   // Public page; a signed-in visitor goes straight to their own dashboard.

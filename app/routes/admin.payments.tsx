@@ -9,6 +9,7 @@ import { FormAlert, SubmitButton } from "~/components/form-fields";
 import { MARK_REFUNDED_INTENT } from "~/domain/admin-records";
 import { formatConsultationId } from "~/domain/constants";
 import { isUuid } from "~/domain/ids";
+import { birrText } from "~/domain/money";
 import { pageRequest, toPage } from "~/domain/paging";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { markPaymentRefunded, paymentsForAdmins, type RefundOutcome } from "~/server/admin/payment-records.server";
@@ -17,7 +18,6 @@ import { tellRefunded } from "~/server/consultations/tell-patient.server";
 import { paymentById } from "~/server/db/payments.server";
 import { readFormData } from "~/server/form-body.server";
 import { redirectWithToast } from "~/server/toast.server";
-import { birrText } from "~/domain/money";
 
 // Admins: every payment, those awaiting a refund first, then the rest newest first; paged on the server.
 export async function loader(args: LoaderFunctionArgs) {

@@ -4,13 +4,13 @@ import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
 import { SubmitButton } from "~/components/form-fields";
+import { birrText } from "~/domain/money";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { loadAsDocument, staticPage } from "~/page-hydration";
 import { readFormData } from "~/server/form-body.server";
 import { sandboxTransaction, settleSandboxTransaction } from "~/server/payments/sandbox.server";
 import { isTxRef } from "~/server/payments/start-payment.server";
 import { requireStandIns } from "~/server/stand-ins.server";
-import { birrText } from "~/domain/money";
 
 const OUTCOMES = { pay: "success", fail: "failed" } as const;
 

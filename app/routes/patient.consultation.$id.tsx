@@ -17,6 +17,7 @@ import { formatConsultationId } from "~/domain/constants";
 import { DECISION_INTENTS, refusalHttpStatus } from "~/domain/consultation-decisions";
 import { isOpenStatus } from "~/domain/consultation-status";
 import { formatDay } from "~/domain/dates";
+import { birrText } from "~/domain/money";
 import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
 import { DECISION_REFUSAL_MESSAGES } from "~/refusal-messages";
 import { requirePatient } from "~/server/auth/guards.server";
@@ -31,7 +32,6 @@ import { profileName } from "~/server/db/profiles.server";
 import { countStoredFiles, deleteConsultationPhotos, listPhotos } from "~/server/files.server";
 import { readFormData } from "~/server/form-body.server";
 import { redirectWithToast } from "~/server/toast.server";
-import { birrText } from "~/domain/money";
 
 // Patients: one of their own consultations (anyone else's id is "not found").
 export async function loader(args: LoaderFunctionArgs) {

@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import { FormAlert, SubmitButton } from "~/components/form-fields";
 import { PaymentCountdown } from "~/components/payment-countdown";
 import { useConsultationStatus } from "~/components/realtime/use-consultation-status";
+import { birrText, CONSULTATION_FEE_SANTIM } from "~/domain/money";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requirePatient } from "~/server/auth/guards.server";
 import { requireConsultationAccess } from "~/server/consultation-access.server";
@@ -15,7 +16,6 @@ import { readFormData } from "~/server/form-body.server";
 import { paymentProvider } from "~/server/payments/provider.server";
 import { isTxRef, newTxRef, startPayment } from "~/server/payments/start-payment.server";
 import { redirectWithToast } from "~/server/toast.server";
-import { CONSULTATION_FEE_SANTIM, birrText } from "~/domain/money";
 
 const PAY_INTENT = "pay";
 

@@ -42,7 +42,8 @@ export type AuditAction =
   | "admin.mail_retried"
   | "admin.licence_viewed"
   | "admin.payment_refunded"
-  | "admin.consultation_opened";
+  | "admin.consultation_opened"
+  | "escrow.released";
 
 export interface AuditEvent {
   action: AuditAction;

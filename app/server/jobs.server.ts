@@ -12,6 +12,7 @@ import { findAbandonedDrafts } from "~/server/db/consultations.server";
 import { deleteConnectionsOpenedBefore } from "~/server/db/room-connections.server";
 import { loadConfig } from "~/server/env.server";
 import { deliverDueMail, type DeliveryReport } from "~/server/mail/mailer.server";
+import { releaseDueEscrows } from "~/server/money/escrow.server";
 import { reverifyOpenPayments, type ReverifyReport } from "~/server/payments/reverify.server";
 import { releaseStrandedApprovals } from "~/server/registrations/review.server";
 
@@ -24,6 +25,8 @@ export interface HousekeepingReport {
   linksDeleted: number;
   rateLimitHitsDeleted: number;
   approvalsReleased: number;
+  /** Escrow holds released to their doctors: 72 hours after the end with no dispute. */
+  escrowsReleased: number;
   /** Open payment attempts asked about again (their webhook may never have come). */
   payments: ReverifyReport;
   mail: DeliveryReport;
@@ -68,6 +71,7 @@ export async function runHousekeeping(env: Env, now: Date): Promise<Housekeeping
     rateLimitHitsDeleted: hits.length,
     approvalsReleased: await releaseStrandedApprovals(db, now),
     payments: await reverifyOpenPayments(env, config, now),
+    escrowsReleased: await releaseDueEscrows(db, now),
     // Whatever a request queued and did not deliver (a crash, a provider outage) goes out now.
     mail: await deliverDueMail(db, config, now),
   };

@@ -19,6 +19,16 @@ interface Violation {
 
 /** The serious and critical violations on the page as it is now, described for a failure message. */
 async function seriousViolations(page: Page): Promise<string[]> {
+  // A dialog fading in is half transparent, and its text fails contrast until it has: audit what
+  // people see once the page is still (every finite animation and transition finished).
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   // Evaluated through the debugging protocol, so the page's Content-Security-Policy does not apply.
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {

@@ -145,7 +145,7 @@ describe("the overview", () => {
     expect(figures.medianToPaymentMs).toBe(7 * MIN);
     expect(figures.completion).toEqual({ rate: 2 / 3, completed: 2, finished: 3 });
     expect(figures.rating).toEqual({ average: 3.5, count: 2 });
-    expect(figures.payments).toEqual({ received: { count: 3, etb: 450 }, awaitingRefund: { count: 1, etb: 150 } });
+    expect(figures.payments).toEqual({ received: { count: 3, santim: 45_000 }, awaitingRefund: { count: 1, santim: 15_000 } });
 
     const { visitor } = await admin();
     const page = await visitor.get("/admin/overview");

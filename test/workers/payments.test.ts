@@ -515,7 +515,7 @@ describe("the Chapa adapter", () => {
     expect(outcome).toEqual({ ok: true, checkoutUrl: `https://checkout.chapa.co/checkout/payment/${txRef}` });
     expect(chapa.authorizations[0]).toBe(`Bearer ${CHAPA_SECRET_KEY}`);
     expect(chapa.initializeBodies[0]).toMatchObject({
-      amount: "150",
+      amount: "150.00",
       currency: "ETB",
       email: "abebe@example.com",
       first_name: "Abebe",
@@ -569,6 +569,7 @@ describe("the Chapa adapter", () => {
       status: "unknown",
       providerStatus: "refunded?",
       amountSantim: Number.NaN,
+      chargeSantim: 0,
       currency: "",
       reference: null,
     });

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 
 import { DOCTOR_RESPONSE_PROMISE_MINUTES, PAYMENT_WINDOW_MINUTES } from "~/domain/constants";
-import { CONSULTATION_FEE_SANTIM, birrText } from "~/domain/money";
+import { birrText, CONSULTATION_FEE_SANTIM } from "~/domain/money";
 
 /** What the request holds so far, and what happens next. */
 export function RequestSidebar({

@@ -4,12 +4,12 @@ import { and, desc, eq, inArray, or, type SQL, sql } from "drizzle-orm";
 
 import { auditLog, consultationFiles, consultations, profiles, userRoles, users } from "~/db/schema";
 import { isUuid } from "~/domain/ids";
+import { birrText } from "~/domain/money";
 import type { PageRequest } from "~/domain/paging";
 import type { TextKey } from "~/i18n";
 import type { AuditAction } from "~/server/audit.server";
 import type { Database } from "~/server/db/client.server";
 import { contains } from "~/server/db/search.server";
-import { birrText } from "~/domain/money";
 
 /** Every action the app writes, with its label; the compiler insists that a new action gets one here. */
 export const AUDIT_ACTION_LABELS = {
@@ -48,6 +48,7 @@ export const AUDIT_ACTION_LABELS = {
   "admin.licence_viewed": "admin.audit.actions.admin_licence_viewed",
   "admin.payment_refunded": "admin.audit.actions.admin_payment_refunded",
   "admin.consultation_opened": "admin.audit.actions.admin_consultation_opened",
+  "escrow.released": "admin.audit.actions.escrow_released",
 } as const satisfies Record<AuditAction, TextKey>;
 
 export const AUDIT_ACTIONS = Object.keys(AUDIT_ACTION_LABELS) as AuditAction[];
@@ -108,6 +109,7 @@ const DETAIL_LABELS: Record<string, TextKey> = {
   // Entries written before amounts were kept in santim (migration 0009).
   amountEtb: "admin.audit.detailLabels.amount",
   consultationId: "admin.audit.detailLabels.consultationId",
+  by: "admin.audit.detailLabels.by",
 };
 
 type Translate = (key: TextKey, values?: Record<string, unknown>) => string;

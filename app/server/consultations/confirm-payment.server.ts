@@ -22,6 +22,7 @@ import {
   type PaymentRow,
 } from "~/server/db/payments.server";
 import type { AppConfig } from "~/server/env.server";
+import { captureOfMove } from "~/server/money/escrow.server";
 import { paymentProvider } from "~/server/payments/provider.server";
 import { paymentConfirmed } from "~/server/rooms.server";
 
@@ -91,6 +92,7 @@ export async function confirmPayment(env: Env, config: AppConfig, origin: string
     alsoWrite: (db, moved) => [
       paidOfMove(db, moved, payment.id, verified.reference, now),
       auditOfMove(db, moved, { actorId: null, action: "consultation.paid", ipAddress: null, now }),
+      ...captureOfMove(db, moved, captureOf(payment, verified.chargeSantim), now),
     ],
   });
   if (outcome.ok) {
@@ -101,12 +103,20 @@ export async function confirmPayment(env: Env, config: AppConfig, origin: string
   // Either a concurrent call just confirmed this very payment, or it came too late.
   const after = (await paymentByTxRef(db, txRef)) ?? payment;
   if (after.status === "paid") return { kind: "already_confirmed", payment: after };
-  const firstTold = await markPaymentLate(db, txRef, verified.reference, now);
+  const firstTold = await markPaymentLate(db, captureOf(payment, verified.chargeSantim), verified.reference, now);
   const late = (await paymentByTxRef(db, txRef)) ?? after;
   const reason = await reasonOf(db, late);
   if (firstTold) await mailLatePayment({ db, config, origin }, late, reason);
   return { kind: "late", payment: late, reason, firstTold };
 }
+
+const captureOf = (payment: PaymentRow, chargeSantim: number) => ({
+  paymentId: payment.id,
+  txRef: payment.txRef,
+  consultationId: payment.consultationId,
+  amountSantim: payment.amountSantim,
+  chargeSantim,
+});
 
 async function reasonOf(db: Database, payment: PaymentRow): Promise<LateReason> {
   return (await latePaymentsOf(db, payment.consultationId)).find((late) => late.txRef === payment.txRef)?.reason ?? "window_closed";

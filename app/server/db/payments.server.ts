@@ -5,6 +5,7 @@ import { type PaymentReviewReason, payments } from "~/db/schema";
 import { lateReason } from "~/domain/late-payments";
 import { auditIfChanged } from "~/server/audit.server";
 import type { Database } from "~/server/db/client.server";
+import { captureOfLatePayment } from "~/server/money/escrow.server";
 
 export type PaymentRow = typeof payments.$inferSelect;
 
@@ -66,7 +67,14 @@ export async function markPaymentFailed(db: Database, txRef: string, now: Date) 
  * A verified payment that did not start the consultation (the window had closed, or another payment
  * already had): kept, flagged for an admin to refund. True only for the call that flagged it.
  */
-export async function markPaymentLate(db: Database, txRef: string, providerReference: string | null, now: Date): Promise<boolean> {
+export async function markPaymentLate(
+  db: Database,
+  capture: Parameters<typeof captureOfLatePayment>[2],
+  providerReference: string | null,
+  now: Date,
+): Promise<boolean> {
+  const { txRef } = capture;
+  const flaggedByThisCall = sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.txRef} = ${txRef} AND ${payments.status} = 'paid_after_expiry' AND ${payments.updatedAt} = ${now.getTime()})`;
   const [flagged] = await db.batch([
     db
       .update(payments)
@@ -83,6 +91,8 @@ export async function markPaymentLate(db: Database, txRef: string, providerRefer
       details: sql<string>`json_object('txRef', ${payments.txRef})`,
       now,
     }),
+    // The money is ours to give back: captured into the consultation's escrow, to be refunded from there.
+    ...captureOfLatePayment(db, flaggedByThisCall, capture, now),
   ]);
   return flagged.length === 1;
 }

@@ -6,9 +6,9 @@ import { PAYMENT_WINDOW_MINUTES } from "~/domain/constants";
 import type { DeclineReason } from "~/domain/consultation-status";
 import type { Language } from "~/domain/languages";
 import type { LateReason } from "~/domain/late-payments";
+import { birrText, CONSULTATION_FEE_SANTIM } from "~/domain/money";
 import { htmlEmail } from "~/server/mail/html-email.server";
 import type { MailMessage } from "~/server/mail/mailer.server";
-import { CONSULTATION_FEE_SANTIM, birrText } from "~/domain/money";
 
 type Translate = TFunction<"common">;
 

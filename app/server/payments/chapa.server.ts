@@ -42,7 +42,10 @@ const VerifyAnswer = z.object({
     status: z.string().catch(""),
     amount: z.unknown().transform((amount) => santimFromBirr(amount) ?? Number.NaN),
     currency: z.string().catch(""),
-    charge: z.unknown().transform((charge) => santimFromBirr(charge ?? 0) ?? 0),
+    charge: z
+      .unknown()
+      .optional()
+      .transform((charge) => santimFromBirr(charge ?? 0) ?? 0),
     reference: z.string().nullable().catch(null),
   }),
 });

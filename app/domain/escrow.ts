@@ -1,0 +1,46 @@
+// A paid consultation's escrow hold: when its money may go to the doctor (docs/decisions/0028). The
+// terms promise that the fee is held until the patient confirms the consultation is complete, or until
+// 72 hours after the doctor ends it with no dispute open; a consultation that never ended properly waits
+// for an admin instead.
+import { DISPUTE_WINDOW_HOURS, ESCROW_RELEASE_HOURS } from "./constants.ts";
+import type { ConsultationStatus } from "./consultation-status";
+
+export const ESCROW_STATUSES = ["held", "disputed", "in_review", "released", "refunded"] as const;
+type EscrowStatus = (typeof ESCROW_STATUSES)[number];
+
+/** Why an escrow waits for an admin rather than being released on its own. */
+export const ESCROW_REVIEW_REASONS = ["doctor_gone"] as const;
+type EscrowReviewReason = (typeof ESCROW_REVIEW_REASONS)[number];
+
+export const ESCROW_RELEASE_AFTER_MS = ESCROW_RELEASE_HOURS * 60 * 60_000;
+export const DISPUTE_WINDOW_MS = DISPUTE_WINDOW_HOURS * 60 * 60_000;
+
+export interface EscrowFacts {
+  status: EscrowStatus;
+  consultationStatus: ConsultationStatus;
+  /** When the doctor ended the consultation, if they have. */
+  completedAt: Date | null;
+}
+
+/** When the hold is released by itself, if nothing stops it: 72 hours after the end; null before the end. */
+export function releaseDueAt(completedAt: Date | null): Date | null {
+  return completedAt ? new Date(completedAt.getTime() + ESCROW_RELEASE_AFTER_MS) : null;
+}
+
+export type ReleaseRefusal = "not_held" | "not_ended" | "not_due";
+
+/**
+ * Whether the hold may be released now: only a hold still `held` (not disputed, in review, released or
+ * refunded), of a consultation its doctor ended, and either confirmed by the patient or past its due time.
+ */
+export function releaseRefusal(facts: EscrowFacts, by: "patient" | "schedule", now: Date): ReleaseRefusal | null {
+  if (facts.status !== "held") return "not_held";
+  if (facts.consultationStatus !== "completed" || !facts.completedAt) return "not_ended";
+  if (by === "schedule" && now < releaseDueAt(facts.completedAt)!) return "not_due";
+  return null;
+}
+
+/** A patient may dispute from the end of the consultation until the dispute window closes. */
+export function disputeWindowClosesAt(completedAt: Date): Date {
+  return new Date(completedAt.getTime() + DISPUTE_WINDOW_MS);
+}

@@ -1,0 +1,142 @@
+// The money ledger's rules, with no I/O (docs/decisions/0028): double entry in santim, after
+// TigerBeetle's design. Every movement of money is one entry of lines on accounts that sum to zero,
+// identified by an idempotency key that says what it records, so recording the same event twice is
+// recording it once. Balances are sums of lines, never kept by hand.
+//
+// Signs: a line's amount is a debit when positive and a credit when negative. Assets (what the provider
+// holds for us, the provider's fees we paid) carry debit balances; what we owe (escrow, doctors'
+// payables, money on its way out, our revenue) carries credit balances.
+import { splitRelease } from "./money.ts";
+
+export const LEDGER_ACCOUNTS = [
+  /** Money the payment provider holds for us: in with each capture, out with each refund and payout. */
+  "provider_clearing",
+  /** What the provider kept of captures as its charge (an expense of the platform). */
+  "provider_fees",
+  /** A consultation's fee, held until it is released to the doctor or refunded (subject: the consultation). */
+  "escrow",
+  /** What the platform owes a doctor, released from escrow and not yet paid out (subject: the doctor). */
+  "doctor_payable",
+  /** A payout sent to a doctor's bank and not yet settled by the provider (subject: the doctor). */
+  "payouts_in_transit",
+  /** A refund asked of the provider and not yet settled (subject: the consultation). */
+  "refunds_in_transit",
+  /** The platform's fee from released consultations. */
+  "platform_revenue",
+] as const;
+export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
+
+/** Accounts kept per consultation or per doctor; the others are the platform's own, with no subject. */
+const SUBJECT_OF_ACCOUNT: Record<LedgerAccount, "consultation" | "doctor" | null> = {
+  provider_clearing: null,
+  provider_fees: null,
+  escrow: "consultation",
+  doctor_payable: "doctor",
+  payouts_in_transit: "doctor",
+  refunds_in_transit: "consultation",
+  platform_revenue: null,
+};
+
+export const LEDGER_ENTRY_KINDS = [
+  "payment_captured",
+  "escrow_released",
+  "refund_started",
+  "refund_settled",
+  "refund_returned",
+  "payout_started",
+  "payout_settled",
+  "payout_returned",
+] as const;
+type LedgerEntryKind = (typeof LEDGER_ENTRY_KINDS)[number];
+
+interface LedgerLine {
+  account: LedgerAccount;
+  /** The consultation or doctor the account is kept for; "" for the platform's own accounts. */
+  subject: string;
+  amountSantim: number;
+}
+
+/** What an entry is about, for finding it again (a consultation's money, a doctor's earnings). */
+interface LedgerEntryLinks {
+  consultationId?: string | null;
+  doctorId?: string | null;
+  paymentId?: string | null;
+}
+
+export interface LedgerEntry extends LedgerEntryLinks {
+  /** Unique per event: the same event recorded twice is one entry. */
+  idempotencyKey: string;
+  kind: LedgerEntryKind;
+  lines: LedgerLine[];
+}
+
+export type LedgerRefusal = "unbalanced" | "not_an_amount" | "too_few_lines" | "wrong_subject";
+
+/** Why an entry cannot be written, or null when it keeps every rule of the ledger. */
+export function ledgerEntryRefusal(entry: Pick<LedgerEntry, "lines">): LedgerRefusal | null {
+  if (entry.lines.length < 2) return "too_few_lines";
+  if (entry.lines.some((line) => !Number.isSafeInteger(line.amountSantim) || line.amountSantim === 0)) return "not_an_amount";
+  if (entry.lines.some((line) => (SUBJECT_OF_ACCOUNT[line.account] === null) !== (line.subject === ""))) return "wrong_subject";
+  return entry.lines.reduce((sum, line) => sum + line.amountSantim, 0) === 0 ? null : "unbalanced";
+}
+
+/** An entry as planned, refused loudly if it breaks a rule: a bug, never a user's mistake. */
+function entry(plan: LedgerEntry): LedgerEntry {
+  const lines = plan.lines.filter((line) => line.amountSantim !== 0);
+  const refusal = ledgerEntryRefusal({ lines });
+  if (refusal) throw new Error(`ledger entry ${plan.idempotencyKey} refused: ${refusal}`);
+  return { ...plan, lines };
+}
+
+const line = (account: LedgerAccount, subject: string, amountSantim: number): LedgerLine => ({ account, subject, amountSantim });
+
+/**
+ * A verified payment: the provider holds the amount less its charge, and the whole amount is held in
+ * the consultation's escrow. A late payment is captured the same way, to be refunded from there.
+ */
+export function paymentCaptured(capture: {
+  txRef: string;
+  paymentId: string;
+  consultationId: string;
+  amountSantim: number;
+  chargeSantim: number;
+}): LedgerEntry {
+  const charge = Math.min(Math.max(capture.chargeSantim, 0), capture.amountSantim);
+  return entry({
+    idempotencyKey: `payment:${capture.txRef}:captured`,
+    kind: "payment_captured",
+    consultationId: capture.consultationId,
+    paymentId: capture.paymentId,
+    lines: [
+      line("provider_clearing", "", capture.amountSantim - charge),
+      line("provider_fees", "", charge),
+      line("escrow", capture.consultationId, -capture.amountSantim),
+    ],
+  });
+}
+
+/** A consultation's escrow released: the doctor's share to their payable, the platform's fee to revenue. */
+export function escrowReleased(release: { consultationId: string; doctorId: string; amountSantim: number }): LedgerEntry {
+  const { doctorSantim, platformSantim } = splitRelease(release.amountSantim);
+  return entry({
+    idempotencyKey: `consultation:${release.consultationId}:released`,
+    kind: "escrow_released",
+    consultationId: release.consultationId,
+    doctorId: release.doctorId,
+    lines: [
+      line("escrow", release.consultationId, release.amountSantim),
+      line("doctor_payable", release.doctorId, -doctorSantim),
+      line("platform_revenue", "", -platformSantim),
+    ],
+  });
+}
+
+/** Balances by account and subject, from lines: what every screen of money is computed from. */
+export function balancesOf(lines: Iterable<LedgerLine>): Map<string, number> {
+  const balances = new Map<string, number>();
+  for (const { account, subject, amountSantim } of lines) {
+    const key = `${account}:${subject}`;
+    balances.set(key, (balances.get(key) ?? 0) + amountSantim);
+  }
+  return balances;
+}
