@@ -17,7 +17,8 @@ import { sandboxProvider } from "~/server/payments/sandbox.server";
 import { newTxRef } from "~/server/payments/start-payment.server";
 import { signWebhookBody } from "~/server/payments/webhook-signature.server";
 
-import { createConsultation, createUser, db, ORIGIN } from "./fixtures";
+import { Visitor } from "./browser-like";
+import { createConsultation, createUser, db, ORIGIN, sessionCookieFor } from "./fixtures";
 
 const config = () => loadConfig(env);
 /** The sandbox's charge: 3.5 % of 150 ETB. */
@@ -210,5 +211,38 @@ describe("releasing escrow", () => {
     const { consultationId } = await paidConsultation();
     await releaseDueEscrows(db, new Date(Date.now() + 30 * ESCROW_RELEASE_AFTER_MS));
     expect(await escrowNow(consultationId)).toMatchObject({ status: "held" });
+  });
+});
+
+describe("the patient's page", () => {
+  it("says where the money is, and the patient's form releases it, told in their language, without JavaScript", async () => {
+    const { consultationId, patientId, doctorId } = await paidConsultation();
+    const patient = new Visitor(await sessionCookieFor(patientId));
+    const during = await patient.follow(await patient.get(`/patient/consultation/${consultationId}`));
+    expect(during.html).toContain("is held in escrow by Qoda");
+    expect(during.html).not.toContain('value="confirm-complete"');
+
+    await endedAgo(consultationId, 60_000);
+    const feedbackPage = await patient.follow(await patient.get(`/patient/consultation/${consultationId}`));
+    expect(feedbackPage.url).toBe(`${ORIGIN}/patient/feedback/${consultationId}`);
+    expect(feedbackPage.html).toContain("unless you open a dispute before then");
+
+    // Someone else's consultation is not found, and changes nothing.
+    const stranger = new Visitor(await sessionCookieFor(await createUser("patient")));
+    expect((await stranger.post(`/patient/consultation/${consultationId}`, { intent: "confirm-complete" })).status).toBe(404);
+    expect(await escrowNow(consultationId)).toMatchObject({ status: "held" });
+
+    const confirmed = await patient.post(`/patient/consultation/${consultationId}`, { intent: "confirm-complete" });
+    expect(confirmed.headers.get("Location")).toBe(`/patient/feedback/${consultationId}`);
+    const after = await patient.follow(confirmed);
+    expect(after.html).toContain("Your payment has been released to the doctor.");
+    expect(after.html).toContain("was released to Dr. Test on");
+    expect(await balanceOf(db, "doctor_payable", doctorId)).toBe(-splitRelease(CONSULTATION_FEE_SANTIM).doctorSantim);
+
+    // A second click is told it is done, in Amharic for an Amharic reader.
+    await patient.get("/?lng=am");
+    const told = await patient.follow(await patient.post(`/patient/consultation/${consultationId}`, { intent: "confirm-complete" }));
+    expect(told.html).toContain("ይህ ክፍያ ከእንግዲህ በአደራ ሂሳብ ስላልተያዘ ምንም አልተቀየረም።");
+    expect(await entriesOfKey(`consultation:${consultationId}:released`)).toHaveLength(1);
   });
 });
