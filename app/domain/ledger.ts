@@ -131,6 +131,89 @@ export function escrowReleased(release: { consultationId: string; doctorId: stri
   });
 }
 
+/**
+ * A refund asked of the provider (reference: ours, unique): the amount leaves the consultation's escrow
+ * and is in transit to the patient until the provider settles it.
+ */
+export function refundStarted(refund: { reference: string; consultationId: string; paymentId: string; amountSantim: number }): LedgerEntry {
+  return entry({
+    idempotencyKey: `refund:${refund.reference}:started`,
+    kind: "refund_started",
+    consultationId: refund.consultationId,
+    paymentId: refund.paymentId,
+    lines: [
+      line("escrow", refund.consultationId, refund.amountSantim),
+      line("refunds_in_transit", refund.consultationId, -refund.amountSantim),
+    ],
+  });
+}
+
+/** The provider gave the refund back to the patient: the money leaves what the provider holds for us. */
+export function refundSettled(refund: { reference: string; consultationId: string; paymentId: string; amountSantim: number }): LedgerEntry {
+  return entry({
+    idempotencyKey: `refund:${refund.reference}:settled`,
+    kind: "refund_settled",
+    consultationId: refund.consultationId,
+    paymentId: refund.paymentId,
+    lines: [line("refunds_in_transit", refund.consultationId, refund.amountSantim), line("provider_clearing", "", -refund.amountSantim)],
+  });
+}
+
+/** A refund the provider could not make: the amount returns to the consultation's escrow, for an admin. */
+export function refundReturned(refund: {
+  reference: string;
+  consultationId: string;
+  paymentId: string;
+  amountSantim: number;
+}): LedgerEntry {
+  return entry({
+    idempotencyKey: `refund:${refund.reference}:returned`,
+    kind: "refund_returned",
+    consultationId: refund.consultationId,
+    paymentId: refund.paymentId,
+    lines: [
+      line("refunds_in_transit", refund.consultationId, refund.amountSantim),
+      line("escrow", refund.consultationId, -refund.amountSantim),
+    ],
+  });
+}
+
+/** A payout sent to a doctor's bank: their available money is in transit until the provider settles it. */
+export function payoutStarted(payout: { reference: string; doctorId: string; amountSantim: number }): LedgerEntry {
+  return entry({
+    idempotencyKey: `payout:${payout.reference}:started`,
+    kind: "payout_started",
+    doctorId: payout.doctorId,
+    lines: [
+      line("doctor_payable", payout.doctorId, payout.amountSantim),
+      line("payouts_in_transit", payout.doctorId, -payout.amountSantim),
+    ],
+  });
+}
+
+/** The doctor's bank received it: the money leaves what the provider holds for us. */
+export function payoutSettled(payout: { reference: string; doctorId: string; amountSantim: number }): LedgerEntry {
+  return entry({
+    idempotencyKey: `payout:${payout.reference}:settled`,
+    kind: "payout_settled",
+    doctorId: payout.doctorId,
+    lines: [line("payouts_in_transit", payout.doctorId, payout.amountSantim), line("provider_clearing", "", -payout.amountSantim)],
+  });
+}
+
+/** A payout that failed: the money is the doctor's to be paid again, back in their payable. */
+export function payoutReturned(payout: { reference: string; doctorId: string; amountSantim: number }): LedgerEntry {
+  return entry({
+    idempotencyKey: `payout:${payout.reference}:returned`,
+    kind: "payout_returned",
+    doctorId: payout.doctorId,
+    lines: [
+      line("payouts_in_transit", payout.doctorId, payout.amountSantim),
+      line("doctor_payable", payout.doctorId, -payout.amountSantim),
+    ],
+  });
+}
+
 /** Balances by account and subject, from lines: what every screen of money is computed from. */
 export function balancesOf(lines: Iterable<LedgerLine>): Map<string, number> {
   const balances = new Map<string, number>();

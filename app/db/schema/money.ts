@@ -4,10 +4,13 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
+import { DISPUTE_REASONS, DISPUTE_RESOLUTIONS, DISPUTE_STATUSES, MAX_DISPUTE_TEXT_CHARS } from "../../domain/disputes";
 import { ESCROW_REVIEW_REASONS, ESCROW_STATUSES } from "../../domain/escrow";
 import { LEDGER_ACCOUNTS, LEDGER_ENTRY_KINDS } from "../../domain/ledger";
+import { PAYOUT_STATUSES } from "../../domain/payouts";
+import { REFUND_CHANNELS, REFUND_REASONS, REFUND_STATUSES } from "../../domain/refunds";
 import { users } from "./accounts";
-import { createdAt, id, oneOf, updatedAt } from "./columns";
+import { createdAt, id, isBoolean, oneOf, updatedAt } from "./columns";
 import { consultations } from "./consultations";
 import { payments } from "./payments";
 
@@ -86,5 +89,149 @@ export const escrows = sqliteTable(
     check("escrows_review_reason_valid", oneOf("review_reason", ESCROW_REVIEW_REASONS)),
     check("escrows_amount_positive", sql`${t.amountSantim} > 0`),
     check("escrows_released_complete", sql`(${t.status} = 'released') = (${t.releasedAt} IS NOT NULL)`),
+  ],
+);
+
+/** A patient's dispute of a consultation: one per consultation, open until an admin resolves it. */
+export const disputes = sqliteTable(
+  "disputes",
+  {
+    id: id(),
+    consultationId: text("consultation_id")
+      .notNull()
+      .references(() => consultations.id),
+    patientId: text("patient_id")
+      .notNull()
+      .references(() => users.id),
+    doctorId: text("doctor_id")
+      .notNull()
+      .references(() => users.id),
+    reason: text("reason", { enum: DISPUTE_REASONS }).notNull(),
+    patientWords: text("patient_words").notNull(),
+    /** The doctor's one answer. */
+    doctorAnswer: text("doctor_answer"),
+    doctorAnsweredAt: integer("doctor_answered_at", { mode: "timestamp_ms" }),
+    status: text("status", { enum: DISPUTE_STATUSES }).notNull().default("open"),
+    resolution: text("resolution", { enum: DISPUTE_RESOLUTIONS }),
+    /** What the resolution gave back to the patient (0 for a release). */
+    refundSantim: integer("refund_santim"),
+    /** The admin's note, read by both sides. */
+    resolutionNote: text("resolution_note"),
+    resolvedBy: text("resolved_by").references(() => users.id),
+    resolvedAt: integer("resolved_at", { mode: "timestamp_ms" }),
+    lastChangeId: text("last_change_id"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("disputes_consultation_unique").on(t.consultationId),
+    index("disputes_status_idx").on(t.status, t.createdAt),
+    index("disputes_doctor_idx").on(t.doctorId),
+    check("disputes_reason_valid", oneOf("reason", DISPUTE_REASONS)),
+    check("disputes_status_valid", oneOf("status", DISPUTE_STATUSES)),
+    check("disputes_resolution_valid", oneOf("resolution", DISPUTE_RESOLUTIONS)),
+    check("disputes_resolved_complete", sql`(${t.status} = 'resolved') = (${t.resolution} IS NOT NULL AND ${t.resolvedAt} IS NOT NULL)`),
+    check("disputes_words_length", sql`length(${t.patientWords}) BETWEEN 1 AND ${sql.raw(String(MAX_DISPUTE_TEXT_CHARS))}`),
+  ],
+);
+
+/** Money going back to a patient: recorded before the provider is asked, settled by what it says. */
+export const refunds = sqliteTable(
+  "refunds",
+  {
+    id: id(),
+    paymentId: text("payment_id")
+      .notNull()
+      .references(() => payments.id),
+    consultationId: text("consultation_id")
+      .notNull()
+      .references(() => consultations.id),
+    /** Our own unique reference, sent to the provider. */
+    reference: text("reference").notNull(),
+    amountSantim: integer("amount_santim").notNull(),
+    reason: text("reason", { enum: REFUND_REASONS }).notNull(),
+    channel: text("channel", { enum: REFUND_CHANNELS }).notNull().default("provider"),
+    status: text("status", { enum: REFUND_STATUSES }).notNull().default("pending"),
+    /** Whether the provider has taken the request (asked again until it has, or until it says no for good). */
+    accepted: integer("accepted", { mode: "boolean" }).notNull().default(false),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at", { mode: "timestamp_ms" }),
+    providerReference: text("provider_reference"),
+    /** The provider's last words on a failure, or an admin's reason for a refund made outside it. */
+    lastError: text("last_error"),
+    note: text("note"),
+    requestedBy: text("requested_by").references(() => users.id),
+    lastCheckedAt: integer("last_checked_at", { mode: "timestamp_ms" }),
+    settledAt: integer("settled_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("refunds_reference_unique").on(t.reference),
+    // A payment is refunded once: a second refund of it can only follow one that failed.
+    uniqueIndex("refunds_one_per_payment")
+      .on(t.paymentId)
+      .where(sql`status <> 'failed'`),
+    index("refunds_consultation_idx").on(t.consultationId),
+    index("refunds_status_idx").on(t.status, t.nextAttemptAt),
+    check("refunds_status_valid", oneOf("status", REFUND_STATUSES)),
+    check("refunds_reason_valid", oneOf("reason", REFUND_REASONS)),
+    check("refunds_channel_valid", oneOf("channel", REFUND_CHANNELS)),
+    check("refunds_accepted_bool", isBoolean("accepted")),
+    check("refunds_amount_positive", sql`${t.amountSantim} > 0`),
+  ],
+);
+
+/** Where a doctor is paid: a bank or wallet from the provider's list, the name on it and its number. */
+export const doctorPayoutAccounts = sqliteTable("doctor_payout_accounts", {
+  doctorId: text("doctor_id")
+    .primaryKey()
+    .references(() => users.id),
+  bankCode: text("bank_code").notNull(),
+  bankName: text("bank_name").notNull(),
+  accountName: text("account_name").notNull(),
+  accountNumber: text("account_number").notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** A transfer of a doctor's available balance to their account, with our own unique reference. */
+export const payouts = sqliteTable(
+  "payouts",
+  {
+    id: id(),
+    doctorId: text("doctor_id")
+      .notNull()
+      .references(() => users.id),
+    reference: text("reference").notNull(),
+    amountSantim: integer("amount_santim").notNull(),
+    // Where it was sent, as it was then (the doctor may change their details later).
+    bankCode: text("bank_code").notNull(),
+    bankName: text("bank_name").notNull(),
+    accountName: text("account_name").notNull(),
+    accountNumber: text("account_number").notNull(),
+    status: text("status", { enum: PAYOUT_STATUSES }).notNull().default("pending"),
+    accepted: integer("accepted", { mode: "boolean" }).notNull().default(false),
+    attempts: integer("attempts").notNull().default(0),
+    providerReference: text("provider_reference"),
+    failureReason: text("failure_reason"),
+    /** The admin who ran it by hand; null for the weekly run. */
+    requestedBy: text("requested_by").references(() => users.id),
+    lastCheckedAt: integer("last_checked_at", { mode: "timestamp_ms" }),
+    settledAt: integer("settled_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("payouts_reference_unique").on(t.reference),
+    index("payouts_doctor_idx").on(t.doctorId, t.createdAt),
+    // One payout in flight per doctor: two runs at once cannot both pay the same balance.
+    uniqueIndex("payouts_one_pending")
+      .on(t.doctorId)
+      .where(sql`status = 'pending'`),
+    index("payouts_status_idx").on(t.status, t.createdAt),
+    check("payouts_status_valid", oneOf("status", PAYOUT_STATUSES)),
+    check("payouts_accepted_bool", isBoolean("accepted")),
+    check("payouts_amount_positive", sql`${t.amountSantim} > 0`),
   ],
 );

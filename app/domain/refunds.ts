@@ -1,0 +1,22 @@
+// Refunds through the payment provider (docs/decisions/0028): recorded before the provider is asked,
+// asked again on a schedule while it cannot be reached, and settled only by what the provider says
+// (its answer, its webhook, or a later check). One that keeps failing is shown to admins, never lost.
+export const REFUND_STATUSES = ["pending", "succeeded", "failed"] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+
+/** Why money goes back to a patient. */
+export const REFUND_REASONS = ["late_payment", "duplicate_payment", "dispute", "cancelled"] as const;
+export type RefundReason = (typeof REFUND_REASONS)[number];
+
+/** Where a refund was made: through the provider, or by an admin outside it (recorded with a reason). */
+export const REFUND_CHANNELS = ["provider", "outside"] as const;
+
+/** Times a refund is asked of the provider before it is failed and shown to admins. */
+export const MAX_REFUND_ATTEMPTS = 6;
+/** Waits between attempts: 5 minutes, doubling (5, 10, 20, 40, 80 minutes). */
+export function nextRefundAttemptAt(attempts: number, now: Date): Date {
+  return new Date(now.getTime() + 5 * 60_000 * 2 ** Math.max(attempts - 1, 0));
+}
+
+/** Our own reference for a refund (Chapa takes it for idempotency): unique, within its characters. */
+export const newRefundReference = () => `qoda-rf-${crypto.randomUUID()}`;
