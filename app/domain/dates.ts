@@ -13,3 +13,13 @@ export function todayIsoDate(now = new Date()): string {
 export function formatDay(date: Date | string, language: string): string {
   return new Intl.DateTimeFormat(localeOf(language), { timeZone: QODA_TIME_ZONE, dateStyle: "medium" }).format(new Date(date));
 }
+
+/** A day and its time on a 24-hour clock, Addis Ababa time ("28 Nov 2026, 15:45"): never read on the Ethiopian clock. */
+export function formatMoment(date: Date | string, language: string): string {
+  return new Intl.DateTimeFormat(localeOf(language), {
+    timeZone: QODA_TIME_ZONE,
+    dateStyle: "medium",
+    timeStyle: "short",
+    hourCycle: "h23",
+  }).format(new Date(date));
+}

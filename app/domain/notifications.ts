@@ -9,6 +9,13 @@ const NOTIFICATION_KINDS = [
   "payment_late",
   "payment_duplicate",
   "payment_refunded",
+  "dispute_opened",
+  "dispute_answered",
+  "dispute_resolved",
+  "money_refunded",
+  "earnings_released",
+  "payout_paid",
+  "payout_failed",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

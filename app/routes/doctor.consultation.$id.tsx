@@ -13,6 +13,7 @@ import { SummaryForm } from "~/components/doctor/summary-form";
 import { FormAlert, SubmitButton } from "~/components/form-fields";
 import { PaymentCountdown } from "~/components/payment-countdown";
 import { PhotoViewer } from "~/components/photo-viewer";
+import { WordedPanel, type WordedPanelProps } from "~/components/worded-panel";
 import { useConsultationRoom } from "~/components/realtime/use-consultation-room";
 import { useStillWaiting } from "~/components/realtime/use-still-waiting";
 import { CHAT_INTENTS, hasChat } from "~/domain/chat";
@@ -21,8 +22,9 @@ import { CLOSING_INTENTS, type ClosingRefusal, SummarySchema } from "~/domain/co
 import { DECISION_INTENTS, type DecisionRefusal, refusalHttpStatus } from "~/domain/consultation-decisions";
 import { isActiveStatus } from "~/domain/consultation-status";
 import { DeclineSchema } from "~/domain/decline-schema";
+import { DISPUTE_INTENTS } from "~/domain/disputes";
 import { parseForm } from "~/forms";
-import { getTranslator, pageTitle } from "~/i18n.server";
+import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
 import { CLOSING_REFUSAL_MESSAGES, DECISION_REFUSAL_MESSAGES } from "~/refusal-messages";
 import { requireActiveDoctor } from "~/server/auth/guards.server";
 import { chatForPage, sendChatMessageFromForm } from "~/server/chat.server";
@@ -34,6 +36,8 @@ import { endConsultation } from "~/server/consultations/end.server";
 import { saveSummary } from "~/server/consultations/summary.server";
 import { profileName } from "~/server/db/profiles.server";
 import { listPhotos } from "~/server/files.server";
+import { answerDisputeAction } from "~/server/money/doctor-money-actions.server";
+import { doctorDisputePanel } from "~/server/money/escrow-view.server";
 import { readFormData } from "~/server/form-body.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -64,6 +68,7 @@ export async function loader(args: LoaderFunctionArgs) {
         patientName,
       ),
       closingTexts: doctorClosingTexts(t),
+      dispute: await doctorDisputePanel(context.db, t, await detectLanguage(request), consultation.id, doctor.userId),
     },
   });
 }
@@ -77,6 +82,8 @@ const NO_ANSWER = {
   decline: null as SubmissionResult<string[]> | null,
   summary: null as SubmissionResult<string[]> | null,
   closingRefusal: null as ClosingRefusal | null,
+  /** The dispute panel again, with the answer form's errors in the doctor's words. */
+  dispute: null as WordedPanelProps | null,
 };
 
 export async function action(args: ActionFunctionArgs) {
@@ -102,6 +109,10 @@ export async function action(args: ActionFunctionArgs) {
       return redirectWithToast(`/doctor/consultation/${id}`, { kind: "success", title: "doctor.closing.saved" }, context.config);
     const answer = { ...NO_ANSWER, intent, summary: submission.reply(), closingRefusal: outcome.reason };
     return data(answer, { status: outcome.reason === "not_found" ? 404 : 409 });
+  }
+  if (intent === DISPUTE_INTENTS.answer) {
+    const panelWithErrors = await answerDisputeAction(args, doctor, formData);
+    return data({ ...NO_ANSWER, intent, dispute: panelWithErrors }, { status: 400 });
   }
   if (intent === DECISION_INTENTS.decline) {
     const submission = parseForm(formData, DeclineSchema);
@@ -139,7 +150,7 @@ function NoLongerWaiting({ why }: { why: DecisionRefusal }) {
 
 type PageData = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["page"]>;
 
-function DoctorConsultation({ consultation, patientName, photoIds, chat, closingTexts }: PageData) {
+function DoctorConsultation({ consultation, patientName, photoIds, chat, closingTexts, dispute }: PageData) {
   const { t } = useTranslation();
   const actionData = useActionData<typeof action>();
   // The room admits only the patient and the assigned doctor, so this page joins it once the request is this doctor's.
@@ -238,6 +249,7 @@ function DoctorConsultation({ consultation, patientName, photoIds, chat, closing
           }
         />
       ) : null}
+      {(actionData?.dispute ?? dispute) ? <WordedPanel {...(actionData?.dispute ?? dispute)!} /> : null}
       {currentStatus === "completed" ? (
         <ConsultationSummary summary={consultation.summary} />
       ) : isActiveStatus(currentStatus) ? (

@@ -9,13 +9,14 @@ import { ConsultationSummary } from "~/components/consultation-summary";
 import { FormAlert } from "~/components/form-fields";
 import { DELETE_PHOTOS_INTENT, DeletePhotosForm } from "~/components/patient/delete-photos-form";
 import { DoctorCard } from "~/components/patient/doctor-card";
-import { CONFIRM_COMPLETE_INTENT, EscrowPanel } from "~/components/patient/escrow-panel";
 import { RequestStatusPanel } from "~/components/patient/request-status-panel";
 import { PhotoViewer } from "~/components/photo-viewer";
+import { WordedPanel } from "~/components/worded-panel";
 import { useConsultationRoom } from "~/components/realtime/use-consultation-room";
 import { CHAT_INTENTS, hasChat } from "~/domain/chat";
 import { formatConsultationId } from "~/domain/constants";
 import { DECISION_INTENTS, refusalHttpStatus } from "~/domain/consultation-decisions";
+import { DISPUTE_INTENTS } from "~/domain/disputes";
 import { isOpenStatus } from "~/domain/consultation-status";
 import { formatDay } from "~/domain/dates";
 import { birrText } from "~/domain/money";
@@ -32,8 +33,12 @@ import { latePaymentsOf } from "~/server/db/payments.server";
 import { profileName } from "~/server/db/profiles.server";
 import { countStoredFiles, deleteConsultationPhotos, listPhotos } from "~/server/files.server";
 import { readFormData } from "~/server/form-body.server";
-import { confirmConsultationComplete } from "~/server/money/escrow.server";
-import { patientEscrowView } from "~/server/money/escrow-view.server";
+import {
+  CONFIRM_COMPLETE_INTENT,
+  confirmCompleteAction,
+  openDisputeAction,
+  patientMoneyPanelsFor,
+} from "~/server/money/patient-money-actions.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 // Patients: one of their own consultations (anyone else's id is "not found").
@@ -70,7 +75,7 @@ export async function loader(args: LoaderFunctionArgs) {
           }),
     })),
     feedback: feedback && { rating: feedback.rating, message: feedback.feedbackMessage },
-    escrow: await patientEscrowView(context.db, t, language, consultation, doctor?.firstName ?? ""),
+    moneyPanels: await patientMoneyPanelsFor(args, consultation),
     storedFiles,
     chat: await chatForPage(context.cloudflare.env, t, consultation, { userId: patient.userId, pageUrl: new URL(request.url) }, doctorName),
   };
@@ -91,25 +96,14 @@ export async function action(args: ActionFunctionArgs) {
     return data({ refusal: null, chat: sent.failure }, { status: sent.status });
   }
   if (intent === DELETE_PHOTOS_INTENT) return deletePhotos(args, patient);
-  if (intent === CONFIRM_COMPLETE_INTENT) return confirmComplete(args, patient);
+  if (intent === CONFIRM_COMPLETE_INTENT) return confirmCompleteAction(args, patient);
+  if (intent === DISPUTE_INTENTS.open) return openDisputeAction(args, patient, formData);
   // The refusal's words are chosen here, so the page's script does not carry every refusal's key.
   if (intent !== DECISION_INTENTS.withdraw) return data({ refusal: DECISION_REFUSAL_MESSAGES.not_permitted }, { status: 400 });
   const outcome = await withdrawConsultation(context, request, patient, id);
   if (outcome.ok)
     return redirectWithToast(`/patient/consultation/${id}`, { kind: "success", title: "request.withdrawn.toast" }, context.config);
   return data({ refusal: DECISION_REFUSAL_MESSAGES[outcome.reason] }, { status: refusalHttpStatus(outcome.reason) });
-}
-
-/** The patient says the consultation is complete: its escrow goes to the doctor now. */
-async function confirmComplete({ context, request, params }: ActionFunctionArgs, patient: SessionUser) {
-  const consultation = await requireConsultationAccess(context, request, patient, params.id ?? "");
-  const outcome = await confirmConsultationComplete(context.db, patient.userId, consultation.id, new Date());
-  // Back where they were (the feedback page until they have rated it), told what happened either way.
-  const rated = consultation.status !== "completed" || (await feedbackOf(context.db, consultation.id));
-  const page = rated ? `/patient/consultation/${consultation.id}` : `/patient/feedback/${consultation.id}`;
-  if (outcome.ok) return redirectWithToast(page, { kind: "success", title: "escrow.confirmed" }, context.config);
-  const reason = outcome.reason === "lost_race" || outcome.reason === "not_due" ? "not_held" : outcome.reason;
-  return redirectWithToast(page, { kind: "error", title: `escrow.refusals.${reason}` }, context.config);
 }
 
 /** The patient deletes every photo of their completed consultation; the page says how it went. */
@@ -125,7 +119,7 @@ async function deletePhotos({ context, request, params }: ActionFunctionArgs, pa
 
 export default function PatientConsultation() {
   const { t } = useTranslation();
-  const { consultation, listening, doctorFirstName, photoIds, chat, latePayments, feedback, storedFiles, escrow } =
+  const { consultation, listening, doctorFirstName, photoIds, chat, latePayments, feedback, storedFiles, moneyPanels } =
     useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   // The room says live when a doctor accepts or declines it and when it is paid; then it carries the chat, and says when it ends.
@@ -168,7 +162,7 @@ export default function PatientConsultation() {
           live={listening}
         />
       ) : null}
-      {actionData?.refusal ? <FormAlert title={t("consultation.errors.title")} message={t(actionData.refusal)} /> : null}
+      {actionData && "refusal" in actionData && actionData.refusal ? <FormAlert title={t("consultation.errors.title")} message={t(actionData.refusal)} /> : null}
       {latePayments.map((payment, index) => (
         <div key={index} role="status" className={`alert ${payment.refunded ? "alert-info" : "alert-warning"}`} data-testid="late-payment">
           {payment.notice}
@@ -198,7 +192,9 @@ export default function PatientConsultation() {
           {feedback.message ? <p className="whitespace-pre-wrap">{feedback.message}</p> : null}
         </section>
       ) : null}
-      {escrow ? <EscrowPanel consultationId={consultation.id} escrow={escrow} /> : null}
+      {(actionData && "moneyPanels" in actionData ? actionData.moneyPanels : moneyPanels).map((panel) => (
+        <WordedPanel key={panel.id} {...panel} />
+      ))}
       <section className="flex flex-col gap-2">
         <h2 className="font-bold">{t("consultation.photos")}</h2>
         <PhotoViewer photoIds={photoIds} />

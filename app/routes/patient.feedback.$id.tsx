@@ -4,11 +4,11 @@ import { useTranslation } from "react-i18next";
 
 import { ConsultationSummary } from "~/components/consultation-summary";
 import { DeletePhotosForm } from "~/components/patient/delete-photos-form";
-import { EscrowPanel } from "~/components/patient/escrow-panel";
+import { WordedPanel } from "~/components/worded-panel";
 import { FeedbackForm } from "~/components/patient/feedback-form";
 import { FeedbackSchema } from "~/domain/feedback";
 import { parseForm } from "~/forms";
-import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
+import { getTranslator, pageTitle } from "~/i18n.server";
 import { requirePatient } from "~/server/auth/guards.server";
 import { requireConsultationAccess } from "~/server/consultation-access.server";
 import { consultationForPage } from "~/server/consultation-view.server";
@@ -16,7 +16,7 @@ import { feedbackOf, saveFeedback } from "~/server/db/feedback.server";
 import { profileName } from "~/server/db/profiles.server";
 import { countStoredFiles } from "~/server/files.server";
 import { readFormData } from "~/server/form-body.server";
-import { patientEscrowView } from "~/server/money/escrow-view.server";
+import { patientMoneyPanelsFor } from "~/server/money/patient-money-actions.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 /** Only a completed consultation of the patient's own, not yet rated, is rated here; anything else goes to its page. */
@@ -37,13 +37,13 @@ export async function loader(args: LoaderFunctionArgs) {
     profileName(context.db, consultation.doctorId),
     countStoredFiles(context.db, consultation.id),
   ]);
-  const [t, language] = await Promise.all([getTranslator(request), detectLanguage(request)]);
+  const t = await getTranslator(request);
   return {
     title: pageTitle(t("feedback.title")),
     consultation: consultationForPage(consultation),
     doctorFirstName: doctor?.firstName ?? "",
     photoCount,
-    escrow: await patientEscrowView(context.db, t, language, consultation, doctor?.firstName ?? ""),
+    moneyPanels: await patientMoneyPanelsFor(args, consultation),
   };
 }
 
@@ -63,14 +63,16 @@ export async function action(args: ActionFunctionArgs) {
 
 export default function PatientFeedback() {
   const { t } = useTranslation();
-  const { consultation, doctorFirstName, photoCount, escrow } = useLoaderData<typeof loader>();
+  const { consultation, doctorFirstName, photoCount, moneyPanels } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <article className="mx-auto flex max-w-2xl flex-col gap-5 px-4 py-6">
       <h1 className="text-2xl font-bold">{t("feedback.title")}</h1>
       <p>{t("feedback.intro", { name: doctorFirstName })}</p>
       <ConsultationSummary summary={consultation.summary} />
-      {escrow ? <EscrowPanel consultationId={consultation.id} escrow={escrow} /> : null}
+      {moneyPanels.map((panel) => (
+        <WordedPanel key={panel.id} {...panel} />
+      ))}
       <FeedbackForm lastResult={actionData?.result} />
       <DeletePhotosForm consultationId={consultation.id} photoCount={photoCount} />
     </article>

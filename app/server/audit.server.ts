@@ -43,7 +43,16 @@ export type AuditAction =
   | "admin.licence_viewed"
   | "admin.payment_refunded"
   | "admin.consultation_opened"
-  | "escrow.released";
+  | "escrow.released"
+  | "refund.settled"
+  | "refund.failed"
+  | "dispute.opened"
+  | "dispute.answered"
+  | "dispute.resolved"
+  | "payout.sent"
+  | "payout.settled"
+  | "payout.failed"
+  | "payout_account.changed";
 
 export interface AuditEvent {
   action: AuditAction;

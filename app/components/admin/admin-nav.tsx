@@ -12,6 +12,7 @@ const SECTIONS: Array<{ to: string; label: TextKey }> = [
   { to: "/admin/feedbacks", label: "admin.nav.feedbacks" },
   { to: "/admin/messages", label: "admin.nav.messages" },
   { to: "/admin/payments", label: "admin.nav.payments" },
+  { to: "/admin/finance/disputes", label: "admin.nav.disputes" },
   { to: "/admin/mail", label: "admin.nav.mail" },
   { to: "/admin/audit", label: "admin.nav.audit" },
 ];

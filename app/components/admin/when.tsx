@@ -7,7 +7,7 @@ const TIME_ZONE = "Africa/Addis_Ababa";
 export function useAdminDates() {
   const { i18n } = useTranslation();
   const locale = i18n.language === "am" ? "am-ET" : "en-GB";
-  const dateTime = new Intl.DateTimeFormat(locale, { timeZone: TIME_ZONE, dateStyle: "medium", timeStyle: "short" });
+  const dateTime = new Intl.DateTimeFormat(locale, { timeZone: TIME_ZONE, dateStyle: "medium", timeStyle: "short", hourCycle: "h23" });
   const day = new Intl.DateTimeFormat(locale, { timeZone: TIME_ZONE, day: "numeric", month: "short" });
   return {
     dateTime: (iso: string) => dateTime.format(new Date(iso)),

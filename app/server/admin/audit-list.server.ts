@@ -49,6 +49,15 @@ export const AUDIT_ACTION_LABELS = {
   "admin.payment_refunded": "admin.audit.actions.admin_payment_refunded",
   "admin.consultation_opened": "admin.audit.actions.admin_consultation_opened",
   "escrow.released": "admin.audit.actions.escrow_released",
+  "refund.settled": "admin.audit.actions.refund_settled",
+  "refund.failed": "admin.audit.actions.refund_failed",
+  "dispute.opened": "admin.audit.actions.dispute_opened",
+  "dispute.answered": "admin.audit.actions.dispute_answered",
+  "dispute.resolved": "admin.audit.actions.dispute_resolved",
+  "payout.sent": "admin.audit.actions.payout_sent",
+  "payout.settled": "admin.audit.actions.payout_settled",
+  "payout.failed": "admin.audit.actions.payout_failed",
+  "payout_account.changed": "admin.audit.actions.payout_account_changed",
 } as const satisfies Record<AuditAction, TextKey>;
 
 export const AUDIT_ACTIONS = Object.keys(AUDIT_ACTION_LABELS) as AuditAction[];
@@ -110,6 +119,9 @@ const DETAIL_LABELS: Record<string, TextKey> = {
   amountEtb: "admin.audit.detailLabels.amount",
   consultationId: "admin.audit.detailLabels.consultationId",
   by: "admin.audit.detailLabels.by",
+  reference: "admin.audit.detailLabels.reference",
+  resolution: "admin.audit.detailLabels.resolution",
+  refundSantim: "admin.audit.detailLabels.refund",
 };
 
 type Translate = (key: TextKey, values?: Record<string, unknown>) => string;
@@ -161,7 +173,7 @@ function readableDetails(details: unknown, t: Translate): string {
   if (details === null || details === undefined) return "";
   const valueText = (key: string, value: unknown): string => {
     if (typeof value === "boolean") return t(value ? "admin.audit.yes" : "admin.audit.no");
-    if (key === "amountSantim" && typeof value === "number") return t("admin.overview.etb", { amount: birrText(value) });
+    if ((key === "amountSantim" || key === "refundSantim") && typeof value === "number") return t("admin.overview.etb", { amount: birrText(value) });
     if (key === "amountEtb" && typeof value === "number") return t("admin.overview.etb", { amount: String(value) });
     if (Array.isArray(value)) return value.map((item) => (typeof item === "string" ? item : JSON.stringify(item))).join(", ");
     return typeof value === "string" ? value : JSON.stringify(value);

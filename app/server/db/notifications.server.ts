@@ -7,7 +7,7 @@ import type { NotificationKind } from "~/domain/notifications";
 import type { PageRequest } from "~/domain/paging";
 import type { Database } from "~/server/db/client.server";
 
-export function notificationRow(userId: string, kind: NotificationKind, consultationId: string, link: string, now: Date) {
+export function notificationRow(userId: string, kind: NotificationKind, consultationId: string | null, link: string, now: Date) {
   return { userId, kind, consultationId, link, isRead: false, createdAt: now };
 }
 

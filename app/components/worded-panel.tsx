@@ -1,0 +1,99 @@
+// A panel whose words the server chose in the reader's language (the page ships none of its texts):
+// a title, a few lines, and at most one plain form (a select, a text area) that works without
+// JavaScript. The money panels of a consultation (where the payment is, a dispute, an answer) use it.
+import { Form } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+
+import { SubmitButton } from "~/components/form-fields";
+
+interface WordedField {
+  name: string;
+  label: string;
+  kind: "select" | "textarea" | "text";
+  options?: Array<{ value: string; label: string }>;
+  value?: string;
+  error?: string;
+}
+
+export interface WordedPanelProps {
+  id: string;
+  title: string;
+  lines: string[];
+  form?: {
+    action: string;
+    intent: string;
+    fields: WordedField[];
+    submit: string;
+    /** Shown folded behind this line until opened (a disclosure: no script needed). */
+    disclosure?: string;
+    /** Open the disclosure (the form came back with errors). */
+    open?: boolean;
+  };
+}
+
+export function WordedPanel({ id, title, lines, form }: WordedPanelProps) {
+  const { t } = useTranslation();
+  const fields = form ? (
+    <Form method="post" action={form.action} className="flex flex-col gap-3" noValidate>
+      {form.fields.map((field) => {
+        const fieldId = `${id}-${field.name}`;
+        const errorId = `${fieldId}-error`;
+        const common = {
+          id: fieldId,
+          name: field.name,
+          defaultValue: field.value,
+          "aria-invalid": field.error ? true : undefined,
+          "aria-describedby": field.error ? errorId : undefined,
+        };
+        return (
+          <div key={field.name} className="flex flex-col gap-1">
+            <label htmlFor={fieldId} className="font-medium">
+              {field.label}
+            </label>
+            {field.kind === "select" ? (
+              <select {...common} className="select w-full">
+                {field.options?.map((option) => (
+                  <option key={option.value} value={option.value}>
+                    {option.label}
+                  </option>
+                ))}
+              </select>
+            ) : field.kind === "textarea" ? (
+              <textarea {...common} rows={4} className="textarea w-full" />
+            ) : (
+              <input {...common} className="input w-full" />
+            )}
+            {field.error ? (
+              <p id={errorId} className="text-sm text-error">
+                {field.error}
+              </p>
+            ) : null}
+          </div>
+        );
+      })}
+      <SubmitButton name="intent" value={form.intent} className="btn btn-primary btn-sm self-start" busyLabel={t("forms.busy")}>
+        {form.submit}
+      </SubmitButton>
+    </Form>
+  ) : null;
+  return (
+    <section className="flex flex-col gap-2 rounded-box border border-base-300 p-3" data-testid={id} aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} className="font-bold">
+        {title}
+      </h2>
+      {lines.map((line) => (
+        <p key={line} className="whitespace-pre-wrap">
+          {line}
+        </p>
+      ))}
+      {form?.disclosure ? (
+        <details open={form.open}>
+          <summary className="cursor-pointer font-medium">{form.disclosure}</summary>
+          <div className="mt-3">{fields}</div>
+        </details>
+      ) : (
+        fields
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,33 @@
+// The emails about money, in the reader's language: disputes and their outcome, refunds sent, payouts
+// paid or failed, and a change of payout details (told to the doctor, in case it was not them).
+import type { TFunction } from "i18next";
+
+import type { TextKey } from "~/i18n";
+
+import { htmlEmail } from "./html-email.server";
+import type { MailMessage } from "./mailer.server";
+
+type Translate = TFunction<"common">;
+type MoneyEmail =
+  | "disputeOpened"
+  | "disputeAnswered"
+  | "disputeResolved"
+  | "moneyRefunded"
+  | "payoutPaid"
+  | "payoutFailed"
+  | "payoutAccountChanged";
+
+/** One money email: a greeting, its body (`bodyKey`, by default `email.<kind>.body`) and one action. */
+export function moneyEmail(
+  t: Translate,
+  to: { email: string; firstName: string },
+  kind: MoneyEmail,
+  values: Record<string, string>,
+  href: string,
+  bodyKey?: TextKey,
+): MailMessage {
+  // Keys chosen at run time: i18next's types cannot follow them, the locale tests check they exist.
+  const say = t as unknown as (key: string, values?: Record<string, string>) => string;
+  const lines = [say("email.greeting", { name: to.firstName }), say(bodyKey ?? `email.${kind}.body`, values)];
+  return htmlEmail(to.email, say(`email.${kind}.subject`, values), lines, [{ label: say(`email.${kind}.action`), href }]);
+}

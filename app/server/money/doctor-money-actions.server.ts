@@ -1,0 +1,32 @@
+// The doctor's money form on a consultation: their one answer to a patient's dispute.
+import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+
+import { AnswerDisputeSchema } from "~/domain/disputes";
+import { parseForm } from "~/forms";
+import { detectLanguage, getTranslator } from "~/i18n.server";
+import type { SessionUser } from "~/server/auth/session.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+import { answerDispute } from "./disputes.server";
+import { doctorDisputePanel } from "./escrow-view.server";
+
+/**
+ * The dispute panel again with the form's error in the doctor's words; otherwise it throws the redirect
+ * with a toast saying how it went (so the page's action keeps one answer shape).
+ */
+export async function answerDisputeAction(args: ActionFunctionArgs, doctor: SessionUser, formData: FormData) {
+  const { context, request, params } = args;
+  const consultationId = params.id ?? "";
+  const page = `/doctor/consultation/${consultationId}`;
+  const submission = parseForm(formData, AnswerDisputeSchema);
+  if (submission.status !== "success") {
+    const [t, language] = await Promise.all([getTranslator(request), detectLanguage(request)]);
+    const say = t as unknown as (key: string) => string;
+    const error = say(submission.error?.answer?.[0] ?? "forms.errors.invalid");
+    const values = { answer: String(formData.get("answer") ?? "") };
+    return doctorDisputePanel(context.db, t, language, consultationId, doctor.userId, { values, errors: { answer: error } });
+  }
+  const outcome = await answerDispute(context, doctor.userId, consultationId, submission.value.answer, new Date(), context);
+  if (outcome.ok) throw await redirectWithToast(page, { kind: "success", title: "disputes.toasts.answered" }, context.config);
+  throw await redirectWithToast(page, { kind: "error", title: `disputes.refusals.${outcome.reason}` }, context.config);
+}
