@@ -45,6 +45,9 @@ export interface VerifiedTransaction {
   reference: string | null;
 }
 
+/** Our references (tx_ref, a refund's, a transfer's) and the provider's are short; a longer one is not one. */
+export const MAX_REFERENCE_CHARS = 100;
+
 export interface PaymentProvider {
   name: "chapa" | "sandbox";
   initialize(checkout: Checkout): Promise<InitializeOutcome>;
