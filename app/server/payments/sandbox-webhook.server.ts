@@ -3,7 +3,7 @@
 import { birrDecimal } from "~/domain/money";
 import type { AppConfig } from "~/server/env.server";
 
-import { sandboxChargeOf,type SandboxTransaction } from "./sandbox-store.server";
+import { sandboxChargeOf, type SandboxTransaction } from "./sandbox-store.server";
 import { signWebhookBody } from "./webhook-signature.server";
 
 export function sandboxWebhookSecret(config: AppConfig) {
