@@ -1,9 +1,11 @@
 // The local sandbox as a stand-in for Chapa's refunds and transfers: kept in R2 as Chapa would keep
 // them, settled with webhooks in Chapa's formats signed as Chapa signs them, and told by its switches to
-// refuse, fail, or keep its webhook, while its verify always tells the truth.
+// refuse, fail, or keep its webhook, while its verify always tells the truth; and its page, /dev/payments.
+import type { AppLoadContext } from "@remix-run/cloudflare";
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
+import { action, loader } from "~/routes/dev.payments._index";
 import { loadConfig } from "~/server/env.server";
 import { sandboxProvider } from "~/server/payments/sandbox.server";
 import { sandboxTransaction, saveSandboxTransaction } from "~/server/payments/sandbox-store.server";
@@ -11,6 +13,7 @@ import { sandboxSwitches, setSandboxSwitch } from "~/server/payments/sandbox-swi
 import { readWebhookEvent } from "~/server/payments/webhook-event.server";
 import { isValidWebhookSignature } from "~/server/payments/webhook-signature.server";
 
+import { Visitor } from "./browser-like";
 import { ORIGIN } from "./fixtures";
 
 // The sandbox's R2 outlives a test here: each test leaves the switches as it found them, and its
@@ -285,5 +288,80 @@ describe("transfers in the sandbox", () => {
     expect(await sandboxSwitches(env)).toEqual({ refunds: "succeed", payouts: "succeed" });
     await env.FILES.put("payment-sandbox/switches.json", JSON.stringify({ refunds: "explode", payouts: "fail" }));
     expect(await sandboxSwitches(env)).toEqual({ refunds: "succeed", payouts: "fail" });
+  });
+});
+
+describe("the sandbox's page, /dev/payments", () => {
+  /** The setting checked in one switch's form, and where that form posts. */
+  function switchForm(html: string, which: string) {
+    const form = html.split("<form").find((part) => part.includes(`data-testid="sandbox-switch-${which}"`))!;
+    const checked = /<input[^>]*checked=""[^>]*>/.exec(form)?.[0];
+    return { checked: checked && /value="(\w+)"/.exec(checked)?.[1], action: /action="([^"]+)"/.exec(form)?.[1] };
+  }
+
+  it("lists the refunds and transfers, and sets a switch with a plain form", async () => {
+    catchWebhooks();
+    const refundReference = unique("refund");
+    const payoutReference = unique("payout");
+    await sandbox().refund({ txRef: await paidInSandbox(), reference: refundReference, amountSantim: 7_550, reason: "part" });
+    await setSandboxSwitch(env, "payouts", "fail");
+    await sandbox().transfer(transferTo(payoutReference));
+
+    const visitor = new Visitor();
+    const page = await visitor.get("/dev/payments");
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    const refundCard = html.split(refundReference)[1]!.split("</li>")[0]!;
+    expect(refundCard).toContain("75.50 ETB");
+    expect(refundCard).toContain("Refunded");
+    const transferCard = html.split(payoutReference)[1]!.split("</li>")[0]!;
+    expect(transferCard).toContain("1200.50 ETB");
+    expect(transferCard).toContain("Failed");
+    expect(transferCard).toContain("could not be credited");
+    expect(switchForm(html, "refunds").checked).toBe("succeed");
+    expect(switchForm(html, "payouts").checked).toBe("fail");
+
+    // Posted where the page's form posts, as a browser without JavaScript does.
+    const formAction = switchForm(html, "refunds").action!;
+    expect(formAction).toBe("/dev/payments?index");
+    const saved = await visitor.post(formAction, { switch: "refunds", setting: "drop_webhook" });
+    expect(saved.status).toBe(302);
+    expect(saved.headers.get("Location")).toBe("/dev/payments");
+    expect(await sandboxSwitches(env)).toEqual({ refunds: "drop_webhook", payouts: "fail" });
+    const { html: after } = await visitor.follow(saved);
+    expect(after).toContain("The sandbox setting is saved.");
+    expect(switchForm(after, "refunds").checked).toBe("drop_webhook");
+  });
+
+  it("speaks Amharic", async () => {
+    const html = await (await new Visitor().get("/dev/payments?lng=am")).text();
+    expect(html).toContain("የሙከራ ክፍያ፦ ተመላሾችና ዝውውሮች");
+    expect(html).toContain("ለሐኪሞች የሚደረጉ ዝውውሮች");
+    expect(html).toContain("ያስቀምጡ");
+  });
+
+  it("refuses a form that is not one of its switches, changing nothing", async () => {
+    const visitor = new Visitor();
+    const forms: Array<Record<string, string>> = [
+      { switch: "refunds", setting: "explode" },
+      { switch: "ledger", setting: "fail" },
+      { setting: "fail" },
+      {},
+    ];
+    for (const fields of forms) {
+      expect((await visitor.post("/dev/payments?index", fields)).status, JSON.stringify(fields)).toBe(400);
+    }
+    expect(await sandboxSwitches(env)).toEqual({ refunds: "succeed", payouts: "succeed" });
+  });
+
+  it("does not exist in production", async () => {
+    const context = { config: { ...loadConfig(env), standInsEnabled: false }, cloudflare: { env } } as unknown as AppLoadContext;
+    const request = new Request(`${ORIGIN}/dev/payments`, {
+      method: "POST",
+      body: new URLSearchParams({ switch: "refunds", setting: "fail" }),
+    });
+    await expect(loader({ context, request, params: {} })).rejects.toMatchObject({ status: 404 });
+    await expect(action({ context, request, params: {} })).rejects.toMatchObject({ status: 404 });
+    expect(await sandboxSwitches(env)).toEqual({ refunds: "succeed", payouts: "succeed" });
   });
 });

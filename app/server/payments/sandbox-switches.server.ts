@@ -1,14 +1,10 @@
-// How the sandbox answers refunds and payouts, set from /dev/payments (or a test): `succeed`; `fail`
-// (a refund is refused; a transfer is taken, then fails with a reason); or `drop_webhook` (it succeeds,
-// but no webhook is posted, so only a later verify finds out). Kept in R2 with the sandbox's records.
+// How the sandbox answers refunds and payouts (app/domain/payment-sandbox.ts says what each setting
+// does), set from /dev/payments or a test, and kept in R2 with the sandbox's records.
 import { z } from "zod";
 
-import { readSandboxRecord, SWITCHES_KEY, writeSandboxRecord } from "./sandbox-store.server";
+import { SANDBOX_SWITCH_SETTINGS, type SandboxSwitch, type SandboxSwitchSetting } from "~/domain/payment-sandbox";
 
-export const SANDBOX_SWITCHES = ["refunds", "payouts"] as const;
-export const SANDBOX_SWITCH_SETTINGS = ["succeed", "fail", "drop_webhook"] as const;
-export type SandboxSwitch = (typeof SANDBOX_SWITCHES)[number];
-export type SandboxSwitchSetting = (typeof SANDBOX_SWITCH_SETTINGS)[number];
+import { readSandboxRecord, SWITCHES_KEY, writeSandboxRecord } from "./sandbox-store.server";
 
 const Setting = z.enum(SANDBOX_SWITCH_SETTINGS).catch("succeed");
 const Switches = z.object({ refunds: Setting, payouts: Setting }).catch({ refunds: "succeed", payouts: "succeed" });
