@@ -52,7 +52,8 @@ export const MAX_REFERENCE_CHARS = 100;
 /**
  * The provider's answer to a request that moves money (a refund or a transfer):
  * - `accepted`: it took the request; the money moves later, as its webhook or a verify will say;
- * - `refused`: a definite no (the request may be corrected and sent again);
+ * - `refused`: a definite no (the request may be corrected and sent again). After an unreachable try
+ *   under the same reference, a refusal may mean the first try was taken: verify before calling it failed;
  * - `unreachable`: no answer we can read (timeout, 5xx, a broken body): we do not know whether it took
  *   the request, so ask again later with the same reference, or verify first.
  */
