@@ -53,6 +53,7 @@ const PAGES: Array<{ route: string; path: string; as: Visitor }> = [
   { route: "access-denied", path: "/access-denied", as: "anonymous" },
   { route: "$", path: "/no-such-page", as: "anonymous" },
   { route: "dev.outbox", path: "/dev/outbox", as: "anonymous" },
+  { route: "dev.payments._index", path: "/dev/payments", as: "anonymous" },
   {
     route: "dev.google.authorize",
     path: `/dev/google/authorize?response_type=code&client_id=qoda-local&redirect_uri=http%3A%2F%2Flocalhost%3A${PORT}%2Fauth%2Fgoogle%2Fcallback&code_challenge=abc&code_challenge_method=S256&state=abc`,

@@ -8,7 +8,8 @@ import { birrText } from "~/domain/money";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { loadAsDocument, staticPage } from "~/page-hydration";
 import { readFormData } from "~/server/form-body.server";
-import { sandboxTransaction, settleSandboxTransaction } from "~/server/payments/sandbox.server";
+import { settleSandboxTransaction } from "~/server/payments/sandbox.server";
+import { sandboxTransaction } from "~/server/payments/sandbox-store.server";
 import { isTxRef } from "~/server/payments/start-payment.server";
 import { requireStandIns } from "~/server/stand-ins.server";
 

@@ -61,6 +61,7 @@ const MATRIX: Record<string, Record<Persona, Expectation>> = {
   "routes/dev.google.token": everyone(400), // POST only; Remix answers a GET with 400
   "routes/dev.google.userinfo": everyone(401),
   "routes/dev.outbox": everyone(200),
+  "routes/dev.payments._index": everyone(200),
   // A layout's own URL is its index route's, which goes on to the dashboard.
   "routes/patient": { ...onlyFor("patient"), patient: "/patient/dashboard", anotherPatient: "/patient/dashboard" },
   "routes/patient._index": { ...onlyFor("patient"), patient: "/patient/dashboard", anotherPatient: "/patient/dashboard" },

@@ -13,8 +13,10 @@ import { recordPaymentAttempt } from "~/server/db/payments.server";
 import { loadConfig } from "~/server/env.server";
 import { runHousekeeping } from "~/server/jobs.server";
 import { chapaProvider } from "~/server/payments/chapa.server";
-import { sandboxProvider, sandboxTransaction } from "~/server/payments/sandbox.server";
+import { sandboxProvider } from "~/server/payments/sandbox.server";
+import { sandboxTransaction } from "~/server/payments/sandbox-store.server";
 import { newTxRef, startPayment } from "~/server/payments/start-payment.server";
+import { readWebhookEvent } from "~/server/payments/webhook-event.server";
 import { signWebhookBody } from "~/server/payments/webhook-signature.server";
 
 import type { ConsultationRoom } from "../../party/consultation";
@@ -487,6 +489,80 @@ describe("the payment webhook", () => {
     expect((await consultationNow(consultation.id)).status).toBe("pending");
     await markPaidAtSandbox(txRef);
     expect((await confirmPayment(env, config(), ORIGIN, txRef, new Date())).kind).toBe("late");
+  });
+});
+
+describe("reading a webhook's event", () => {
+  const body = (fields: Record<string, unknown>) => JSON.stringify(fields);
+
+  it("reads a charge, with or without Chapa's event name", () => {
+    expect(readWebhookEvent(body({ event: "charge.success", status: "success", tx_ref: "qoda-1", reference: "AP634JFwEbxd" }))).toEqual({
+      kind: "charge",
+      txRef: "qoda-1",
+    });
+    expect(readWebhookEvent(body({ tx_ref: "qoda-2", amount: "150.00" }))).toEqual({ kind: "charge", txRef: "qoda-2" });
+  });
+
+  it("reads a refund and a reversal, with our refund reference from the meta Chapa returns", () => {
+    const refunded = {
+      event: "charge.refunded",
+      status: "refunded",
+      tx_ref: "qoda-3",
+      reference: "AP634JFwEbxd",
+      meta: { reference: "refund-3" },
+    };
+    expect(readWebhookEvent(body(refunded))).toEqual({ kind: "refund", txRef: "qoda-3", reference: "refund-3", status: "refunded" });
+    // A reversal by the bank was asked by nobody: no reference of ours.
+    expect(
+      readWebhookEvent(body({ event: "charge.reversed", status: "reversed", tx_ref: "qoda-4", reference: "AP1", meta: null })),
+    ).toEqual({
+      kind: "refund",
+      txRef: "qoda-4",
+      reference: null,
+      status: "reversed",
+    });
+  });
+
+  it("reads a payout's success and failure (cancelled is a failure), with the reason", () => {
+    const payout = { type: "Payout", reference: "payout-1", chapa_reference: "2o10dfs332U", amount: "2000.00", bank_id: 855 };
+    expect(readWebhookEvent(body({ ...payout, event: "payout.success", status: "success", failure_reason: "ignored" }))).toEqual({
+      kind: "payout",
+      reference: "payout-1",
+      status: "success",
+      failureReason: null,
+    });
+    expect(readWebhookEvent(body({ ...payout, event: "payout.failed", status: "failed", failure_reason: "Account closed" }))).toEqual({
+      kind: "payout",
+      reference: "payout-1",
+      status: "failed",
+      failureReason: "Account closed",
+    });
+    expect(readWebhookEvent(body({ ...payout, event: "payout.cancelled", status: "cancelled" }))).toMatchObject({
+      status: "failed",
+      failureReason: null,
+    });
+    expect(readWebhookEvent(body({ ...payout, event: "payout.failed", failure_reason: "x".repeat(2_000) }))).toMatchObject({
+      failureReason: "x".repeat(500),
+    });
+  });
+
+  it("reads nothing from garbage, events it does not know, or references that are not ours", () => {
+    const garbage = ["", "tx_ref=qoda-1", "null", "42", '"qoda-1"', "[]", '[{"tx_ref":"qoda-1"}]', "{", '{"event":"charge.success"}'];
+    for (const raw of garbage) expect(readWebhookEvent(raw), raw).toBeNull();
+    const unknownEvents = ["charge.failed", "charge.failed/cancelled", "charge.dispute.create", "transfer.success", "CHARGE.SUCCESS", ""];
+    for (const event of unknownEvents) expect(readWebhookEvent(body({ event, tx_ref: "qoda-1", reference: "r-1" })), event).toBeNull();
+    expect(readWebhookEvent(body({ event: 7, tx_ref: "qoda-1" }))).toBeNull();
+    // Bounded: a tx_ref or reference over 100 characters, or of the wrong type, is not ours.
+    const long = "q".repeat(101);
+    expect(readWebhookEvent(body({ tx_ref: "q".repeat(100) }))).toEqual({ kind: "charge", txRef: "q".repeat(100) });
+    expect(readWebhookEvent(body({ tx_ref: long }))).toBeNull();
+    expect(readWebhookEvent(body({ tx_ref: "" }))).toBeNull();
+    expect(readWebhookEvent(body({ tx_ref: 12345 }))).toBeNull();
+    expect(readWebhookEvent(body({ event: "charge.refunded", tx_ref: long, meta: { reference: "r" } }))).toBeNull();
+    expect(readWebhookEvent(body({ event: "charge.refunded", tx_ref: "qoda-1", meta: { reference: long } }))).toBeNull();
+    expect(readWebhookEvent(body({ event: "charge.refunded", tx_ref: "qoda-1", meta: { reference: 5 } }))).toBeNull();
+    expect(readWebhookEvent(body({ event: "payout.success", reference: long }))).toBeNull();
+    expect(readWebhookEvent(body({ event: "payout.success" }))).toBeNull();
   });
 });
 

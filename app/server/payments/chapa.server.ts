@@ -1,16 +1,55 @@
 // Chapa (production): initialize a transaction and send the patient to its hosted checkout; read a
-// transaction back with verify. Both speak Chapa's documented JSON (developer.chapa.co); the Workers
-// tests run this very code against a stand-in that answers in the same format.
-import { z } from "zod";
-
-import { birrDecimal, santimFromBirr } from "~/domain/money";
+// transaction back with verify; give a payment back (refund); send money to a bank account or wallet
+// (transfer), list where it can go, and read a transfer back. Chapa's JSON is read with the schemas in
+// chapa-answers.server.ts; the Workers tests run this very code against a stand-in in the same formats.
+//
+// The wire formats, and where each was found (developer.chapa.co and Chapa's Node SDK,
+// github.com/fireayehu/chapa-nodejs `src/interfaces/*.ts`); where the sources disagree or say nothing,
+// the choice made here:
+// - Refund: `POST /v1/refund/{tx_ref}`, form-encoded (developer.chapa.co/refund; the SDK sends a form
+//   too). Body: `reason`, `amount` (decimal birr; without it Chapa refunds the whole payment),
+//   `reference` (ours, unique per business), `meta` (returned in the answer and the webhook). An older
+//   page says Chapa refunds only whole payments: we always send the amount, so a partial refund is
+//   either refused or done as asked, never widened to the whole. The SDK types the answer only as
+//   `{ message, status, data: Record<string, unknown> }`: accepted is `status: "success"`; Chapa's own
+//   reference is read from `data.chapa_reference` when present, else null.
+// - Refund verify: Chapa documents none. A refund is read from the transaction verify: `refunded` (or
+//   `reversed` by the bank) is given back, `success` is still waiting, so a refused, lost or partial
+//   refund reads as pending here, and only the webhook or an admin settles it.
+// - Banks: `GET /v1/banks` answers `{ message, data: [{ id, slug, swift, name, acct_length, is_mobilemoney,
+//   is_active, active, currency, … }] }` (Chapa's docs, and the SDK's GetBanksResponse, which has no
+//   is_active). `id` is the transfer's `bank_code`; flags are 1/0/null in the docs, booleans in the SDK.
+// - Transfer: `POST /v1/transfers`, JSON (developer.chapa.co/transfer/transfers): `account_name`,
+//   `account_number`, `amount` (decimal birr), `currency` ("ETB"), `reference` (ours), `bank_code` (a
+//   number). The SDK types the answer as `{ message, status, data: string }`; the docs' example puts our
+//   reference there. Transfers are refused outside Chapa's transfer hours (Mon–Sat 08:30–16:30).
+// - Transfer verify: `GET /v1/transfers/verify/{reference}` answers `{ message: "Transfer details", status,
+//   data: { amount (a number), status, tx_ref (our reference), chapa_transfer_id, bank_code, … } }`. No
+//   failure field is documented; the name Chapa's transaction webhooks use, `failure_reason`, is read.
+// - Status words: success, pending, failed; Chapa's payout events write "failed/cancelled", so
+//   `cancelled` is a failed transfer. Any other word is `unknown`.
+import { birrDecimal } from "~/domain/money";
 import type { AppConfig } from "~/server/env.server";
 
 import {
+  AcceptedAnswer,
+  BanksAnswer,
+  ChapaFailure,
+  ChapaRefusal,
+  InitializeAnswer,
+  providerReferenceOf,
+  refundStatusOfTransaction,
+  transferStatusOf,
+  VerifyAnswer,
+  VerifyTransferAnswer,
+} from "./chapa-answers.server";
+import {
+  assertPositiveSantim,
   type Checkout,
   type InitializeOutcome,
   type PaymentProvider,
   providerStatusOf,
+  type RefundOutcome,
   type VerifiedTransaction,
 } from "./payment-provider.server";
 
@@ -18,37 +57,8 @@ const REQUEST_TIMEOUT_MS = 10_000;
 /** Chapa shows this on its checkout page; it allows 16 characters. */
 const CHECKOUT_TITLE = "Qoda consult";
 
-/** Chapa's message may be a sentence or an object of field errors; anything else says nothing. */
-const ChapaMessage = z
-  .union([z.string(), z.record(z.string(), z.unknown())])
-  .optional()
-  .catch(undefined)
-  .transform((message) => (typeof message === "object" ? Object.values(message).flat().join(" ") : (message ?? "")));
-
-/** Any answer, read only for its message (a refusal, or an answer we could not use). */
-const ChapaRefusal = z.object({ message: ChapaMessage }).catch({ message: "" });
-
-/** An initialize answer that gives a checkout page to send the patient to. */
-const InitializeAnswer = z.object({
-  status: z.literal("success"),
-  data: z.object({ checkout_url: z.string().startsWith("https://") }),
-});
-
-/** A verify answer in Chapa's format; a status we do not know is `unknown` (for an admin), never read as another. */
-const VerifyAnswer = z.object({
-  status: z.literal("success"),
-  data: z.object({
-    tx_ref: z.string(),
-    status: z.string().catch(""),
-    amount: z.unknown().transform((amount) => santimFromBirr(amount) ?? Number.NaN),
-    currency: z.string().catch(""),
-    charge: z
-      .unknown()
-      .optional()
-      .transform((charge) => santimFromBirr(charge ?? 0) ?? 0),
-    reference: z.string().nullable().catch(null),
-  }),
-});
+/** What came back from one call: Chapa's status code and body, or why nothing came. */
+type Reply = { reached: true; status: number; ok: boolean; body: unknown } | { reached: false; message: string };
 
 /** The body as JSON, or undefined when it is not JSON (the schemas then refuse it). */
 async function readAnswer(response: Response): Promise<unknown> {
@@ -59,64 +69,124 @@ async function readAnswer(response: Response): Promise<unknown> {
   }
 }
 
+/** An answer that is a decision: a success, or a client error other than "too slow" or "too many". */
+const isDefinite = (status: number) =>
+  (status >= 200 && status < 300) || (status >= 400 && status < 500 && status !== 408 && status !== 429);
+
+/** Chapa's answer to a refund or a transfer request, as one of our three outcomes. */
+function moneyRequestOutcome(reply: Reply, ourReference: string): RefundOutcome {
+  if (!reply.reached) return { kind: "unreachable", message: reply.message };
+  const accepted = AcceptedAnswer.safeParse(reply.body);
+  if (reply.ok && accepted.success) return { kind: "accepted", providerReference: providerReferenceOf(accepted.data.data, ourReference) };
+  const refused = ChapaFailure.safeParse(reply.body);
+  if (refused.success && isDefinite(reply.status)) return { kind: "refused", message: refused.data.message };
+  return { kind: "unreachable", message: `Chapa answered ${reply.status} in a form we cannot read` };
+}
+
 /** The Chapa adapter, at `baseUrl` with `secretKey` (the sandbox reuses nothing of this but the formats). */
 export function chapaProvider(config: AppConfig): PaymentProvider {
   const baseUrl = config.CHAPA_API_URL.replace(/\/+$/, "");
-  const headers = { Authorization: `Bearer ${config.CHAPA_SECRET_KEY ?? ""}`, "Content-Type": "application/json" };
+  const authorization = `Bearer ${config.CHAPA_SECRET_KEY ?? ""}`;
+  const headers = { Authorization: authorization, "Content-Type": "application/json" };
+
+  async function ask(path: string, init: RequestInit = {}): Promise<Reply> {
+    try {
+      const response = await fetch(`${baseUrl}${path}`, { headers, ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      return { reached: true, status: response.status, ok: response.ok, body: await readAnswer(response) };
+    } catch (error) {
+      return { reached: false, message: `Chapa could not be reached (${String(error)})` };
+    }
+  }
+
+  async function verify(txRef: string): Promise<VerifiedTransaction | null> {
+    const reply = await ask(`/v1/transaction/verify/${encodeURIComponent(txRef)}`);
+    if (!reply.reached || !reply.ok) return null;
+    const answer = VerifyAnswer.safeParse(reply.body);
+    if (!answer.success) return null;
+    const { tx_ref, status, amount, charge, currency, reference } = answer.data.data;
+    return {
+      txRef: tx_ref,
+      status: providerStatusOf(status),
+      providerStatus: status,
+      amountSantim: amount,
+      chargeSantim: charge,
+      currency,
+      reference,
+    };
+  }
+
   return {
     name: "chapa",
     webhookSecret: config.CHAPA_WEBHOOK_SECRET ?? "",
     async initialize(checkout: Checkout): Promise<InitializeOutcome> {
-      let response: Response;
-      try {
-        response = await fetch(`${baseUrl}/v1/transaction/initialize`, {
-          method: "POST",
-          headers,
-          body: JSON.stringify({
-            amount: birrDecimal(checkout.amountSantim),
-            currency: "ETB",
-            email: checkout.email,
-            first_name: checkout.firstName,
-            last_name: checkout.lastName,
-            tx_ref: checkout.txRef,
-            callback_url: checkout.callbackUrl,
-            return_url: checkout.returnUrl,
-            customization: { title: CHECKOUT_TITLE },
-          }),
-          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-        });
-      } catch (error) {
-        return { ok: false, kind: "failed", message: `Chapa could not be reached (${String(error)})` };
-      }
-      const answer = await readAnswer(response);
-      const initialized = InitializeAnswer.safeParse(answer);
-      if (response.ok && initialized.success) return { ok: true, checkoutUrl: initialized.data.data.checkout_url };
-      const { message } = ChapaRefusal.parse(answer);
+      const reply = await ask("/v1/transaction/initialize", {
+        method: "POST",
+        body: JSON.stringify({
+          amount: birrDecimal(checkout.amountSantim),
+          currency: "ETB",
+          email: checkout.email,
+          first_name: checkout.firstName,
+          last_name: checkout.lastName,
+          tx_ref: checkout.txRef,
+          callback_url: checkout.callbackUrl,
+          return_url: checkout.returnUrl,
+          customization: { title: CHECKOUT_TITLE },
+        }),
+      });
+      if (!reply.reached) return { ok: false, kind: "failed", message: reply.message };
+      const initialized = InitializeAnswer.safeParse(reply.body);
+      if (reply.ok && initialized.success) return { ok: true, checkoutUrl: initialized.data.data.checkout_url };
+      const { message } = ChapaRefusal.parse(reply.body);
       if (/reference has been used before/i.test(message)) return { ok: false, kind: "reference_used" };
-      return { ok: false, kind: "failed", message: message || `Chapa answered ${response.status}` };
+      return { ok: false, kind: "failed", message: message || `Chapa answered ${reply.status}` };
     },
-    async verify(txRef: string): Promise<VerifiedTransaction | null> {
-      try {
-        const response = await fetch(`${baseUrl}/v1/transaction/verify/${encodeURIComponent(txRef)}`, {
-          headers,
-          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-        });
-        if (!response.ok) return null;
-        const answer = VerifyAnswer.safeParse(await readAnswer(response));
-        if (!answer.success) return null;
-        const { tx_ref, status, amount, charge, currency, reference } = answer.data.data;
-        return {
-          txRef: tx_ref,
-          status: providerStatusOf(status),
-          providerStatus: status,
-          amountSantim: amount,
-          chargeSantim: charge,
-          currency,
+    verify,
+    async refund({ txRef, reference, amountSantim, reason }) {
+      assertPositiveSantim(amountSantim);
+      const form = new URLSearchParams({ reason, amount: birrDecimal(amountSantim), reference, "meta[reference]": reference });
+      const reply = await ask(`/v1/refund/${encodeURIComponent(txRef)}`, {
+        method: "POST",
+        headers: { Authorization: authorization, "Content-Type": "application/x-www-form-urlencoded" },
+        body: form.toString(),
+      });
+      return moneyRequestOutcome(reply, reference);
+    },
+    async verifyRefund({ txRef }) {
+      // Derived from the transaction (see the top of this file): the refund's own reference is not asked.
+      const transaction = await verify(txRef);
+      if (!transaction) return null;
+      return { status: refundStatusOfTransaction(transaction.status), providerStatus: transaction.providerStatus, amountSantim: null };
+    },
+    async banks() {
+      const reply = await ask("/v1/banks");
+      if (!reply.reached || !reply.ok) return null;
+      const answer = BanksAnswer.safeParse(reply.body);
+      return answer.success ? answer.data : null;
+    },
+    async transfer({ reference, amountSantim, bankCode, accountName, accountNumber }) {
+      assertPositiveSantim(amountSantim);
+      if (!/^\d{1,9}$/.test(bankCode)) return { kind: "refused", message: `Not a Chapa bank code: ${bankCode}` };
+      const reply = await ask("/v1/transfers", {
+        method: "POST",
+        body: JSON.stringify({
+          account_name: accountName,
+          account_number: accountNumber,
+          amount: birrDecimal(amountSantim),
+          currency: "ETB",
           reference,
-        };
-      } catch {
-        return null;
-      }
+          bank_code: Number(bankCode),
+        }),
+      });
+      return moneyRequestOutcome(reply, reference);
+    },
+    async verifyTransfer(reference) {
+      const reply = await ask(`/v1/transfers/verify/${encodeURIComponent(reference)}`);
+      if (!reply.reached || !reply.ok) return null;
+      const answer = VerifyTransferAnswer.safeParse(reply.body);
+      // An answer about another transfer is not an answer about this one.
+      if (!answer.success || (answer.data.data.tx_ref !== undefined && answer.data.data.tx_ref !== reference)) return null;
+      const { status, amount, failure_reason } = answer.data.data;
+      return { status: transferStatusOf(status), providerStatus: status, amountSantim: amount, failureReason: failure_reason ?? null };
     },
   };
 }

@@ -1,6 +1,7 @@
 // What every payment provider offers (docs/decisions/0017): start a checkout, read a transaction back
-// from the provider itself, and the secret its webhooks are signed with; and how a status word reads.
-// The provider in use is chosen in provider.server.ts.
+// from the provider itself, and the secret its webhooks are signed with; give a payment back (refund);
+// send money to a bank account or wallet (transfer) and list where it can go; and how a status word reads.
+// Every amount is in santim. The provider in use is chosen in provider.server.ts.
 export interface Checkout {
   txRef: string;
   amountSantim: number;
@@ -45,6 +46,68 @@ export interface VerifiedTransaction {
   reference: string | null;
 }
 
+/** Our references (tx_ref, a refund's, a transfer's) and the provider's are short; a longer one is not one. */
+export const MAX_REFERENCE_CHARS = 100;
+
+/**
+ * The provider's answer to a request that moves money (a refund or a transfer):
+ * - `accepted`: it took the request; the money moves later, as its webhook or a verify will say;
+ * - `refused`: a definite no (the request may be corrected and sent again). After an unreachable try
+ *   under the same reference, a refusal may mean the first try was taken: verify before calling it failed;
+ * - `unreachable`: no answer we can read (timeout, 5xx, a broken body): we do not know whether it took
+ *   the request, so ask again later with the same reference, or verify first.
+ */
+type MoneyRequestOutcome =
+  { kind: "accepted"; providerReference: string | null } | { kind: "refused"; message: string } | { kind: "unreachable"; message: string };
+
+export type RefundOutcome = MoneyRequestOutcome;
+export type TransferOutcome = MoneyRequestOutcome;
+
+export interface RefundRequest {
+  txRef: string;
+  /** Our own unique reference for this refund: the provider refuses a second refund under it. */
+  reference: string;
+  /** At most what is left of the payment; less than the whole is a partial refund. */
+  amountSantim: number;
+  reason: string;
+}
+
+/** What the provider now says of one refund; `unknown` is a word we do not know, never guessed. */
+export interface VerifiedRefund {
+  status: "refunded" | "pending" | "failed" | "unknown";
+  providerStatus: string;
+  /** What was given back, when the provider says. */
+  amountSantim: number | null;
+}
+
+/** A bank or mobile-money wallet the provider can send money to. */
+export interface Bank {
+  /** The provider's id for it, given back as the transfer's bank code. */
+  code: string;
+  name: string;
+  isMobileMoney: boolean;
+  /** How many characters its account numbers have, when the provider says. */
+  accountNumberLength: number | null;
+  currency: string;
+}
+
+export interface TransferRequest {
+  /** Our own unique reference for this transfer: the provider refuses a second transfer under it. */
+  reference: string;
+  amountSantim: number;
+  bankCode: string;
+  accountName: string;
+  accountNumber: string;
+}
+
+/** What the provider now says of one transfer; `unknown` is a word we do not know, never guessed. */
+export interface VerifiedTransfer {
+  status: "success" | "failed" | "pending" | "unknown";
+  providerStatus: string;
+  amountSantim: number | null;
+  failureReason: string | null;
+}
+
 export interface PaymentProvider {
   name: "chapa" | "sandbox";
   initialize(checkout: Checkout): Promise<InitializeOutcome>;
@@ -52,4 +115,22 @@ export interface PaymentProvider {
   verify(txRef: string): Promise<VerifiedTransaction | null>;
   /** The secret the provider signs webhooks with. */
   webhookSecret: string;
+  /**
+   * Asks for (part of) a payment to be given back. Record the refund under its reference before asking:
+   * the provider's webhook may arrive before this answer does.
+   */
+  refund(request: RefundRequest): Promise<RefundOutcome>;
+  /** What the provider says of that refund now, or null when it cannot be asked (or knows no such refund). */
+  verifyRefund(refund: { txRef: string; reference: string }): Promise<VerifiedRefund | null>;
+  /** The active banks and wallets a transfer can go to, or null when the provider cannot be asked. */
+  banks(): Promise<Bank[] | null>;
+  /** Asks for money to be sent to an account. Record the transfer under its reference before asking. */
+  transfer(request: TransferRequest): Promise<TransferOutcome>;
+  /** What the provider says of that transfer now, or null when it cannot be asked (or knows no such transfer). */
+  verifyTransfer(reference: string): Promise<VerifiedTransfer | null>;
+}
+
+/** Refunds and transfers are whole, positive amounts of santim; anything else is a bug in the caller. */
+export function assertPositiveSantim(amountSantim: number) {
+  if (!Number.isSafeInteger(amountSantim) || amountSantim <= 0) throw new RangeError(`not a positive amount in santim: ${amountSantim}`);
 }

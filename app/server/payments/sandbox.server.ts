@@ -1,9 +1,10 @@
-// The local sandbox checkout (development and tests; off in production). It keeps each transaction as
-// Chapa would, in R2 under `payment-sandbox/`, shows a checkout page with Pay and Fail
-// (routes/dev.payments.checkout.$txRef.tsx), posts a webhook signed exactly as Chapa signs them to the
-// callback URL (the same webhook route and confirmation as production), and sends the browser back to
-// the return URL.
-import { birrDecimal } from "~/domain/money";
+// The local sandbox (development and tests; off in production), a stand-in for Chapa. It keeps each
+// transaction as Chapa would, in R2 under `payment-sandbox/` (sandbox-store.server.ts), shows a checkout
+// page with Pay and Fail (routes/dev.payments.checkout.$txRef.tsx), posts a webhook signed exactly as
+// Chapa signs them to the callback URL (the same webhook route and confirmation as production), and
+// sends the browser back to the return URL. It also refunds (sandbox-refunds.server.ts) and sends
+// transfers to a few real banks and wallets (sandbox-transfers.server.ts), as set by its switches
+// (sandbox-switches.server.ts, /dev/payments).
 import type { AppConfig } from "~/server/env.server";
 
 import {
@@ -13,46 +14,25 @@ import {
   providerStatusOf,
   type VerifiedTransaction,
 } from "./payment-provider.server";
-import { signWebhookBody } from "./webhook-signature.server";
-
-const KEY_PREFIX = "payment-sandbox/";
-
-export interface SandboxTransaction extends Checkout {
-  /** As Chapa's verify reports it; tests may set any other word, as Chapa might. */
-  status: string;
-  /** ETB unless a test makes the provider disagree. */
-  currency?: string;
-  reference: string;
-  createdAt: number;
-}
-
-const keyOf = (txRef: string) => `${KEY_PREFIX}${txRef}`;
-
-/** The sandbox keeps a charge as Chapa does (3.5 % of the amount), so the books carry a provider fee locally too. */
-const sandboxChargeOf = (amountSantim: number) => Math.round((amountSantim * 35) / 1000);
-
-export async function sandboxTransaction(env: Env, txRef: string): Promise<SandboxTransaction | null> {
-  const object = await env.FILES.get(keyOf(txRef));
-  return object ? ((await object.json()) as SandboxTransaction) : null;
-}
-
-function webhookSecretOf(config: AppConfig) {
-  return `payment-sandbox:${config.SESSION_SECRET}`;
-}
+import { requestSandboxRefund, verifySandboxRefund } from "./sandbox-refunds.server";
+import {
+  hasSandboxTransaction,
+  sandboxChargeOf,
+  sandboxReference,
+  type SandboxTransaction,
+  sandboxTransaction,
+  saveSandboxTransaction,
+} from "./sandbox-store.server";
+import { requestSandboxTransfer, SANDBOX_BANKS, verifySandboxTransfer } from "./sandbox-transfers.server";
+import { chargeWebhookPayload, postSandboxWebhook, sandboxWebhookSecret } from "./sandbox-webhook.server";
 
 export function sandboxProvider(config: AppConfig, env: Env, origin: string): PaymentProvider {
   return {
     name: "sandbox",
-    webhookSecret: webhookSecretOf(config),
+    webhookSecret: sandboxWebhookSecret(config),
     async initialize(checkout: Checkout): Promise<InitializeOutcome> {
-      if (await env.FILES.head(keyOf(checkout.txRef))) return { ok: false, kind: "reference_used" };
-      const transaction: SandboxTransaction = {
-        ...checkout,
-        status: "pending",
-        reference: `SBX${crypto.randomUUID().replace(/-/g, "").slice(0, 10).toUpperCase()}`,
-        createdAt: Date.now(),
-      };
-      await env.FILES.put(keyOf(checkout.txRef), JSON.stringify(transaction), { httpMetadata: { contentType: "application/json" } });
+      if (await hasSandboxTransaction(env, checkout.txRef)) return { ok: false, kind: "reference_used" };
+      await saveSandboxTransaction(env, { ...checkout, status: "pending", reference: sandboxReference(), createdAt: Date.now() });
       return { ok: true, checkoutUrl: `${origin}/dev/payments/checkout/${encodeURIComponent(checkout.txRef)}` };
     },
     async verify(txRef: string): Promise<VerifiedTransaction | null> {
@@ -68,6 +48,11 @@ export function sandboxProvider(config: AppConfig, env: Env, origin: string): Pa
         reference: transaction.reference,
       };
     },
+    refund: (request) => requestSandboxRefund(config, env, origin, request),
+    verifyRefund: (refund) => verifySandboxRefund(env, refund),
+    banks: async () => [...SANDBOX_BANKS],
+    transfer: (request) => requestSandboxTransfer(config, env, origin, request),
+    verifyTransfer: (reference) => verifySandboxTransfer(env, reference),
   };
 }
 
@@ -79,47 +64,15 @@ export async function settleSandboxTransaction(config: AppConfig, env: Env, txRe
   const transaction = await sandboxTransaction(env, txRef);
   if (!transaction || transaction.status !== "pending") return transaction?.returnUrl ?? null;
   const settled: SandboxTransaction = { ...transaction, status: outcome };
-  await env.FILES.put(keyOf(txRef), JSON.stringify(settled), { httpMetadata: { contentType: "application/json" } });
-  if (outcome === "success") await postWebhook(config, settled);
-  return settled.returnUrl;
-}
-
-async function postWebhook(config: AppConfig, transaction: SandboxTransaction) {
-  const now = new Date().toISOString();
-  const body = JSON.stringify({
-    event: "charge.success",
-    first_name: transaction.firstName,
-    last_name: transaction.lastName,
-    email: transaction.email,
-    mobile: null,
-    currency: "ETB",
-    amount: birrDecimal(transaction.amountSantim),
-    charge: birrDecimal(sandboxChargeOf(transaction.amountSantim)),
-    status: "success",
-    failure_reason: null,
-    mode: "test",
-    reference: transaction.reference,
-    created_at: now,
-    updated_at: now,
-    type: "API",
-    tx_ref: transaction.txRef,
-    payment_method: "sandbox",
-    customization: { title: "Qoda consult", description: null, logo: null },
-    meta: null,
-  });
-  const secret = webhookSecretOf(config);
-  const signature = await signWebhookBody(secret, body);
-  // Chapa's static header too (the secret signed with itself), which the webhook route must ignore.
-  const staticSignature = await signWebhookBody(secret, secret);
-  try {
-    const response = await fetch(transaction.callbackUrl, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "x-chapa-signature": signature, "chapa-signature": staticSignature },
-      body,
+  await saveSandboxTransaction(env, settled);
+  if (outcome === "success") {
+    const payload = chargeWebhookPayload(settled, {
+      event: "charge.success",
+      status: "success",
+      amountSantim: settled.amountSantim,
+      meta: null,
     });
-    if (!response.ok) console.error(JSON.stringify({ event: "sandbox_webhook_refused", status: response.status }));
-  } catch (error) {
-    // Like Chapa, a webhook that cannot be delivered does not stop the payment: the return page verifies too.
-    console.error(JSON.stringify({ event: "sandbox_webhook_failed", error: String(error) }));
+    await postSandboxWebhook(config, settled.callbackUrl, payload);
   }
+  return settled.returnUrl;
 }
