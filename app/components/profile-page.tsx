@@ -1,5 +1,6 @@
 import { getFormProps, getSelectProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { Form } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod/mini";
 
@@ -21,7 +22,7 @@ interface ProfileData {
 }
 type ActionResult = { intent: string; result: SubmissionResult<string[]> } | undefined;
 
-export function ProfilePage({ profile, actionData }: { profile: ProfileData; actionData: ActionResult }) {
+export function ProfilePage({ profile, actionData, children }: { profile: ProfileData; actionData: ActionResult; children?: ReactNode }) {
   const { t } = useTranslation();
   return (
     <section className="mx-auto flex max-w-2xl flex-col gap-6 px-4 py-8">
@@ -31,6 +32,7 @@ export function ProfilePage({ profile, actionData }: { profile: ProfileData; act
         hasPassword={profile.hasPassword}
         lastResult={actionData?.intent === "change-password" ? actionData.result : undefined}
       />
+      {children}
     </section>
   );
 }

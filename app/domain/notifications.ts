@@ -16,6 +16,7 @@ const NOTIFICATION_KINDS = [
   "earnings_released",
   "payout_paid",
   "payout_failed",
+  "payout_account_changed",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

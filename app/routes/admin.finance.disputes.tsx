@@ -176,7 +176,12 @@ function DisputeCard({ row }: { row: Row }) {
               />
               {errorOf("note")}
             </div>
-            <SubmitButton name="intent" value={DISPUTE_INTENTS.resolve} className="btn btn-primary btn-sm self-start" busyLabel={t("forms.busy")}>
+            <SubmitButton
+              name="intent"
+              value={DISPUTE_INTENTS.resolve}
+              className="btn btn-primary btn-sm self-start"
+              busyLabel={t("forms.busy")}
+            >
               {t("admin.disputes.submit")}
             </SubmitButton>
           </Form>
@@ -195,7 +200,11 @@ export default function AdminDisputes() {
         <h1 className="text-2xl font-bold">{t("admin.disputes.title")}</h1>
         <p className="text-base-content/80">{t("admin.disputes.intro")}</p>
       </header>
-      {open.length === 0 ? <p data-testid="no-disputes">{t("admin.disputes.none")}</p> : open.map((row) => <DisputeCard key={row.id} row={row} />)}
+      {open.length === 0 ? (
+        <p data-testid="no-disputes">{t("admin.disputes.none")}</p>
+      ) : (
+        open.map((row) => <DisputeCard key={row.id} row={row} />)
+      )}
       {decided.length > 0 ? (
         <>
           <h2 className="text-xl font-bold">{t("admin.disputes.decided")}</h2>

@@ -13,9 +13,9 @@ import { SummaryForm } from "~/components/doctor/summary-form";
 import { FormAlert, SubmitButton } from "~/components/form-fields";
 import { PaymentCountdown } from "~/components/payment-countdown";
 import { PhotoViewer } from "~/components/photo-viewer";
-import { WordedPanel, type WordedPanelProps } from "~/components/worded-panel";
 import { useConsultationRoom } from "~/components/realtime/use-consultation-room";
 import { useStillWaiting } from "~/components/realtime/use-still-waiting";
+import { WordedPanel, type WordedPanelProps } from "~/components/worded-panel";
 import { CHAT_INTENTS, hasChat } from "~/domain/chat";
 import { ACCEPT_CONFIRMATION_SHOWN_MS, formatConsultationId } from "~/domain/constants";
 import { CLOSING_INTENTS, type ClosingRefusal, SummarySchema } from "~/domain/consultation-closing";
@@ -36,9 +36,9 @@ import { endConsultation } from "~/server/consultations/end.server";
 import { saveSummary } from "~/server/consultations/summary.server";
 import { profileName } from "~/server/db/profiles.server";
 import { listPhotos } from "~/server/files.server";
+import { readFormData } from "~/server/form-body.server";
 import { answerDisputeAction } from "~/server/money/doctor-money-actions.server";
 import { doctorDisputePanel } from "~/server/money/escrow-view.server";
-import { readFormData } from "~/server/form-body.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 // Active doctors: a waiting request (any doctor) or one of their own consultations. Reading it is audited.

@@ -11,14 +11,14 @@ import { DELETE_PHOTOS_INTENT, DeletePhotosForm } from "~/components/patient/del
 import { DoctorCard } from "~/components/patient/doctor-card";
 import { RequestStatusPanel } from "~/components/patient/request-status-panel";
 import { PhotoViewer } from "~/components/photo-viewer";
-import { WordedPanel } from "~/components/worded-panel";
 import { useConsultationRoom } from "~/components/realtime/use-consultation-room";
+import { WordedPanel } from "~/components/worded-panel";
 import { CHAT_INTENTS, hasChat } from "~/domain/chat";
 import { formatConsultationId } from "~/domain/constants";
 import { DECISION_INTENTS, refusalHttpStatus } from "~/domain/consultation-decisions";
-import { DISPUTE_INTENTS } from "~/domain/disputes";
 import { isOpenStatus } from "~/domain/consultation-status";
 import { formatDay } from "~/domain/dates";
+import { DISPUTE_INTENTS } from "~/domain/disputes";
 import { birrText } from "~/domain/money";
 import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
 import { DECISION_REFUSAL_MESSAGES } from "~/refusal-messages";
@@ -162,7 +162,9 @@ export default function PatientConsultation() {
           live={listening}
         />
       ) : null}
-      {actionData && "refusal" in actionData && actionData.refusal ? <FormAlert title={t("consultation.errors.title")} message={t(actionData.refusal)} /> : null}
+      {actionData && "refusal" in actionData && actionData.refusal ? (
+        <FormAlert title={t("consultation.errors.title")} message={t(actionData.refusal)} />
+      ) : null}
       {latePayments.map((payment, index) => (
         <div key={index} role="status" className={`alert ${payment.refunded ? "alert-info" : "alert-warning"}`} data-testid="late-payment">
           {payment.notice}

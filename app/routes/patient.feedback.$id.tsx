@@ -4,8 +4,8 @@ import { useTranslation } from "react-i18next";
 
 import { ConsultationSummary } from "~/components/consultation-summary";
 import { DeletePhotosForm } from "~/components/patient/delete-photos-form";
-import { WordedPanel } from "~/components/worded-panel";
 import { FeedbackForm } from "~/components/patient/feedback-form";
+import { WordedPanel } from "~/components/worded-panel";
 import { FeedbackSchema } from "~/domain/feedback";
 import { parseForm } from "~/forms";
 import { getTranslator, pageTitle } from "~/i18n.server";

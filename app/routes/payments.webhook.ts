@@ -1,12 +1,14 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 
 import { type ConfirmationOutcome, confirmPayment } from "~/server/consultations/confirm-payment.server";
+import { settlePayout } from "~/server/money/payouts.server";
+import { settleRefundsOf } from "~/server/money/refunds.server";
 import { paymentProvider } from "~/server/payments/provider.server";
+import { readWebhookEvent } from "~/server/payments/webhook-event.server";
 import { isValidWebhookSignature } from "~/server/payments/webhook-signature.server";
 
 /** Chapa's webhooks are a few hundred bytes; anything near this is not one. */
 const MAX_WEBHOOK_BYTES = 16 * 1024;
-const MAX_TX_REF_CHARS = 100;
 
 const answer = (status: number, message: string) =>
   new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
@@ -42,14 +44,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!(await isValidWebhookSignature(provider.webhookSecret, rawBody, request.headers.get("x-chapa-signature"))))
     return answer(401, "Invalid signature");
 
-  let txRef: unknown;
-  try {
-    txRef = (JSON.parse(rawBody) as { tx_ref?: unknown }).tx_ref;
-  } catch {
-    return answer(400, "Body is not JSON");
-  }
-  if (typeof txRef !== "string" || txRef.length === 0 || txRef.length > MAX_TX_REF_CHARS) return answer(400, "Missing tx_ref");
-
-  const outcome = await confirmPayment(env, context.config, origin, txRef, new Date());
+  const event = readWebhookEvent(rawBody);
+  if (!event) return answer(400, "Not an event we know");
+  const now = new Date();
+  // Every event is only a prompt: each settlement asks the provider itself before anything changes.
+  if (event.kind === "refund") return answer(200, await settleRefundsOf(env, context.config, event.txRef, event.reference, now));
+  if (event.kind === "payout") return answer(200, await settlePayout(env, context.config, event.reference, now));
+  const outcome = await confirmPayment(env, context.config, origin, event.txRef, now);
   return answer(STATUS_OF[outcome.kind], outcome.kind);
 }

@@ -13,6 +13,8 @@ import { deleteConnectionsOpenedBefore } from "~/server/db/room-connections.serv
 import { loadConfig } from "~/server/env.server";
 import { deliverDueMail, type DeliveryReport } from "~/server/mail/mailer.server";
 import { releaseDueEscrows } from "~/server/money/escrow.server";
+import { movePayoutsOn, type PayoutRunReport, runPayouts } from "~/server/money/payouts.server";
+import { moveRefundsOn } from "~/server/money/refunds.server";
 import { reverifyOpenPayments, type ReverifyReport } from "~/server/payments/reverify.server";
 import { releaseStrandedApprovals } from "~/server/registrations/review.server";
 
@@ -27,6 +29,11 @@ export interface HousekeepingReport {
   approvalsReleased: number;
   /** Escrow holds released to their doctors: 72 hours after the end with no dispute. */
   escrowsReleased: number;
+  /** Refunds started for late payments, and pending ones asked about or asked for again. */
+  refunds: Awaited<ReturnType<typeof moveRefundsOn>>;
+  /** Payouts in flight asked about; the weekly run for doctors not paid in the last week. */
+  payouts: Awaited<ReturnType<typeof movePayoutsOn>>;
+  payoutRun: PayoutRunReport;
   /** Open payment attempts asked about again (their webhook may never have come). */
   payments: ReverifyReport;
   mail: DeliveryReport;
@@ -72,6 +79,9 @@ export async function runHousekeeping(env: Env, now: Date): Promise<Housekeeping
     approvalsReleased: await releaseStrandedApprovals(db, now),
     payments: await reverifyOpenPayments(env, config, now),
     escrowsReleased: await releaseDueEscrows(db, now),
+    refunds: await moveRefundsOn(env, config, now),
+    payouts: await movePayoutsOn(env, config, now),
+    payoutRun: await runPayouts(env, config, now, "schedule"),
     // Whatever a request queued and did not deliver (a crash, a provider outage) goes out now.
     mail: await deliverDueMail(db, config, now),
   };

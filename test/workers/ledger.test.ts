@@ -5,7 +5,7 @@ import { env, SELF } from "cloudflare:test";
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 
-import { auditLog, consultations, escrows, ledgerEntries, ledgerLines } from "~/db/schema";
+import { auditLog, consultations, escrows, ledgerEntries, ledgerLines, refunds } from "~/db/schema";
 import { ESCROW_RELEASE_AFTER_MS } from "~/domain/escrow";
 import { CONSULTATION_FEE_SANTIM, splitRelease } from "~/domain/money";
 import { confirmPayment } from "~/server/consultations/confirm-payment.server";
@@ -113,7 +113,7 @@ describe("capturing a payment", () => {
     });
   });
 
-  it("captures a late payment into escrow, to be refunded, with no hold for the doctor", async () => {
+  it("captures a late payment and refunds it through the provider at once, once, with no hold for the doctor", async () => {
     const { consultationId, txRef } = await paidAtProvider();
     // The window closed before the provider's word came.
     await db
@@ -123,7 +123,11 @@ describe("capturing a payment", () => {
     const outcomes = await Promise.all([1, 2, 3].map(() => confirmPayment(env, config(), ORIGIN, txRef, new Date())));
     expect(outcomes.map((outcome) => outcome.kind)).toEqual(["late", "late", "late"]);
     expect(await entriesOfKey(`payment:${txRef}:captured`)).toHaveLength(1);
-    expect(await balanceOf(db, "escrow", consultationId)).toBe(-CONSULTATION_FEE_SANTIM);
+    // The whole amount left escrow for the patient, by one refund asked of the provider.
+    const late = await db.query.refunds.findMany({ where: eq(refunds.consultationId, consultationId) });
+    expect(late).toEqual([expect.objectContaining({ reason: "late_payment", channel: "provider", amountSantim: CONSULTATION_FEE_SANTIM })]);
+    expect(await entriesOfKey(`refund:${late[0]!.reference}:started`)).toHaveLength(1);
+    expect(await balanceOf(db, "escrow", consultationId)).toBe(0);
     expect(await db.query.escrows.findFirst({ where: eq(escrows.consultationId, consultationId) })).toBeUndefined();
   });
 

@@ -173,7 +173,8 @@ function readableDetails(details: unknown, t: Translate): string {
   if (details === null || details === undefined) return "";
   const valueText = (key: string, value: unknown): string => {
     if (typeof value === "boolean") return t(value ? "admin.audit.yes" : "admin.audit.no");
-    if ((key === "amountSantim" || key === "refundSantim") && typeof value === "number") return t("admin.overview.etb", { amount: birrText(value) });
+    if ((key === "amountSantim" || key === "refundSantim") && typeof value === "number")
+      return t("admin.overview.etb", { amount: birrText(value) });
     if (key === "amountEtb" && typeof value === "number") return t("admin.overview.etb", { amount: String(value) });
     if (Array.isArray(value)) return value.map((item) => (typeof item === "string" ? item : JSON.stringify(item))).join(", ");
     return typeof value === "string" ? value : JSON.stringify(value);

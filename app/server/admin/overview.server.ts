@@ -3,7 +3,7 @@
 // the Worker, whatever it holds.
 import { and, avg, count, eq, gte, isNotNull, isNull, type SQL, sql, sum } from "drizzle-orm";
 
-import { consultations, patientFeedback, payments } from "~/db/schema";
+import { consultations, patientFeedback, payments, refunds } from "~/db/schema";
 import { dailySeries, DAY_MS, ethiopianDayNumber, medianFromWindow, medianWindow, rate, startOfEthiopianDay } from "~/domain/admin-figures";
 import { CONSULTATION_STATUSES, type ConsultationStatus } from "~/domain/consultation-status";
 import type { Database } from "~/server/db/client.server";
@@ -11,8 +11,12 @@ import type { Database } from "~/server/db/client.server";
 /** How many days the "new consultations per day" chart covers. */
 const CHART_DAYS = 30;
 
-/** A payment that came in too late or did not match and whose money has not been sent back yet. */
-export const awaitingRefund = and(eq(payments.status, "paid_after_expiry"), isNull(payments.refundedAt))!;
+/** A payment that came in too late and whose money has not been sent back yet (by the provider, or outside it). */
+export const awaitingRefund = and(
+  eq(payments.status, "paid_after_expiry"),
+  isNull(payments.refundedAt),
+  sql`NOT EXISTS (SELECT 1 FROM ${refunds} WHERE ${refunds.paymentId} = ${payments.id} AND ${refunds.status} = 'succeeded')`,
+)!;
 
 /** The median of `value` over the rows `where` selects, in ms; null when there are none. */
 async function medianMs(db: Database, value: SQL<number>, where: SQL) {

@@ -23,6 +23,7 @@ import {
 } from "~/server/db/payments.server";
 import type { AppConfig } from "~/server/env.server";
 import { captureOfMove } from "~/server/money/escrow.server";
+import { refundLatePayment } from "~/server/money/refunds.server";
 import { paymentProvider } from "~/server/payments/provider.server";
 import { paymentConfirmed } from "~/server/rooms.server";
 
@@ -106,7 +107,11 @@ export async function confirmPayment(env: Env, config: AppConfig, origin: string
   const firstTold = await markPaymentLate(db, captureOf(payment, verified.chargeSantim), verified.reference, now);
   const late = (await paymentByTxRef(db, txRef)) ?? after;
   const reason = await reasonOf(db, late);
-  if (firstTold) await mailLatePayment({ db, config, origin }, late, reason);
+  if (firstTold) {
+    await mailLatePayment({ db, config, origin }, late, reason);
+    // Given back through the provider at once (the job sweeps for any this misses).
+    await refundLatePayment(env, config, late.id, reason === "already_paid" ? "duplicate_payment" : "late_payment", now);
+  }
   return { kind: "late", payment: late, reason, firstTold };
 }
 

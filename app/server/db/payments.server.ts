@@ -1,7 +1,7 @@
 // Payments: one row per attempt, each with its own tx_ref, recorded before the provider is called.
 import { and, desc, eq, gte, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 
-import { type PaymentReviewReason, payments } from "~/db/schema";
+import { type PaymentReviewReason, payments, refunds } from "~/db/schema";
 import { lateReason } from "~/domain/late-payments";
 import { auditIfChanged } from "~/server/audit.server";
 import type { Database } from "~/server/db/client.server";
@@ -144,7 +144,11 @@ export async function latePaymentsOf(db: Database, consultationId: string) {
       txRef: payments.txRef,
       paidAt: payments.paidAt,
       amountSantim: payments.amountSantim,
-      refundedAt: payments.refundedAt,
+      // Sent back by the provider, or recorded by an admin as sent back outside it.
+      refundedAt:
+        sql<Date | null>`coalesce(${payments.refundedAt}, (SELECT max(${refunds.settledAt}) FROM ${refunds} WHERE ${refunds.paymentId} = ${payments.id} AND ${refunds.status} = 'succeeded'))`.mapWith(
+          (value: number | null) => (value === null ? null : new Date(value)),
+        ),
     })
     .from(payments)
     .where(and(eq(payments.consultationId, consultationId), inArray(payments.status, ["paid", "paid_after_expiry"])))

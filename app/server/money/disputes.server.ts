@@ -205,7 +205,13 @@ export async function resolveDispute(
     refundSantim > 0
       ? refundStatements(
           db,
-          { paymentId: escrow.paymentId, consultationId: dispute.consultationId, amountSantim: refundSantim, reason: "dispute", requestedBy: adminId },
+          {
+            paymentId: escrow.paymentId,
+            consultationId: dispute.consultationId,
+            amountSantim: refundSantim,
+            reason: "dispute",
+            requestedBy: adminId,
+          },
           now,
           decided,
         )

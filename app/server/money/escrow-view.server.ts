@@ -4,15 +4,15 @@
 import type { TFunction } from "i18next";
 
 import type { WordedPanelProps } from "~/components/worded-panel";
-import { DISPUTE_INTENTS, DISPUTE_REASONS } from "~/domain/disputes";
-import { DISPUTE_WINDOW_MS, releaseDueAt } from "~/domain/escrow";
 import { DISPUTE_WINDOW_HOURS } from "~/domain/constants";
 import { formatDay, formatMoment } from "~/domain/dates";
+import { DISPUTE_INTENTS, DISPUTE_REASONS } from "~/domain/disputes";
+import { DISPUTE_WINDOW_MS, releaseDueAt } from "~/domain/escrow";
 import { birrText } from "~/domain/money";
 import type { ConsultationRow } from "~/server/consultations/move.server";
 import type { Database } from "~/server/db/client.server";
 
-import { type DisputeRow, disputeOf } from "./disputes.server";
+import { disputeOf, type DisputeRow } from "./disputes.server";
 import { escrowOf } from "./escrow.server";
 
 export const CONFIRM_COMPLETE_INTENT = "confirm-complete";
@@ -47,7 +47,9 @@ function disputeLines(
     );
   if (dispute.status === "resolved" && dispute.resolution) {
     const refund = dispute.refundSantim ?? 0;
-    lines.push(t(`disputes.decision.${dispute.resolution}`, { refund: birrText(refund), release: birrText(Math.max(escrowSantim - refund, 0)) }));
+    lines.push(
+      t(`disputes.decision.${dispute.resolution}`, { refund: birrText(refund), release: birrText(Math.max(escrowSantim - refund, 0)) }),
+    );
     if (dispute.resolutionNote) lines.push(t("disputes.decisionNote", { note: dispute.resolutionNote }));
   } else if (reader === "patient") lines.push(t("disputes.patient.waiting"));
   return lines;
@@ -92,37 +94,37 @@ export async function patientMoneyPanels(
     });
   else if (closesAt && escrow.status === "held" && now < closesAt)
     panels.push({
-        id: "dispute",
-        title: t("disputes.title"),
-        lines: [t("disputes.patient.open", { date: formatMoment(closesAt, language) })],
-        form: {
-          action,
-          intent: DISPUTE_INTENTS.open,
-          disclosure: t("disputes.patient.openButton"),
-          open: Boolean(disputeForm),
-          submit: t("disputes.patient.submit"),
-          fields: [
-            {
-              name: "reason",
-              label: t("disputes.patient.reason"),
-              kind: "select",
-              options: [
-                { value: "", label: t("disputes.patient.choose") },
-                ...DISPUTE_REASONS.map((reason) => ({ value: reason, label: t(`disputes.reasons.${reason}`) })),
-              ],
-              value: disputeForm?.values.reason,
-              error: disputeForm?.errors.reason,
-            },
-            {
-              name: "words",
-              label: t("disputes.patient.words"),
-              kind: "textarea",
-              value: disputeForm?.values.words,
-              error: disputeForm?.errors.words,
-            },
-          ],
-        },
-      });
+      id: "dispute",
+      title: t("disputes.title"),
+      lines: [t("disputes.patient.open", { date: formatMoment(closesAt, language) })],
+      form: {
+        action,
+        intent: DISPUTE_INTENTS.open,
+        disclosure: t("disputes.patient.openButton"),
+        open: Boolean(disputeForm),
+        submit: t("disputes.patient.submit"),
+        fields: [
+          {
+            name: "reason",
+            label: t("disputes.patient.reason"),
+            kind: "select",
+            options: [
+              { value: "", label: t("disputes.patient.choose") },
+              ...DISPUTE_REASONS.map((reason) => ({ value: reason, label: t(`disputes.reasons.${reason}`) })),
+            ],
+            value: disputeForm?.values.reason,
+            error: disputeForm?.errors.reason,
+          },
+          {
+            name: "words",
+            label: t("disputes.patient.words"),
+            kind: "textarea",
+            value: disputeForm?.values.words,
+            error: disputeForm?.errors.words,
+          },
+        ],
+      },
+    });
   // After the window the dispute button is gone, and says why (a patient who confirmed it knows).
   else if (closesAt && now >= closesAt && !escrow.confirmedAt)
     panels.push({

@@ -4,7 +4,7 @@
 import { type ActionFunctionArgs, data } from "@remix-run/cloudflare";
 
 import { OpenDisputeSchema } from "~/domain/disputes";
-import { CONSULTATION_FEE_SANTIM, birrText } from "~/domain/money";
+import { birrText, CONSULTATION_FEE_SANTIM } from "~/domain/money";
 import { parseForm } from "~/forms";
 import { detectLanguage, getTranslator } from "~/i18n.server";
 import type { SessionUser } from "~/server/auth/session.server";

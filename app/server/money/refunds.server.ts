@@ -4,7 +4,7 @@
 // the provider says when asked (its answer, its `charge.refunded` webhook, or the job's later check):
 // refunded, the money leaves our books; failed for good, it returns to escrow and admins are shown it.
 // A provider that cannot be reached is asked again with backoff, never forgotten.
-import { and, eq, inArray, isNull, lte, notExists, type SQL, sql } from "drizzle-orm";
+import { and, eq, isNull, lte, notExists, type SQL, sql } from "drizzle-orm";
 
 import { payments, refunds } from "~/db/schema";
 import { refundReturned, refundSettled, refundStarted } from "~/domain/ledger";
@@ -101,12 +101,7 @@ export async function attemptRefund(env: Env, config: AppConfig, refundId: strin
     .update(refunds)
     .set({ attempts: sql`${refunds.attempts} + 1`, nextAttemptAt: nextRefundAttemptAt(row.refund.attempts + 1, now), updatedAt: now })
     .where(
-      and(
-        eq(refunds.id, refundId),
-        eq(refunds.status, "pending"),
-        eq(refunds.accepted, false),
-        eq(refunds.attempts, row.refund.attempts),
-      ),
+      and(eq(refunds.id, refundId), eq(refunds.status, "pending"), eq(refunds.accepted, false), eq(refunds.attempts, row.refund.attempts)),
     )
     .returning({ attempts: refunds.attempts });
   if (claimed.length === 0 || provider.name !== row.provider) return "waiting";
@@ -169,7 +164,12 @@ export async function settleRefund(env: Env, config: AppConfig, reference: strin
   }
   if (verified.amountSantim !== null && verified.amountSantim !== row.refund.amountSantim) {
     // Refunded, but not what we asked: kept pending and shown to admins, never settled on a guess.
-    await noteRefund(db, row.refund.id, `The provider refunded ${birrText(verified.amountSantim)} ETB, not ${birrText(row.refund.amountSantim)} ETB`, now);
+    await noteRefund(
+      db,
+      row.refund.id,
+      `The provider refunded ${birrText(verified.amountSantim)} ETB, not ${birrText(row.refund.amountSantim)} ETB`,
+      now,
+    );
     return "waiting";
   }
   await markRefundSucceeded(db, config, row, now);
@@ -188,7 +188,13 @@ async function markRefundSucceeded(db: Database, config: AppConfig, row: RefundW
   const consultation = await findConsultationById(db, refund.consultationId);
   const link = consultationLink("patient", refund.consultationId);
   const told = await tidingsFor(db, row.patientId, { kind: "money_refunded", consultationId: refund.consultationId, link }, (t, to) =>
-    moneyEmail(t, to, "moneyRefunded", { amount: birrText(refund.amountSantim), title: consultation?.title ?? "" }, `${config.siteOrigin}${link}`),
+    moneyEmail(
+      t,
+      to,
+      "moneyRefunded",
+      { amount: birrText(refund.amountSantim), title: consultation?.title ?? "" },
+      `${config.siteOrigin}${link}`,
+    ),
   );
   const settledByThisCall = and(eq(refunds.id, refund.id), eq(refunds.status, "succeeded"), eq(refunds.updatedAt, now));
   const tidings = tidingsStatements(db, [told], now, sql`EXISTS (SELECT 1 FROM ${refunds} WHERE ${settledByThisCall})`);
@@ -199,7 +205,12 @@ async function markRefundSucceeded(db: Database, config: AppConfig, row: RefundW
       .where(and(eq(refunds.id, refund.id), eq(refunds.status, "pending"))),
     ...ledgerEntryStatements(
       db,
-      refundSettled({ reference: refund.reference, consultationId: refund.consultationId, paymentId: refund.paymentId, amountSantim: refund.amountSantim }),
+      refundSettled({
+        reference: refund.reference,
+        consultationId: refund.consultationId,
+        paymentId: refund.paymentId,
+        amountSantim: refund.amountSantim,
+      }),
       now,
       sql`EXISTS (SELECT 1 FROM ${refunds} WHERE ${settledByThisCall})`,
     ),
@@ -228,7 +239,12 @@ async function failRefund(db: Database, row: RefundWithPayment, message: string,
       .where(and(eq(refunds.id, refund.id), eq(refunds.status, "pending"))),
     ...ledgerEntryStatements(
       db,
-      refundReturned({ reference: refund.reference, consultationId: refund.consultationId, paymentId: refund.paymentId, amountSantim: refund.amountSantim }),
+      refundReturned({
+        reference: refund.reference,
+        consultationId: refund.consultationId,
+        paymentId: refund.paymentId,
+        amountSantim: refund.amountSantim,
+      }),
       now,
       sql`EXISTS (SELECT 1 FROM ${refunds} WHERE ${failedByThisCall})`,
     ),
@@ -242,6 +258,34 @@ async function failRefund(db: Database, row: RefundWithPayment, message: string,
       now,
     }),
   ]);
+}
+
+/**
+ * The provider's word that a payment was refunded or reversed: our refund under that reference (or,
+ * when it names none, each refund of that payment still pending) settled by what the provider says.
+ */
+export async function settleRefundsOf(env: Env, config: AppConfig, txRef: string, reference: string | null, now: Date) {
+  const db = createDatabase(env.DB);
+  const pending = await db
+    .select({ reference: refunds.reference })
+    .from(refunds)
+    .innerJoin(payments, eq(payments.id, refunds.paymentId))
+    .where(
+      and(
+        eq(payments.txRef, txRef),
+        eq(refunds.status, "pending"),
+        eq(refunds.channel, "provider"),
+        reference ? eq(refunds.reference, reference) : undefined,
+      ),
+    );
+  if (pending.length === 0) {
+    // Not a refund of ours (one made at the provider's dashboard, or a bank's reversal): admins must look.
+    console.error(JSON.stringify({ event: "refund_webhook_without_refund", txRef, reference }));
+    return "no_pending_refund";
+  }
+  const outcomes = [];
+  for (const refund of pending) outcomes.push(await settleRefund(env, config, refund.reference, now));
+  return outcomes.join(",");
 }
 
 /**
@@ -279,7 +323,8 @@ export async function moveRefundsOn(env: Env, config: AppConfig, now: Date) {
           db
             .select({ id: refunds.id })
             .from(refunds)
-            .where(and(eq(refunds.paymentId, payments.id), inArray(refunds.status, ["pending", "succeeded"]))),
+            // One that failed for good waits for an admin (shown in finance), not a new try every run.
+            .where(eq(refunds.paymentId, payments.id)),
         ),
       ),
     )

@@ -1,0 +1,161 @@
+// A doctor's payout details on their profile: a bank or wallet from the provider's own list, the name on
+// the account and its number (digits, of the length that bank uses). A change is audited and emailed to
+// the doctor in the same batch, so someone else's change to where the money goes cannot pass unseen.
+import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import { sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
+import type { TFunction } from "i18next";
+
+import type { WordedPanelProps } from "~/components/worded-panel";
+import { doctorPayoutAccounts } from "~/db/schema";
+import { birrText, CONSULTATION_FEE_SANTIM, PLATFORM_FEE_PERCENT } from "~/domain/money";
+import { MIN_PAYOUT_SANTIM, PAYOUT_ACCOUNT_INTENT, PayoutAccountSchema } from "~/domain/payouts";
+import { parseForm } from "~/forms";
+import { getTranslator } from "~/i18n.server";
+import { auditStatement } from "~/server/audit.server";
+import type { SessionUser } from "~/server/auth/session.server";
+import { moneyEmail } from "~/server/mail/money-emails.server";
+import type { Bank } from "~/server/payments/payment-provider.server";
+import { paymentProvider } from "~/server/payments/provider.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+import { deliverTidings, tidingsFor, tidingsStatements } from "./money-tidings.server";
+
+const PROFILE = "/doctor/profile";
+
+interface FormState {
+  values: Record<string, string>;
+  errors: Record<string, string>;
+}
+
+/** The payout panel: where the money goes now, the terms, and the form (with the provider's banks). */
+export async function payoutAccountPanel(
+  { context }: Pick<ActionFunctionArgs, "context">,
+  t: TFunction,
+  doctorId: string,
+  formState?: FormState,
+): Promise<WordedPanelProps> {
+  const [account, banks] = await Promise.all([
+    context.db.query.doctorPayoutAccounts.findFirst({ where: eq(doctorPayoutAccounts.doctorId, doctorId) }),
+    paymentProvider(context.config, context.cloudflare.env, context.config.siteOrigin).banks(),
+  ]);
+  const lines = [
+    account
+      ? t("payouts.current", { bank: account.bankName, last4: account.accountNumber.slice(-4), name: account.accountName })
+      : t("payouts.none"),
+    t("payouts.terms", { percent: PLATFORM_FEE_PERCENT, fee: birrText(CONSULTATION_FEE_SANTIM), minimum: birrText(MIN_PAYOUT_SANTIM) }),
+  ];
+  if (!banks) return { id: "payout-account", title: t("payouts.title"), lines: [...lines, t("payouts.banksUnavailable")] };
+  const value = (name: "bankCode" | "accountName" | "accountNumber") => formState?.values[name] ?? (account ? account[name] : "");
+  return {
+    id: "payout-account",
+    title: t("payouts.title"),
+    lines,
+    form: {
+      action: PROFILE,
+      intent: PAYOUT_ACCOUNT_INTENT,
+      disclosure: account ? t("payouts.change") : t("payouts.add"),
+      open: Boolean(formState) || !account,
+      submit: t("payouts.save"),
+      fields: [
+        {
+          name: "bankCode",
+          label: t("payouts.bank"),
+          kind: "select",
+          options: [
+            { value: "", label: t("payouts.choose") },
+            ...banks.map((bank) => ({
+              value: bank.code,
+              label: bank.isMobileMoney ? t("payouts.wallet", { name: bank.name }) : bank.name,
+            })),
+          ],
+          value: value("bankCode"),
+          error: formState?.errors.bankCode,
+        },
+        {
+          name: "accountName",
+          label: t("payouts.accountName"),
+          kind: "text",
+          value: value("accountName"),
+          error: formState?.errors.accountName,
+        },
+        {
+          name: "accountNumber",
+          label: t("payouts.accountNumber"),
+          kind: "text",
+          value: value("accountNumber"),
+          error: formState?.errors.accountNumber,
+        },
+      ],
+    },
+  };
+}
+
+/** Where the bank's own rules fail the details (a bank not on the list, a number of the wrong length). */
+function bankError(t: TFunction, bank: Bank | undefined, accountNumber: string): Partial<Record<"bankCode" | "accountNumber", string>> {
+  if (!bank) return { bankCode: t("payouts.errors.bankUnknown") };
+  if (bank.accountNumberLength && accountNumber.length !== bank.accountNumberLength)
+    return { accountNumber: t("payouts.errors.numberLength", { bank: bank.name, length: bank.accountNumberLength }) };
+  return {};
+}
+
+/**
+ * Saves the doctor's payout details: the form again with its errors in their words, or (thrown) the
+ * redirect to the profile with a toast. Audited, and the doctor emailed, in the batch of the change.
+ */
+export async function savePayoutAccountAction(
+  args: ActionFunctionArgs,
+  doctor: SessionUser,
+  formData: FormData,
+): Promise<WordedPanelProps> {
+  const { context, request } = args;
+  const t = await getTranslator(request);
+  const say = t as unknown as (key: string) => string;
+  const values = Object.fromEntries(["bankCode", "accountName", "accountNumber"].map((name) => [name, String(formData.get(name) ?? "")]));
+  const submission = parseForm(formData, PayoutAccountSchema);
+  if (submission.status !== "success") {
+    const errors = Object.fromEntries(
+      Object.entries(submission.error ?? {}).map(([name, messages]) => [name, say(messages?.[0] ?? "forms.errors.invalid")]),
+    );
+    return payoutAccountPanel(args, t, doctor.userId, { values, errors });
+  }
+  const banks = await paymentProvider(context.config, context.cloudflare.env, context.config.siteOrigin).banks();
+  if (!banks) return payoutAccountPanel(args, t, doctor.userId);
+  const { bankCode, accountName, accountNumber } = submission.value;
+  const bank = banks.find((candidate) => candidate.code === bankCode);
+  const errors = bankError(t, bank, accountNumber);
+  if (!bank || Object.keys(errors).length > 0) return payoutAccountPanel(args, t, doctor.userId, { values, errors });
+
+  const now = new Date();
+  const told = await tidingsFor(
+    context.db,
+    doctor.userId,
+    { kind: "payout_account_changed", consultationId: null, link: PROFILE },
+    (t, to) =>
+      moneyEmail(
+        t,
+        to,
+        "payoutAccountChanged",
+        { bank: bank.name, last4: accountNumber.slice(-4), name: accountName },
+        `${context.config.siteOrigin}${PROFILE}`,
+      ),
+  );
+  const tidings = tidingsStatements(context.db, [told], now, sql`1`);
+  const row = { bankCode, bankName: bank.name, accountName, accountNumber, updatedAt: now };
+  await context.db.batch([
+    context.db
+      .insert(doctorPayoutAccounts)
+      .values({ doctorId: doctor.userId, ...row, createdAt: now })
+      .onConflictDoUpdate({ target: doctorPayoutAccounts.doctorId, set: row }),
+    auditStatement(context.db, request, {
+      action: "payout_account.changed",
+      actorId: doctor.userId,
+      targetType: "user",
+      targetId: doctor.userId,
+      details: { bank: bank.name, accountEnding: accountNumber.slice(-4) },
+    }),
+    ...tidings.statements,
+  ]);
+  await deliverTidings(context.db, context.config, tidings.mailIds, context);
+  throw await redirectWithToast(PROFILE, { kind: "success", title: "payouts.saved" }, context.config);
+}
