@@ -1,11 +1,7 @@
 import { Link, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
-/**
- * Previous and next links for a server-paged list; they keep the list's search and filters. Its words
- * are in admin.json: the admin lists are the only hydrated pages with it (the notifications page is
- * drawn by the server alone, which has every text).
- */
+/** Previous and next links for a server-paged list; they keep the list's search and filters. */
 export function Pager({ page, hasPrevious, hasNext }: { page: number; hasPrevious: boolean; hasNext: boolean }) {
   const { t } = useTranslation();
   const { search } = useLocation();

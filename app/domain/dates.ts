@@ -14,6 +14,11 @@ export function formatDay(date: Date | string, language: string): string {
   return new Intl.DateTimeFormat(localeOf(language), { timeZone: QODA_TIME_ZONE, dateStyle: "medium" }).format(new Date(date));
 }
 
+/** A month and its year ("November 2026"), the heading of a month's figures. */
+export function formatMonth(date: Date | string, language: string): string {
+  return new Intl.DateTimeFormat(localeOf(language), { timeZone: QODA_TIME_ZONE, year: "numeric", month: "long" }).format(new Date(date));
+}
+
 /** A day and its time on a 24-hour clock, Addis Ababa time ("28 Nov 2026, 15:45"): never read on the Ethiopian clock. */
 export function formatMoment(date: Date | string, language: string): string {
   return new Intl.DateTimeFormat(localeOf(language), {

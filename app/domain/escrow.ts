@@ -38,8 +38,3 @@ export function releaseRefusal(facts: EscrowFacts, by: "patient" | "schedule", n
   if (by === "schedule" && now < releaseDueAt(facts.completedAt)!) return "not_due";
   return null;
 }
-
-/** A patient may dispute from the end of the consultation until the dispute window closes. */
-export function disputeWindowClosesAt(completedAt: Date): Date {
-  return new Date(completedAt.getTime() + DISPUTE_WINDOW_MS);
-}

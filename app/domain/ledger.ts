@@ -213,13 +213,3 @@ export function payoutReturned(payout: { reference: string; doctorId: string; am
     ],
   });
 }
-
-/** Balances by account and subject, from lines: what every screen of money is computed from. */
-export function balancesOf(lines: Iterable<LedgerLine>): Map<string, number> {
-  const balances = new Map<string, number>();
-  for (const { account, subject, amountSantim } of lines) {
-    const key = `${account}:${subject}`;
-    balances.set(key, (balances.get(key) ?? 0) + amountSantim);
-  }
-  return balances;
-}

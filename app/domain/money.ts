@@ -11,7 +11,7 @@ export const CONSULTATION_FEE_SANTIM = 150 * SANTIM_PER_BIRR;
  * The platform's share of a released consultation fee, in basis points (1/100 of a percent): the one
  * place it is set. The doctor's share is the rest. Stated to doctors in the terms and on their earnings.
  */
-export const PLATFORM_FEE_BASIS_POINTS = 2_000;
+const PLATFORM_FEE_BASIS_POINTS = 2_000;
 const BASIS_POINTS = 10_000;
 
 /** The platform fee as people read it: "20" (percent). */

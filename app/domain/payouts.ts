@@ -7,12 +7,11 @@ import { SANTIM_PER_BIRR } from "./money.ts";
 import { cleanLine } from "./text-hygiene";
 
 export const PAYOUT_STATUSES = ["pending", "succeeded", "failed"] as const;
-export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
 /** A payout run moves a doctor's available balance only from this much up (transfers cost a fee). */
 export const MIN_PAYOUT_SANTIM = 100 * SANTIM_PER_BIRR;
 
-export const MAX_ACCOUNT_NAME_CHARS = 100;
+const MAX_ACCOUNT_NAME_CHARS = 100;
 
 /** Our own reference for a transfer: unique, within Chapa's characters. */
 export const newPayoutReference = () => `qoda-po-${crypto.randomUUID()}`;

@@ -2,7 +2,6 @@
 // asked again on a schedule while it cannot be reached, and settled only by what the provider says
 // (its answer, its webhook, or a later check). One that keeps failing is shown to admins, never lost.
 export const REFUND_STATUSES = ["pending", "succeeded", "failed"] as const;
-export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
 /** Why money goes back to a patient. */
 export const REFUND_REASONS = ["late_payment", "duplicate_payment", "dispute", "cancelled"] as const;

@@ -77,6 +77,9 @@ export default function DoctorDashboard() {
         <Link to="/doctor/patients" className="link">
           {t("doctor.myPatients")}
         </Link>
+        <Link to="/doctor/earnings" className="link">
+          {t("doctor.earningsLink")}
+        </Link>
       </div>
     </section>
   );

@@ -89,6 +89,8 @@ const MATRIX: Record<string, Record<Persona, Expectation>> = {
   "routes/patient.payment.$id": { ...onlyFor("patient"), patient: 404, anotherPatient: 404 },
   "routes/doctor.consultations": onlyFor("doctor"),
   "routes/doctor.patients": onlyFor("doctor"),
+  "routes/doctor.earnings": onlyFor("doctor"),
+  "routes/doctor.earnings[.]csv": onlyFor("doctor"),
   "routes/doctor.consultation.$id": { ...onlyFor("doctor"), activeDoctor: 404 },
   "routes/consultation.$id.accept": { ...everyone(403), anonymous: LOGIN, inactiveDoctor: "/account-issue", activeDoctor: 404 },
   "routes/patient.feedback.$id": { ...onlyFor("patient"), patient: 404, anotherPatient: 404 },
@@ -121,6 +123,7 @@ const MATRIX: Record<string, Record<Persona, Expectation>> = {
   "routes/admin.doctor-registrations.$id.licence": { ...onlyFor("admin"), admin: 404 },
   "routes/admin.messages": onlyFor("admin"),
   "routes/admin.mail": onlyFor("admin"),
+  "routes/admin.finance.disputes": onlyFor("admin"),
 };
 
 const routes = (built as unknown as ServerBuild).routes;

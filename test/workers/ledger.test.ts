@@ -1,7 +1,7 @@
 // The money ledger and escrow in the real D1: a confirmed payment is captured into its consultation's
 // escrow once however often the provider repeats itself; the journal refuses to be changed; the patient's
 // confirmation and the 72-hour schedule release the escrow once, to the doctor and the platform.
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 
@@ -9,82 +9,19 @@ import { auditLog, consultations, escrows, ledgerEntries, ledgerLines, refunds }
 import { ESCROW_RELEASE_AFTER_MS } from "~/domain/escrow";
 import { CONSULTATION_FEE_SANTIM, splitRelease } from "~/domain/money";
 import { confirmPayment } from "~/server/consultations/confirm-payment.server";
-import { recordPaymentAttempt } from "~/server/db/payments.server";
-import { loadConfig } from "~/server/env.server";
 import { confirmConsultationComplete, releaseDueEscrows } from "~/server/money/escrow.server";
 import { balanceOf } from "~/server/money/ledger.server";
-import { sandboxProvider } from "~/server/payments/sandbox.server";
-import { newTxRef } from "~/server/payments/start-payment.server";
-import { signWebhookBody } from "~/server/payments/webhook-signature.server";
 
 import { Visitor } from "./browser-like";
-import { createConsultation, createUser, db, ORIGIN, sessionCookieFor } from "./fixtures";
+import { createUser, db, ORIGIN, sessionCookieFor } from "./fixtures";
+import { config, endedAgo, paidAtProvider, paidConsultation, SANDBOX_CHARGE_SANTIM, signedWebhook } from "./money-fixtures";
 
-const config = () => loadConfig(env);
-/** The sandbox's charge: 3.5 % of 150 ETB. */
-const SANDBOX_CHARGE_SANTIM = 525;
-
-/** A consultation accepted by a doctor, with an attempt the provider says was paid. */
-async function paidAtProvider({ windowLeftMs = 14 * 60_000 } = {}) {
-  const patientId = await createUser("patient");
-  const doctorId = await createUser("doctor");
-  const now = Date.now();
-  const consultation = await createConsultation(patientId, "accepted_awaiting_payment", {
-    doctorId,
-    acceptedAt: new Date(now - 60_000),
-    paymentDeadlineAt: new Date(now + windowLeftMs),
-  });
-  const txRef = newTxRef();
-  await recordPaymentAttempt(db, {
-    consultationId: consultation.id,
-    patientId,
-    txRef,
-    provider: "sandbox",
-    amountSantim: CONSULTATION_FEE_SANTIM,
-    now: new Date(now - 30_000),
-  });
-  const provider = sandboxProvider(config(), env, ORIGIN);
-  await provider.initialize({
-    txRef,
-    amountSantim: CONSULTATION_FEE_SANTIM,
-    email: "patient@qoda.test",
-    firstName: "Hana",
-    lastName: "T",
-    callbackUrl: `${ORIGIN}/payments/webhook`,
-    returnUrl: `${ORIGIN}/payments/return/${txRef}`,
-  });
-  const stored = await env.FILES.get(`payment-sandbox/${txRef}`);
-  await env.FILES.put(`payment-sandbox/${txRef}`, JSON.stringify({ ...(await stored!.json<object>()), status: "success" }));
-  return { patientId, doctorId, consultationId: consultation.id, txRef };
-}
-
-async function paidConsultation() {
-  const paid = await paidAtProvider();
-  expect((await confirmPayment(env, config(), ORIGIN, paid.txRef, new Date())).kind).toBe("confirmed");
-  return paid;
-}
-
-/** The doctor ended it `endedAgoMs` ago (the end move's own columns, as the fixtures write rows). */
-async function endedAgo(consultationId: string, endedAgoMs: number) {
-  await db
-    .update(consultations)
-    .set({ status: "completed", completedAt: new Date(Date.now() - endedAgoMs), diagnosis: "Contact dermatitis" })
-    .where(eq(consultations.id, consultationId));
-}
+const webhook = (txRef: string) =>
+  signedWebhook({ event: "charge.success", tx_ref: txRef, status: "success", amount: "150.00", currency: "ETB" });
 
 const entriesOfKey = (key: string) => db.select().from(ledgerEntries).where(eq(ledgerEntries.idempotencyKey, key));
 const escrowNow = async (consultationId: string) =>
   (await db.query.escrows.findFirst({ where: eq(escrows.consultationId, consultationId) }))!;
-
-async function webhook(txRef: string) {
-  const secret = sandboxProvider(config(), env, ORIGIN).webhookSecret;
-  const body = JSON.stringify({ event: "charge.success", tx_ref: txRef, status: "success", amount: "150.00", currency: "ETB" });
-  return SELF.fetch(`${ORIGIN}/payments/webhook`, {
-    method: "POST",
-    body,
-    headers: { "Content-Type": "application/json", "x-chapa-signature": await signWebhookBody(secret, body) },
-  });
-}
 
 describe("capturing a payment", () => {
   it("holds the fee in the consultation's escrow once, for 100 webhooks at once", async () => {

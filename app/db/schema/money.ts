@@ -163,6 +163,8 @@ export const refunds = sqliteTable(
     requestedBy: text("requested_by").references(() => users.id),
     lastCheckedAt: integer("last_checked_at", { mode: "timestamp_ms" }),
     settledAt: integer("settled_at", { mode: "timestamp_ms" }),
+    /** Stamped by the call that settles it, so the rows written with it are written only by that call. */
+    lastChangeId: text("last_change_id"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -219,6 +221,8 @@ export const payouts = sqliteTable(
     requestedBy: text("requested_by").references(() => users.id),
     lastCheckedAt: integer("last_checked_at", { mode: "timestamp_ms" }),
     settledAt: integer("settled_at", { mode: "timestamp_ms" }),
+    /** Stamped by the call that settles it, so the rows written with it are written only by that call. */
+    lastChangeId: text("last_change_id"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -40,12 +40,6 @@ export function ledgerEntryStatements(db: Database, entry: LedgerEntry, now: Dat
   ];
 }
 
-/** Writes `entry` on its own (an event with no other state to change). True if this call wrote it. */
-export async function recordLedgerEntry(db: Database, entry: LedgerEntry, now: Date): Promise<boolean> {
-  const [inserted] = await db.batch(ledgerEntryStatements(db, entry, now) as [BatchItem<"sqlite">, ...Array<BatchItem<"sqlite">>]);
-  return (inserted as { meta: { changes: number } }).meta.changes === 1;
-}
-
 /** The balance of one account for one subject (a consultation's escrow, a doctor's payable), in santim. */
 export async function balanceOf(db: Database, account: LedgerAccount, subject = ""): Promise<number> {
   const [row] = await db

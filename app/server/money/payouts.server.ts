@@ -69,7 +69,7 @@ export async function runPayouts(env: Env, config: AppConfig, now: Date, by: { a
 }
 
 /** What `doctorId` is owed now (released to them, not yet paid out), in santim. */
-export async function availableTo(db: Database, doctorId: string): Promise<number> {
+async function availableTo(db: Database, doctorId: string): Promise<number> {
   const row = await db.get<{ available: number | null }>(sql`SELECT ${availableSql(doctorId)} AS available`);
   return Number(row?.available ?? 0);
 }
@@ -123,7 +123,7 @@ async function recordPayout(
 export type PayoutProgress = "settled" | "failed" | "accepted" | "waiting" | "not_pending";
 
 /** Asks the provider for the transfer (or, if it was asked before, what became of it). Claimed first, so it is asked once. */
-export async function attemptPayout(env: Env, config: AppConfig, payoutId: string, now: Date): Promise<PayoutProgress> {
+async function attemptPayout(env: Env, config: AppConfig, payoutId: string, now: Date): Promise<PayoutProgress> {
   const db = createDatabase(env.DB);
   const payout = await db.query.payouts.findFirst({ where: eq(payouts.id, payoutId) });
   if (!payout || payout.status !== "pending") return "not_pending";
@@ -210,7 +210,9 @@ async function finishPayout(
   reason: string | null,
   now: Date,
 ) {
-  const finishedByThisCall = and(eq(payouts.id, payout.id), eq(payouts.status, status), eq(payouts.updatedAt, now));
+  // Stamped by this call's update alone: two settlements in the same millisecond cannot both pass.
+  const changeId = crypto.randomUUID();
+  const finishedByThisCall = and(eq(payouts.id, payout.id), eq(payouts.lastChangeId, changeId));
   const onlyIfFinished = sql`EXISTS (SELECT 1 FROM ${payouts} WHERE ${finishedByThisCall})`;
   const values = {
     amount: birrText(payout.amountSantim),
@@ -237,7 +239,7 @@ async function finishPayout(
   await db.batch([
     db
       .update(payouts)
-      .set({ status, failureReason: reason, accepted: true, settledAt: now, updatedAt: now })
+      .set({ status, failureReason: reason, accepted: true, settledAt: now, lastChangeId: changeId, updatedAt: now })
       .where(and(eq(payouts.id, payout.id), eq(payouts.status, "pending"))),
     ...ledgerEntryStatements(db, status === "succeeded" ? payoutSettled(entry) : payoutReturned(entry), now, onlyIfFinished),
     auditIfChanged(db, payouts, finishedByThisCall, {

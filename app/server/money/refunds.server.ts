@@ -139,7 +139,7 @@ export async function attemptRefund(env: Env, config: AppConfig, refundId: strin
  * Settles a pending refund by what the provider says of it now (after its webhook, or from the job):
  * refunded, recorded once with its ledger entry, and the patient told; failed, returned to escrow.
  */
-export async function settleRefund(env: Env, config: AppConfig, reference: string, now: Date): Promise<RefundProgress> {
+async function settleRefund(env: Env, config: AppConfig, reference: string, now: Date): Promise<RefundProgress> {
   const db = createDatabase(env.DB);
   const row = await refundWithPayment(db, eq(refunds.reference, reference));
   if (!row || row.refund.status !== "pending") return "not_pending";
@@ -196,12 +196,13 @@ async function markRefundSucceeded(db: Database, config: AppConfig, row: RefundW
       `${config.siteOrigin}${link}`,
     ),
   );
-  const settledByThisCall = and(eq(refunds.id, refund.id), eq(refunds.status, "succeeded"), eq(refunds.updatedAt, now));
+  const changeId = crypto.randomUUID();
+  const settledByThisCall = and(eq(refunds.id, refund.id), eq(refunds.lastChangeId, changeId));
   const tidings = tidingsStatements(db, [told], now, sql`EXISTS (SELECT 1 FROM ${refunds} WHERE ${settledByThisCall})`);
   await db.batch([
     db
       .update(refunds)
-      .set({ status: "succeeded", accepted: true, settledAt: now, lastError: null, updatedAt: now })
+      .set({ status: "succeeded", accepted: true, settledAt: now, lastError: null, lastChangeId: changeId, updatedAt: now })
       .where(and(eq(refunds.id, refund.id), eq(refunds.status, "pending"))),
     ...ledgerEntryStatements(
       db,
@@ -231,11 +232,12 @@ async function markRefundSucceeded(db: Database, config: AppConfig, row: RefundW
 /** A refund the provider will not make: its amount back in escrow, and admins shown it (audited), once. */
 async function failRefund(db: Database, row: RefundWithPayment, message: string, now: Date) {
   const { refund } = row;
-  const failedByThisCall = and(eq(refunds.id, refund.id), eq(refunds.status, "failed"), eq(refunds.updatedAt, now));
+  const changeId = crypto.randomUUID();
+  const failedByThisCall = and(eq(refunds.id, refund.id), eq(refunds.lastChangeId, changeId));
   await db.batch([
     db
       .update(refunds)
-      .set({ status: "failed", lastError: message.slice(0, 500), nextAttemptAt: null, updatedAt: now })
+      .set({ status: "failed", lastError: message.slice(0, 500), nextAttemptAt: null, lastChangeId: changeId, updatedAt: now })
       .where(and(eq(refunds.id, refund.id), eq(refunds.status, "pending"))),
     ...ledgerEntryStatements(
       db,
