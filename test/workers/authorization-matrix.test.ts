@@ -87,6 +87,8 @@ const MATRIX: Record<string, Record<Persona, Expectation>> = {
   "routes/patient.consultations": onlyFor("patient"),
   "routes/patient.consultation.$id": { ...onlyFor("patient"), patient: 404, anotherPatient: 404 },
   "routes/patient.payment.$id": { ...onlyFor("patient"), patient: 404, anotherPatient: 404 },
+  // A payment's receipt: the sample id is no payment of anyone's.
+  "routes/patient.payment.$id_.receipt": { ...onlyFor("patient"), patient: 404, anotherPatient: 404 },
   "routes/doctor.consultations": onlyFor("doctor"),
   "routes/doctor.patients": onlyFor("doctor"),
   "routes/doctor.consultation.$id": { ...onlyFor("doctor"), activeDoctor: 404 },
