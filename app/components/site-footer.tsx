@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 export function SiteFooter() {
   const { t } = useTranslation();
   return (
-    <footer className="border-t border-base-300 bg-base-200">
+    <footer className="border-t border-base-300 bg-base-200 print:hidden">
       <div className="mx-auto flex max-w-5xl flex-col gap-3 px-4 py-6 text-sm">
         <nav aria-label={t("footer.legalLinks")} className="flex flex-wrap gap-x-4 gap-y-2">
           <Link to="/terms" className="link link-hover">

@@ -20,7 +20,7 @@ export function SiteHeader({
 }) {
   const { t } = useTranslation();
   return (
-    <header className="border-b border-base-300 bg-base-100">
+    <header className="border-b border-base-300 bg-base-100 print:hidden">
       <div className="mx-auto flex max-w-5xl flex-wrap items-center justify-between gap-2 px-3 py-2">
         <Link to="/" className="flex items-baseline gap-2 text-xl font-bold text-primary">
           <span>Qoda</span>

@@ -25,7 +25,11 @@ export function Toaster({ toast }: { toast: ShownToast }) {
   }, [toast]);
   if (!visible) return null;
   return (
-    <dialog open className="toast toast-bottom toast-center z-50 w-full max-w-md bg-transparent px-2" aria-labelledby="toast-title">
+    <dialog
+      open
+      className="toast toast-bottom toast-center z-50 w-full max-w-md bg-transparent px-2 print:hidden"
+      aria-labelledby="toast-title"
+    >
       <div
         className={`alert ${ALERT_CLASS[toast.kind]} flex items-start justify-between gap-2 shadow-lg`}
         role={toast.kind === "error" ? "alert" : "status"}

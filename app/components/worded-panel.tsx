@@ -1,7 +1,8 @@
 // A panel whose words the server chose in the reader's language (the page ships none of its texts):
 // a title, a few lines, and at most one plain form (a select, a text area) that works without
-// JavaScript. The money panels of a consultation (where the payment is, a dispute, an answer) use it.
-import { Form } from "@remix-run/react";
+// JavaScript, or a link to a page of its own. The money panels of a consultation (where the payment is
+// and its receipt, a dispute, an answer) use it.
+import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
 import { SubmitButton } from "~/components/form-fields";
@@ -19,6 +20,8 @@ export interface WordedPanelProps {
   id: string;
   title: string;
   lines: string[];
+  /** A page that says more (the payment's receipt). */
+  link?: { to: string; label: string };
   form?: {
     action: string;
     intent: string;
@@ -31,7 +34,7 @@ export interface WordedPanelProps {
   };
 }
 
-export function WordedPanel({ id, title, lines, form }: WordedPanelProps) {
+export function WordedPanel({ id, title, lines, link, form }: WordedPanelProps) {
   const { t } = useTranslation();
   const fields = form ? (
     <Form method="post" action={form.action} className="flex flex-col gap-3" noValidate>
@@ -86,6 +89,11 @@ export function WordedPanel({ id, title, lines, form }: WordedPanelProps) {
           {line}
         </p>
       ))}
+      {link ? (
+        <Link to={link.to} className="link self-start" data-testid={`${id}-link`}>
+          {link.label}
+        </Link>
+      ) : null}
       {form?.disclosure ? (
         <details open={form.open}>
           <summary className="cursor-pointer font-medium">{form.disclosure}</summary>

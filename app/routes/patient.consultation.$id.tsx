@@ -17,9 +17,7 @@ import { CHAT_INTENTS, hasChat } from "~/domain/chat";
 import { formatConsultationId } from "~/domain/constants";
 import { DECISION_INTENTS, refusalHttpStatus } from "~/domain/consultation-decisions";
 import { isOpenStatus } from "~/domain/consultation-status";
-import { formatDay } from "~/domain/dates";
 import { DISPUTE_INTENTS } from "~/domain/disputes";
-import { birrText } from "~/domain/money";
 import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
 import { DECISION_REFUSAL_MESSAGES } from "~/refusal-messages";
 import { requirePatient } from "~/server/auth/guards.server";
@@ -33,6 +31,7 @@ import { latePaymentsOf } from "~/server/db/payments.server";
 import { profileName } from "~/server/db/profiles.server";
 import { countStoredFiles, deleteConsultationPhotos, listPhotos } from "~/server/files.server";
 import { readFormData } from "~/server/form-body.server";
+import { latePaymentNotice, receiptPath } from "~/server/money/escrow-view.server";
 import {
   CONFIRM_COMPLETE_INTENT,
   confirmCompleteAction,
@@ -68,11 +67,8 @@ export async function loader(args: LoaderFunctionArgs) {
     /** Payments that could not start it: the patient is told why, and that each will be (or was) refunded (worded here, so no page ships these texts). */
     latePayments: latePayments.map((payment) => ({
       refunded: payment.refundedAt !== null,
-      notice: payment.refundedAt
-        ? t("payment.refundedNotice", { amount: birrText(payment.amountSantim), date: formatDay(payment.refundedAt, language) })
-        : t(payment.reason === "already_paid" ? "payment.duplicateNotice" : "payment.lateNotice", {
-            amount: birrText(payment.amountSantim),
-          }),
+      notice: latePaymentNotice(t, language, payment),
+      receipt: { to: receiptPath(payment.id), label: t("escrow.receipt") },
     })),
     feedback: feedback && { rating: feedback.rating, message: feedback.feedbackMessage },
     moneyPanels: await patientMoneyPanelsFor(args, consultation),
@@ -166,8 +162,16 @@ export default function PatientConsultation() {
         <FormAlert title={t("consultation.errors.title")} message={t(actionData.refusal)} />
       ) : null}
       {latePayments.map((payment, index) => (
-        <div key={index} role="status" className={`alert ${payment.refunded ? "alert-info" : "alert-warning"}`} data-testid="late-payment">
-          {payment.notice}
+        <div
+          key={index}
+          role="status"
+          className={`alert flex flex-col items-start ${payment.refunded ? "alert-info" : "alert-warning"}`}
+          data-testid="late-payment"
+        >
+          <p>{payment.notice}</p>
+          <Link to={payment.receipt.to} className="link">
+            {payment.receipt.label}
+          </Link>
         </div>
       ))}
       <RequestStatusPanel

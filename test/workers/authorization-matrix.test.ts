@@ -87,6 +87,8 @@ const MATRIX: Record<string, Record<Persona, Expectation>> = {
   "routes/patient.consultations": onlyFor("patient"),
   "routes/patient.consultation.$id": { ...onlyFor("patient"), patient: 404, anotherPatient: 404 },
   "routes/patient.payment.$id": { ...onlyFor("patient"), patient: 404, anotherPatient: 404 },
+  // A payment's receipt: the sample id is no payment of anyone's.
+  "routes/patient.payment.$id_.receipt": { ...onlyFor("patient"), patient: 404, anotherPatient: 404 },
   "routes/doctor.consultations": onlyFor("doctor"),
   "routes/doctor.patients": onlyFor("doctor"),
   "routes/doctor.earnings": onlyFor("doctor"),
@@ -114,6 +116,7 @@ const MATRIX: Record<string, Record<Persona, Expectation>> = {
   "routes/admin.feedbacks": onlyFor("admin"),
   "routes/admin.audit": onlyFor("admin"),
   "routes/admin.payments": onlyFor("admin"),
+  "routes/admin.finance.disputes": onlyFor("admin"),
   // A random id: the admin is told it does not exist (an existing one asks for a reason first: admin-records.test.ts).
   "routes/admin.consultations.$id": { ...onlyFor("admin"), admin: 404 },
   "routes/register.doctor": everyone(200),

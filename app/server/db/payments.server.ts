@@ -1,7 +1,8 @@
 // Payments: one row per attempt, each with its own tx_ref, recorded before the provider is called.
-import { and, desc, eq, gte, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, isNotNull, isNull, max, sql } from "drizzle-orm";
 
-import { type PaymentReviewReason, payments, refunds } from "~/db/schema";
+import { consultations, type PaymentReviewReason, payments, refunds } from "~/db/schema";
+import { isUuid } from "~/domain/ids";
 import { lateReason } from "~/domain/late-payments";
 import { auditIfChanged } from "~/server/audit.server";
 import type { Database } from "~/server/db/client.server";
@@ -23,6 +24,27 @@ export async function recordPaymentAttempt(
 
 export async function paymentById(db: Database, id: string): Promise<PaymentRow | null> {
   return (await db.query.payments.findFirst({ where: eq(payments.id, id) })) ?? null;
+}
+
+/**
+ * A payment the patient made that the provider confirmed (it started its consultation, or came too late
+ * and is refunded), with its consultation; null for anyone else's, an attempt never paid, or no such id.
+ */
+export async function paidPaymentOfPatient(db: Database, patientId: string, paymentId: string) {
+  if (!isUuid(paymentId)) return null;
+  const [row] = await db
+    .select({ payment: payments, consultation: consultations })
+    .from(payments)
+    .innerJoin(consultations, eq(consultations.id, payments.consultationId))
+    .where(
+      and(
+        eq(payments.id, paymentId),
+        eq(payments.patientId, patientId),
+        eq(consultations.patientId, patientId),
+        inArray(payments.status, ["paid", "paid_after_expiry"]),
+      ),
+    );
+  return row ?? null;
 }
 
 export async function paymentByTxRef(db: Database, txRef: string): Promise<PaymentRow | null> {
@@ -138,17 +160,23 @@ export async function flagPaymentForReview(
 
 /** Payments of a consultation that arrived too late, newest first: why, and whether an admin has refunded it. */
 export async function latePaymentsOf(db: Database, consultationId: string) {
+  // Built by the query builder, which names each column with its table: in a hand-written subquery of
+  // a one-table select, drizzle writes `"id"`, which SQLite reads as the refund's own id.
+  const settledRefund = db
+    .select({ settledAt: max(refunds.settledAt) })
+    .from(refunds)
+    .where(and(eq(refunds.paymentId, payments.id), eq(refunds.status, "succeeded")));
   const rows = await db
     .select({
+      id: payments.id,
       status: payments.status,
       txRef: payments.txRef,
       paidAt: payments.paidAt,
       amountSantim: payments.amountSantim,
       // Sent back by the provider, or recorded by an admin as sent back outside it.
-      refundedAt:
-        sql<Date | null>`coalesce(${payments.refundedAt}, (SELECT max(${refunds.settledAt}) FROM ${refunds} WHERE ${refunds.paymentId} = ${payments.id} AND ${refunds.status} = 'succeeded'))`.mapWith(
-          (value: number | null) => (value === null ? null : new Date(value)),
-        ),
+      refundedAt: sql<Date | null>`coalesce(${payments.refundedAt}, (${settledRefund}))`.mapWith((value: number | null) =>
+        value === null ? null : new Date(value),
+      ),
     })
     .from(payments)
     .where(and(eq(payments.consultationId, consultationId), inArray(payments.status, ["paid", "paid_after_expiry"])))

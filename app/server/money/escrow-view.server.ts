@@ -1,6 +1,7 @@
 // What each side reads about a consultation's money, worded on the server in the reader's language
-// (the pages ship none of these texts): where the payment is and when it goes to the doctor, the
-// patient's "complete" and dispute forms while they may use them, and a dispute's course and outcome.
+// (the pages ship none of these texts): where the payment is and when it goes to the doctor (on the
+// consultation's pages and on the payment's receipt), the patient's "complete" and dispute forms while
+// they may use them, and a dispute's course and outcome.
 import type { TFunction } from "i18next";
 
 import type { WordedPanelProps } from "~/components/worded-panel";
@@ -8,12 +9,14 @@ import { DISPUTE_WINDOW_HOURS } from "~/domain/constants";
 import { formatDay, formatMoment } from "~/domain/dates";
 import { DISPUTE_INTENTS, DISPUTE_REASONS } from "~/domain/disputes";
 import { DISPUTE_WINDOW_MS, releaseDueAt } from "~/domain/escrow";
+import type { LateReason } from "~/domain/late-payments";
 import { birrText } from "~/domain/money";
 import type { ConsultationRow } from "~/server/consultations/move.server";
 import type { Database } from "~/server/db/client.server";
 
 import { disputeOf, type DisputeRow } from "./disputes.server";
 import { escrowOf } from "./escrow.server";
+import { refundOfPayment } from "./refunds.server";
 
 export const CONFIRM_COMPLETE_INTENT = "confirm-complete";
 
@@ -55,6 +58,82 @@ function disputeLines(
   return lines;
 }
 
+type EscrowRow = NonNullable<Awaited<ReturnType<typeof escrowOf>>>;
+
+/** Where a paid consultation's money is, for its patient: the facts its wording needs. */
+export type PatientMoneyState =
+  | { kind: "held"; amountSantim: number; releaseDueAt: Date | null }
+  | { kind: "disputed" | "in_review"; amountSantim: number }
+  | { kind: "released"; amountSantim: number; releasedAt: Date }
+  | { kind: "refunding" | "refunded"; amountSantim: number; refundSantim: number; refundedAt: Date | null };
+
+/**
+ * Where the escrow's money is now: held (and, once the consultation ended, until when), frozen by a
+ * dispute or an admin's review, released to the doctor, or given back to the patient in whole or in part
+ * (being refunded until the provider settles it; a refund that failed waits for an admin, still owed).
+ */
+export async function patientMoneyState(db: Database, escrow: EscrowRow, completedAt: Date | null): Promise<PatientMoneyState> {
+  const amountSantim = escrow.amountSantim;
+  if (escrow.status === "disputed" || escrow.status === "in_review") return { kind: escrow.status, amountSantim };
+  if (escrow.status === "held") return { kind: "held", amountSantim, releaseDueAt: releaseDueAt(completedAt) };
+  const refund = await refundOfPayment(db, escrow.paymentId);
+  if (refund) {
+    const refunded = refund.status === "succeeded";
+    return {
+      kind: refunded ? "refunded" : "refunding",
+      amountSantim,
+      refundSantim: refund.amountSantim,
+      refundedAt: refunded ? (refund.settledAt ?? refund.updatedAt) : null,
+    };
+  }
+  if (escrow.status === "released" && escrow.releasedAt) return { kind: "released", amountSantim, releasedAt: escrow.releasedAt };
+  // Refunded in the escrow, its refund not yet recorded (never for long: both are written in one batch).
+  return { kind: "refunding", amountSantim, refundSantim: amountSantim, refundedAt: null };
+}
+
+/** The sentence that says where the money is, in the reader's language. */
+export function patientMoneyLine(t: TFunction, language: string, state: PatientMoneyState, doctorFirstName: string): string {
+  const amount = birrText(state.amountSantim);
+  const name = doctorFirstName;
+  switch (state.kind) {
+    case "held":
+      return state.releaseDueAt
+        ? t("escrow.heldAfterEnd", { amount, name, date: formatMoment(state.releaseDueAt, language) })
+        : t("escrow.heldBeforeEnd", { amount });
+    case "disputed":
+      return t("escrow.disputedNotice", { amount });
+    case "in_review":
+      return t("escrow.inReviewNotice", { amount });
+    case "released":
+      return t("escrow.released", { amount, name, date: formatDay(state.releasedAt, language) });
+    case "refunding":
+    case "refunded": {
+      const refund = birrText(state.refundSantim);
+      const date = state.refundedAt ? formatDay(state.refundedAt, language) : "";
+      if (state.refundSantim >= state.amountSantim)
+        return state.kind === "refunded" ? t("escrow.refundedOn", { amount, date }) : t("escrow.refundedNotice", { amount });
+      const release = birrText(state.amountSantim - state.refundSantim);
+      return state.kind === "refunded"
+        ? t("escrow.partRefundedOn", { amount, refund, release, name, date })
+        : t("escrow.partRefunding", { amount, refund, release, name });
+    }
+  }
+}
+
+/** A payment that could not start its consultation (late, or a second one), as its patient reads it: refunded, or to be. */
+export function latePaymentNotice(
+  t: TFunction,
+  language: string,
+  late: { amountSantim: number; refundedAt: Date | null; reason: LateReason },
+): string {
+  const amount = birrText(late.amountSantim);
+  if (late.refundedAt) return t("payment.refundedNotice", { amount, date: formatDay(late.refundedAt, language) });
+  return t(late.reason === "already_paid" ? "payment.duplicateNotice" : "payment.lateNotice", { amount });
+}
+
+/** Where a payment's receipt is. */
+export const receiptPath = (paymentId: string) => `/patient/payment/${paymentId}/receipt`;
+
 /** The patient's panels: their payment, and the dispute (its form while they may open one). */
 export async function patientMoneyPanels(
   db: Database,
@@ -68,19 +147,16 @@ export async function patientMoneyPanels(
   const escrow = await escrowOf(db, consultation.id);
   if (!escrow) return [];
   const action = `/patient/consultation/${consultation.id}`;
-  const amount = birrText(escrow.amountSantim);
   const completedAt = consultation.status === "completed" ? consultation.completedAt : null;
-  const payment: WordedPanelProps = { id: "escrow", title: t("escrow.title"), lines: [] };
-  if (escrow.status === "released" && escrow.releasedAt)
-    payment.lines.push(t("escrow.released", { amount, name: doctorFirstName, date: formatDay(escrow.releasedAt, language) }));
-  else if (escrow.status === "disputed" || escrow.status === "in_review") payment.lines.push(t("escrow.disputedNotice", { amount }));
-  else if (escrow.status === "refunded") payment.lines.push(t("escrow.refundedNotice", { amount }));
-  else if (!completedAt) payment.lines.push(t("escrow.heldBeforeEnd", { amount }));
-  else {
-    payment.lines.push(
-      t("escrow.heldAfterEnd", { amount, name: doctorFirstName, date: formatMoment(releaseDueAt(completedAt)!, language) }),
-      t("escrow.confirmExplain"),
-    );
+  const state = await patientMoneyState(db, escrow, completedAt);
+  const payment: WordedPanelProps = {
+    id: "escrow",
+    title: t("escrow.title"),
+    lines: [patientMoneyLine(t, language, state, doctorFirstName)],
+    link: { to: receiptPath(escrow.paymentId), label: t("escrow.receipt") },
+  };
+  if (state.kind === "held" && completedAt) {
+    payment.lines.push(t("escrow.releaseNow"), t("escrow.confirmExplain"));
     payment.form = { action, intent: CONFIRM_COMPLETE_INTENT, fields: [], submit: t("escrow.confirm") };
   }
   const panels = [payment];

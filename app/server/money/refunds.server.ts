@@ -4,7 +4,7 @@
 // the provider says when asked (its answer, its `charge.refunded` webhook, or the job's later check):
 // refunded, the money leaves our books; failed for good, it returns to escrow and admins are shown it.
 // A provider that cannot be reached is asked again with backoff, never forgotten.
-import { and, eq, isNull, lte, notExists, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, lte, notExists, type SQL, sql } from "drizzle-orm";
 
 import { payments, refunds } from "~/db/schema";
 import { refundReturned, refundSettled, refundStarted } from "~/domain/ledger";
@@ -62,6 +62,12 @@ export function refundStatements(db: Database, plan: RefundPlan, now: Date, only
       ...ledgerEntryStatements(db, refundStarted({ reference, ...plan }), now, recorded),
     ],
   };
+}
+
+/** The refund that tells where a payment's money went: its latest one not failed, else its latest (failed, awaiting an admin). */
+export async function refundOfPayment(db: Database, paymentId: string): Promise<typeof refunds.$inferSelect | null> {
+  const all = await db.select().from(refunds).where(eq(refunds.paymentId, paymentId)).orderBy(desc(refunds.createdAt));
+  return all.find((refund) => refund.status !== "failed") ?? all[0] ?? null;
 }
 
 type RefundWithPayment = NonNullable<Awaited<ReturnType<typeof refundWithPayment>>>;

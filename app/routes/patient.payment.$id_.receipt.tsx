@@ -1,0 +1,106 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link, useLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+
+import { useHydrated } from "~/components/use-hydrated";
+import { ESCROW_RELEASE_HOURS } from "~/domain/constants";
+import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
+import { requirePatient } from "~/server/auth/guards.server";
+import { patientReceipt } from "~/server/money/receipt.server";
+
+// Patients: the printable receipt of one of their payments (anyone else's, an unpaid attempt or no such
+// id is "not found"): what was paid, when, under which references, for which consultation, and where
+// the money is now. Complete without JavaScript; the Print button comes with it.
+export async function loader(args: LoaderFunctionArgs) {
+  const patient = await requirePatient(args);
+  const { context, request, params } = args;
+  const [t, language] = await Promise.all([getTranslator(request), detectLanguage(request)]);
+  const receipt = await patientReceipt(context.db, t, language, patient.userId, params.id ?? "");
+  if (!receipt) throw new Response("Not Found", { status: 404 });
+  return { title: pageTitle(t("receipt.title")), receipt };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+
+export default function PaymentReceipt() {
+  const { t } = useTranslation();
+  const hydrated = useHydrated();
+  const { receipt } = useLoaderData<typeof loader>();
+  const consultationPath = `/patient/consultation/${receipt.consultation.id}`;
+  return (
+    <article className="mx-auto flex max-w-xl flex-col gap-4 px-4 py-6 print:max-w-none print:px-0" data-testid="receipt">
+      <header className="flex flex-col gap-1">
+        <p className="text-lg font-bold text-primary">
+          Qoda{" "}
+          <span lang="am" className="font-wordmark">
+            ቆዳ
+          </span>
+        </p>
+        <h1 className="text-2xl font-bold">{t("receipt.title")}</h1>
+        <p className="text-sm">{t("receipt.issuer")}</p>
+      </header>
+      <dl className="flex flex-col gap-3 rounded-box border border-base-300 p-3">
+        <Row label={t("receipt.amount")}>
+          <span className="text-lg font-bold" data-testid="receipt-amount">
+            {t("receipt.amountValue", { amount: receipt.amount })}
+          </span>
+        </Row>
+        <Row label={t("receipt.paidAt")}>
+          <time dateTime={receipt.paidAt.iso}>{receipt.paidAt.text}</time>
+        </Row>
+        <Row label={t("receipt.txRef")}>
+          <span className="break-all font-mono text-sm" data-testid="receipt-tx-ref">
+            {receipt.txRef}
+          </span>
+        </Row>
+        <Row label={t("receipt.providerReference")}>
+          {receipt.providerReference ? (
+            <span className="break-all font-mono text-sm" data-testid="receipt-provider-reference">
+              {receipt.providerReference}
+            </span>
+          ) : (
+            t("receipt.noProviderReference")
+          )}
+        </Row>
+        <Row label={t("receipt.consultation")}>
+          <Link to={consultationPath} className="link">
+            {t("receipt.consultationValue", { id: receipt.consultation.shortId, date: receipt.consultation.requestedOn })}
+          </Link>
+        </Row>
+        {receipt.state ? (
+          <Row label={t("receipt.state")}>
+            <span className="font-bold" data-testid="receipt-state">
+              {receipt.state.label}
+            </span>
+            <span className="block" data-testid="receipt-state-line">
+              {receipt.state.line}
+            </span>
+          </Row>
+        ) : null}
+      </dl>
+      <p className="text-sm">{t("receipt.escrowMeans", { hours: ESCROW_RELEASE_HOURS })}</p>
+      <div className="flex flex-wrap items-center gap-3 print:hidden">
+        {/* Printing needs no script (the browser's own menu does it); the button only saves a step. */}
+        {hydrated ? (
+          <button type="button" className="btn btn-primary btn-sm" onClick={() => window.print()}>
+            {t("receipt.print")}
+          </button>
+        ) : null}
+        <Link to={consultationPath} className="link">
+          {t("receipt.back")}
+        </Link>
+      </div>
+    </article>
+  );
+}
+
+/** One line of the receipt: what it is, and its value. */
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="flex flex-col gap-0.5">
+      <dt className="text-sm text-base-content/80">{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
