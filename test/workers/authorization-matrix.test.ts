@@ -126,7 +126,6 @@ const MATRIX: Record<string, Record<Persona, Expectation>> = {
   "routes/admin.doctor-registrations.$id.licence": { ...onlyFor("admin"), admin: 404 },
   "routes/admin.messages": onlyFor("admin"),
   "routes/admin.mail": onlyFor("admin"),
-  "routes/admin.finance.disputes": onlyFor("admin"),
 };
 
 const routes = (built as unknown as ServerBuild).routes;
