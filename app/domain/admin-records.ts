@@ -7,18 +7,27 @@ export const MAX_OPENING_REASON_CHARS = 200;
 /** How long one opening (with its reason, in the audit log) lets the admin read the consultation. */
 export const OPENING_GRANT_MS = 30 * 60_000;
 
-export type OpeningReasonRefusal = "required" | "tooLong";
+export type RequiredLineRefusal = "required" | "tooLong";
 
 /**
- * The reason as it is recorded: one line, hidden characters removed, spaces trimmed and collapsed.
- * Empty is refused, and so is a reason over the cap (the admin shortens it; nothing is cut silently).
+ * A reason or note as it is recorded: one line, hidden characters removed, spaces trimmed and collapsed.
+ * Empty is refused, and so is one over the cap (the admin shortens it; nothing is cut silently).
  */
-export function openingReason(raw: unknown): { ok: true; reason: string } | { ok: false; refusal: OpeningReasonRefusal } {
-  const reason = typeof raw === "string" ? cleanLine(raw).replace(/\s+/g, " ").trim() : "";
-  if (reason === "") return { ok: false, refusal: "required" };
-  if ([...reason].length > MAX_OPENING_REASON_CHARS) return { ok: false, refusal: "tooLong" };
-  return { ok: true, reason };
+function requiredLine(raw: unknown, maxChars: number): { ok: true; text: string } | { ok: false; refusal: RequiredLineRefusal } {
+  const text = typeof raw === "string" ? cleanLine(raw).replace(/\s+/g, " ").trim() : "";
+  if (text === "") return { ok: false, refusal: "required" };
+  if ([...text].length > maxChars) return { ok: false, refusal: "tooLong" };
+  return { ok: true, text };
 }
 
-/** The intent of the payments screen's one action. */
+/** Why an admin opens a consultation. */
+export const openingReason = (raw: unknown) => requiredLine(raw, MAX_OPENING_REASON_CHARS);
+
+/** The intent of the payments screen's one action: a refund an admin made outside the provider. */
 export const MARK_REFUNDED_INTENT = "mark-refunded";
+
+/** The longest note an admin gives for a refund made outside the provider. */
+export const MAX_OUTSIDE_REFUND_NOTE_CHARS = 500;
+
+/** Why a refund was made outside the provider. */
+export const outsideRefundNote = (raw: unknown) => requiredLine(raw, MAX_OUTSIDE_REFUND_NOTE_CHARS);

@@ -148,6 +148,25 @@ export function refundStarted(refund: { reference: string; consultationId: strin
   });
 }
 
+/**
+ * A refund an admin made outside the provider (recorded with their reason): the amount leaves the
+ * consultation's escrow and what the platform holds at once, with nothing in transit.
+ */
+export function refundMadeOutside(refund: {
+  reference: string;
+  consultationId: string;
+  paymentId: string;
+  amountSantim: number;
+}): LedgerEntry {
+  return entry({
+    idempotencyKey: `refund:${refund.reference}:settled`,
+    kind: "refund_settled",
+    consultationId: refund.consultationId,
+    paymentId: refund.paymentId,
+    lines: [line("escrow", refund.consultationId, refund.amountSantim), line("provider_clearing", "", -refund.amountSantim)],
+  });
+}
+
 /** The provider gave the refund back to the patient: the money leaves what the provider holds for us. */
 export function refundSettled(refund: { reference: string; consultationId: string; paymentId: string; amountSantim: number }): LedgerEntry {
   return entry({

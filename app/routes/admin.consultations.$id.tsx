@@ -62,7 +62,7 @@ export async function action(args: ActionFunctionArgs) {
       { status: 400 },
     );
   }
-  await recordOpening(context.db, request, admin.userId, consultation.id, reason.reason);
+  await recordOpening(context.db, request, admin.userId, consultation.id, reason.text);
   return redirect(`/admin/consultations/${consultation.id}`);
 }
 

@@ -6,13 +6,13 @@ import { useTranslation } from "react-i18next";
 import { AdminListPage } from "~/components/admin/list-page";
 import { When } from "~/components/admin/when";
 import { FormAlert, SubmitButton } from "~/components/form-fields";
-import { MARK_REFUNDED_INTENT } from "~/domain/admin-records";
+import { MARK_REFUNDED_INTENT, MAX_OUTSIDE_REFUND_NOTE_CHARS, outsideRefundNote } from "~/domain/admin-records";
 import { formatConsultationId } from "~/domain/constants";
 import { isUuid } from "~/domain/ids";
 import { birrText } from "~/domain/money";
 import { pageRequest, toPage } from "~/domain/paging";
 import { getTranslator, pageTitle } from "~/i18n.server";
-import { markPaymentRefunded, paymentsForAdmins, type RefundOutcome } from "~/server/admin/payment-records.server";
+import { paymentsForAdmins, recordOutsideRefund, type RefundOutcome } from "~/server/admin/payment-records.server";
 import { requireAdmin } from "~/server/auth/guards.server";
 import { tellRefunded } from "~/server/consultations/tell-patient.server";
 import { paymentById } from "~/server/db/payments.server";
@@ -33,16 +33,28 @@ export async function loader(args: LoaderFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
 
-type Refusal = Exclude<RefundOutcome, "refunded"> | "invalid";
-const REFUSAL_STATUS = { already: 409, not_awaiting: 409, not_found: 404, invalid: 400 } as const satisfies Record<Refusal, number>;
+type Refusal = Exclude<RefundOutcome, "refunded"> | "invalid" | "noteRequired" | "noteTooLong";
+const REFUSAL_STATUS = {
+  already: 409,
+  not_awaiting: 409,
+  in_flight: 409,
+  not_found: 404,
+  invalid: 400,
+  noteRequired: 400,
+  noteTooLong: 400,
+} as const satisfies Record<Refusal, number>;
 const REFUSAL_MESSAGES = {
   already: "admin.payments.errors.already",
   not_awaiting: "admin.payments.errors.notAwaiting",
+  in_flight: "admin.payments.errors.inFlight",
   not_found: "admin.payments.errors.notFound",
   invalid: "admin.payments.errors.invalid",
+  noteRequired: "admin.payments.errors.noteRequired",
+  noteTooLong: "admin.payments.errors.noteTooLong",
 } as const;
 
-// Marks a payment awaiting a refund as refunded (once: a second click or admin is told it already is).
+// Records a refund made outside the provider, with the admin's reason (once: a second click or admin
+// is told it already is; a refund under way at the provider is left to finish).
 export async function action(args: ActionFunctionArgs) {
   const admin = await requireAdmin(args);
   const { context, request } = args;
@@ -51,7 +63,9 @@ export async function action(args: ActionFunctionArgs) {
   const refuse = (refusal: Refusal) =>
     data({ refusal, paymentId: isUuid(paymentId) ? paymentId : null }, { status: REFUSAL_STATUS[refusal] });
   if (form.get("intent") !== MARK_REFUNDED_INTENT || !isUuid(paymentId)) return refuse("invalid");
-  const outcome = await markPaymentRefunded(context.db, request, admin.userId, paymentId);
+  const note = outsideRefundNote(form.get("note"));
+  if (!note.ok) return refuse(note.refusal === "required" ? "noteRequired" : "noteTooLong");
+  const outcome = await recordOutsideRefund(context.db, request, admin.userId, paymentId, note.text, new Date());
   if (outcome !== "refunded") return refuse(outcome);
   // The patient hears it (notification and email), once: only the call that recorded the refund gets here.
   const payment = await paymentById(context.db, paymentId);
@@ -84,6 +98,20 @@ function MarkRefunded({ payment }: { payment: Payment }) {
             txRef: payment.txRef,
           })}
         </p>
+        <label className="form-control flex flex-col gap-1">
+          <span className="label-text">{t("admin.payments.note")}</span>
+          <textarea
+            name="note"
+            required
+            maxLength={MAX_OUTSIDE_REFUND_NOTE_CHARS}
+            rows={2}
+            className="textarea textarea-bordered w-full"
+            aria-describedby={`note-hint-${payment.id}`}
+          />
+          <span id={`note-hint-${payment.id}`} className="text-xs text-base-content/70">
+            {t("admin.payments.noteHint")}
+          </span>
+        </label>
         <SubmitButton name="intent" value={MARK_REFUNDED_INTENT} className="btn btn-primary self-start" busyLabel={t("forms.busy")}>
           {t("admin.payments.confirm")}
         </SubmitButton>
@@ -163,7 +191,14 @@ function PaymentCard({ payment }: { payment: Payment }) {
           </Detail>
         ) : null}
       </dl>
-      {payment.awaitingRefund ? <MarkRefunded payment={payment} /> : null}
+      {payment.providerRefund && !payment.refund ? (
+        <p className={payment.providerRefund.status === "failed" ? "text-error" : ""} data-testid="provider-refund">
+          {payment.providerRefund.status === "failed"
+            ? t("admin.payments.providerRefundFailed", { error: payment.providerRefund.error ?? "" })
+            : t(`admin.payments.providerRefund.${payment.providerRefund.status}`)}
+        </p>
+      ) : null}
+      {payment.awaitingRefund && payment.providerRefund?.status !== "pending" ? <MarkRefunded payment={payment} /> : null}
     </li>
   );
 }

@@ -46,6 +46,7 @@ export type AuditAction =
   | "escrow.released"
   | "refund.settled"
   | "refund.failed"
+  | "refund.retried"
   | "dispute.opened"
   | "dispute.answered"
   | "dispute.resolved"

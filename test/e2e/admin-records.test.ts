@@ -53,12 +53,13 @@ describe("an admin's records", () => {
     expect(await flagged.getByTestId("needs-review").textContent()).toBe("Needs review");
     expect(await flagged.getByTestId("review-reason").textContent()).toContain("The provider's record does not match ours");
     expect(await flagged.getByTestId("review-reason").textContent()).toContain("The provider said: success, 15 ETB");
-    expect(await flagged.getByText("Mark refunded…").count()).toBe(0);
+    expect(await flagged.getByText("Record a refund made outside the payment service…").count()).toBe(0);
     expect(await fitsWidth(page)).toBe(true);
     await expectAccessible(page);
-    await late.getByText("Mark refunded…").click();
-    expect(await late.getByText(/Confirm only once the 150 ETB of payment/).isVisible()).toBe(true);
-    await late.getByRole("button", { name: "Yes, mark as refunded" }).click();
+    await late.getByText("Record a refund made outside the payment service…").click();
+    expect(await late.getByText(/confirm once the 150 ETB of payment/).isVisible()).toBe(true);
+    await late.getByLabel("How and why it was refunded").fill("Sent back by bank transfer, FT26110001");
+    await late.getByRole("button", { name: "Record the refund" }).click();
     await expect.poll(() => late.getByTestId("refunded-badge").count()).toBe(1);
     expect(await late.getAttribute("data-awaiting-refund")).toBeNull();
     expect(await late.getByTestId("refunded-by").textContent()).toBe(`${ADMIN.firstName} ${ADMIN.lastName}`);

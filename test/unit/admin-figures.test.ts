@@ -121,8 +121,8 @@ describe("the reason for opening a consultation", () => {
     expect(openingReason(undefined)).toEqual({ ok: false, refusal: "required" });
     expect(openingReason(["x"])).toEqual({ ok: false, refusal: "required" });
     expect(openingReason(" \u0000\u202e ")).toEqual({ ok: false, refusal: "required" });
-    expect(openingReason("  Refund\r\nrequest\u0007 #12  ")).toEqual({ ok: true, reason: "Refund request #12" });
-    expect(openingReason("ሀ".repeat(MAX_OPENING_REASON_CHARS))).toEqual({ ok: true, reason: "ሀ".repeat(MAX_OPENING_REASON_CHARS) });
+    expect(openingReason("  Refund\r\nrequest\u0007 #12  ")).toEqual({ ok: true, text: "Refund request #12" });
+    expect(openingReason("ሀ".repeat(MAX_OPENING_REASON_CHARS))).toEqual({ ok: true, text: "ሀ".repeat(MAX_OPENING_REASON_CHARS) });
     expect(openingReason("a".repeat(MAX_OPENING_REASON_CHARS + 1))).toEqual({ ok: false, refusal: "tooLong" });
   });
 });

@@ -12,15 +12,18 @@ import {
   chats,
   consultationFiles,
   consultations,
+  ledgerEntries,
   mailOutbox,
   notifications,
   patientFeedback,
   payments,
   profiles,
+  refunds,
   users,
 } from "~/db/schema";
 import { OPENING_GRANT_MS } from "~/domain/admin-records";
 import { overviewFigures } from "~/server/admin/overview.server";
+import { balanceOf } from "~/server/money/ledger.server";
 
 import type { ConsultationRoom } from "../../party/consultation";
 import { Visitor } from "./browser-like";
@@ -33,13 +36,17 @@ const DAY = 24 * 60 * MIN;
 // The tests of this file share one database (each file has its own): every test starts from no
 // consultations, payments, feedback or audit entries, so the figures it checks are its own rows.
 beforeEach(async () => {
+  // The ledger keeps what it recorded for ever (its rows refuse deletion): their payments and consultations stay.
+  const inTheBooks = (column: "payment_id" | "consultation_id") =>
+    sql`id NOT IN (SELECT ${sql.raw(column)} FROM ${ledgerEntries} WHERE ${sql.raw(column)} IS NOT NULL)`;
   await db.batch([
     db.delete(patientFeedback),
-    db.delete(payments),
+    db.delete(refunds),
+    db.delete(payments).where(inTheBooks("payment_id")),
     db.delete(consultationFiles),
     db.delete(notifications),
     db.delete(chats),
-    db.delete(consultations),
+    db.delete(consultations).where(and(inTheBooks("consultation_id"), sql`id NOT IN (SELECT consultation_id FROM ${payments})`)),
     db.delete(auditLog),
   ]);
 });
@@ -345,10 +352,18 @@ describe("payments", () => {
   it("marks a refund once under a double click, with who and when, and one audit entry", async () => {
     const { late } = await seedPayments();
     const { userId, visitor } = await admin();
-    const first = await visitor.post("/admin/payments", { intent: "mark-refunded", paymentId: late.id });
+    const first = await visitor.post("/admin/payments", {
+      intent: "mark-refunded",
+      paymentId: late.id,
+      note: "Sent by bank transfer, FT123",
+    });
     expect(first.status).toBe(302);
     expect(first.headers.get("Location")).toBe("/admin/payments");
-    const again = await visitor.post("/admin/payments", { intent: "mark-refunded", paymentId: late.id });
+    const again = await visitor.post("/admin/payments", {
+      intent: "mark-refunded",
+      paymentId: late.id,
+      note: "Sent by bank transfer, FT123",
+    });
     expect(again.status).toBe(409);
     expect(text(await again.text())).toContain("This payment is already marked as refunded.");
     const row = (await db.query.payments.findFirst({ where: eq(payments.id, late.id) }))!;
@@ -360,8 +375,18 @@ describe("payments", () => {
       actorId: userId,
       targetType: "payment",
       targetId: late.id,
-      details: { txRef: late.txRef, amountSantim: 15_000 },
+      details: { txRef: late.txRef, amountSantim: 15_000, note: "Sent by bank transfer, FT123" },
     });
+    // A refund made outside the provider, with the admin's reason, and its ledger entry: the money left escrow.
+    const [refund] = await db.select().from(refunds).where(eq(refunds.paymentId, late.id));
+    expect(refund).toMatchObject({ channel: "outside", status: "succeeded", requestedBy: userId, note: "Sent by bank transfer, FT123" });
+    expect(
+      await db
+        .select()
+        .from(ledgerEntries)
+        .where(eq(ledgerEntries.idempotencyKey, `refund:${refund!.reference}:settled`)),
+    ).toHaveLength(1);
+    expect(await balanceOf(db, "escrow", late.consultationId)).toBe(15_000);
 
     const html = text(await (await visitor.get("/admin/payments")).text());
     expect(order(html)[0]).not.toBe(late.txRef);
@@ -374,7 +399,9 @@ describe("payments", () => {
     const { late } = await seedPayments();
     const [one, two] = await Promise.all([admin(), admin()]);
     const answers = await Promise.all(
-      [one, two, one].map(({ visitor }) => visitor.post("/admin/payments", { intent: "mark-refunded", paymentId: late.id })),
+      [one, two, one].map(({ visitor }) =>
+        visitor.post("/admin/payments", { intent: "mark-refunded", paymentId: late.id, note: "Sent by bank transfer, FT123" }),
+      ),
     );
     expect(answers.map((answer) => answer.status).sort()).toEqual([302, 409, 409]);
     expect(await auditCount("admin.payment_refunded", late.id)).toBe(1);
@@ -392,15 +419,48 @@ describe("payments", () => {
     expect(entry!.actorId).toBe(row.refundedBy);
   });
 
+  it("leaves a refund under way at the payment service to finish, and shows why one failed", async () => {
+    const { late } = await seedPayments();
+    const { visitor } = await admin();
+    const now = new Date();
+    const base = { paymentId: late.id, consultationId: late.consultationId, amountSantim: 15_000, reason: "late_payment" as const };
+    await db
+      .insert(refunds)
+      .values({ ...base, reference: `qoda-rf-${crypto.randomUUID()}`, status: "pending", createdAt: now, updatedAt: now });
+    const html = text(await (await visitor.get("/admin/payments")).text());
+    expect(html).toContain("A refund is under way at the payment service.");
+    expect(html).not.toContain('data-testid="mark-refunded"');
+    const refused = await visitor.post("/admin/payments", { intent: "mark-refunded", paymentId: late.id, note: "Paid back in cash" });
+    expect(refused.status).toBe(409);
+    expect(text(await refused.text())).toContain("under way at the payment service: wait for its answer.");
+    expect(await auditCount("admin.payment_refunded", late.id)).toBe(0);
+
+    await db.update(refunds).set({ status: "failed", lastError: "Insufficient balance" }).where(eq(refunds.paymentId, late.id));
+    const failed = text(await (await visitor.get("/admin/payments")).text());
+    expect(failed).toContain("The payment service could not refund it: Insufficient balance");
+    expect(failed).toContain('data-testid="mark-refunded"');
+  });
+
   it("refuses forged and wrong requests with a clear message, changing nothing", async () => {
     const { older, late } = await seedPayments();
     const { visitor } = await admin();
     const before = await db.select().from(payments);
     const cases: Array<[Record<string, string>, number, string]> = [
-      [{ intent: "mark-refunded", paymentId: older.id }, 409, "This payment does not await a refund."],
-      [{ intent: "mark-refunded", paymentId: crypto.randomUUID() }, 404, "This payment was not found."],
+      [
+        { intent: "mark-refunded", paymentId: older.id, note: "Sent by bank transfer, FT123" },
+        409,
+        "This payment does not await a refund.",
+      ],
+      [
+        { intent: "mark-refunded", paymentId: crypto.randomUUID(), note: "Sent by bank transfer, FT123" },
+        404,
+        "This payment was not found.",
+      ],
       [{ intent: "mark-refunded", paymentId: `${late.id}' OR 1=1 --` }, 400, "The request was not understood."],
       [{ intent: "mark-refunded", paymentId: "x".repeat(60_000) }, 400, "The request was not understood."],
+      [{ intent: "mark-refunded", paymentId: late.id }, 400, "Say how and why it was refunded."],
+      [{ intent: "mark-refunded", paymentId: late.id, note: " \u0000 " }, 400, "Say how and why it was refunded."],
+      [{ intent: "mark-refunded", paymentId: late.id, note: "x".repeat(501) }, 400, "Shorten the note to 500 characters or fewer."],
       [{ intent: "delete-everything", paymentId: late.id }, 400, "The request was not understood."],
       [{ paymentId: late.id }, 400, "The request was not understood."],
     ];
@@ -415,7 +475,11 @@ describe("payments", () => {
       headers: { Origin: "https://qoda.test", "Content-Type": "multipart/form-data; boundary=x" },
     });
     expect(notAForm.status).toBe(400);
-    const amharic = await visitor.post("/admin/payments?lng=am", { intent: "mark-refunded", paymentId: older.id });
+    const amharic = await visitor.post("/admin/payments?lng=am", {
+      intent: "mark-refunded",
+      paymentId: older.id,
+      note: "Sent by bank transfer, FT123",
+    });
     expect(text(await amharic.text())).toContain("ይህ ክፍያ ተመላሽ የሚጠብቅ አይደለም።");
     expect(await db.select().from(payments)).toEqual(before);
     expect(await auditCount("admin.payment_refunded")).toBe(0);
@@ -584,7 +648,7 @@ describe("everyone but admins", () => {
     ];
     const pages = ["/admin/overview", "/admin/feedbacks", "/admin/audit", "/admin/payments", `/admin/consultations/${consultation.id}`];
     const posts: Array<[string, Record<string, string>]> = [
-      ["/admin/payments", { intent: "mark-refunded", paymentId: late.id }],
+      ["/admin/payments", { intent: "mark-refunded", paymentId: late.id, note: "Sent by bank transfer, FT123" }],
       [`/admin/consultations/${consultation.id}`, { reason: "Just looking" }],
     ];
     const auditBefore = (

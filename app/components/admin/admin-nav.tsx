@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 
 import type { TextKey } from "~/i18n";
 
-const SECTIONS: Array<{ to: string; label: TextKey }> = [
+const SECTIONS: Array<{ to: string; label: TextKey; end?: boolean }> = [
   { to: "/admin/dashboard", label: "admin.nav.dashboard" },
   { to: "/admin/overview", label: "admin.nav.overview" },
   { to: "/admin/doctors", label: "admin.nav.doctors" },
@@ -12,6 +12,7 @@ const SECTIONS: Array<{ to: string; label: TextKey }> = [
   { to: "/admin/feedbacks", label: "admin.nav.feedbacks" },
   { to: "/admin/messages", label: "admin.nav.messages" },
   { to: "/admin/payments", label: "admin.nav.payments" },
+  { to: "/admin/finance", label: "admin.nav.finance", end: true },
   { to: "/admin/finance/disputes", label: "admin.nav.disputes" },
   { to: "/admin/mail", label: "admin.nav.mail" },
   { to: "/admin/audit", label: "admin.nav.audit" },
@@ -25,7 +26,11 @@ export function AdminNav() {
       <ul className="mx-auto flex max-w-5xl gap-1 px-3 py-1 text-sm">
         {SECTIONS.map((section) => (
           <li key={section.to}>
-            <NavLink to={section.to} className={({ isActive }) => `btn btn-ghost btn-sm whitespace-nowrap ${isActive ? "btn-active" : ""}`}>
+            <NavLink
+              to={section.to}
+              end={section.end}
+              className={({ isActive }) => `btn btn-ghost btn-sm whitespace-nowrap ${isActive ? "btn-active" : ""}`}
+            >
               {t(section.label)}
             </NavLink>
           </li>

@@ -51,6 +51,7 @@ export const AUDIT_ACTION_LABELS = {
   "escrow.released": "admin.audit.actions.escrow_released",
   "refund.settled": "admin.audit.actions.refund_settled",
   "refund.failed": "admin.audit.actions.refund_failed",
+  "refund.retried": "admin.audit.actions.refund_retried",
   "dispute.opened": "admin.audit.actions.dispute_opened",
   "dispute.answered": "admin.audit.actions.dispute_answered",
   "dispute.resolved": "admin.audit.actions.dispute_resolved",

@@ -4,13 +4,16 @@
 import { and, desc, eq, isNotNull, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 
-import { auditLog, consultations, payments, profiles, users } from "~/db/schema";
+import { consultations, payments, profiles, refunds, users } from "~/db/schema";
+import { refundMadeOutside } from "~/domain/ledger";
 import type { PageRequest } from "~/domain/paging";
 import { awaitingRefund } from "~/server/admin/overview.server";
 import { auditIfChanged } from "~/server/audit.server";
 import { clientAddress } from "~/server/client-address.server";
 import type { Database } from "~/server/db/client.server";
+import { insertWhere } from "~/server/db/insert-where.server";
 import type { ProviderAnswer } from "~/server/db/payments.server";
+import { ledgerEntryStatements } from "~/server/money/ledger.server";
 
 const refunder = alias(profiles, "refunder_profile");
 
@@ -32,6 +35,13 @@ export async function paymentsForAdmins(db: Database, page: PageRequest) {
       paidAt: payments.paidAt,
       refundedAt: payments.refundedAt,
       awaitingRefund: waiting,
+      // The latest refund asked of the provider for it, and why it failed if it did.
+      providerRefundStatus: sql<
+        string | null
+      >`(SELECT ${refunds.status} FROM ${refunds} WHERE ${refunds.paymentId} = ${payments.id} AND ${refunds.channel} = 'provider' ORDER BY ${refunds.createdAt} DESC LIMIT 1)`,
+      providerRefundError: sql<
+        string | null
+      >`(SELECT ${refunds.lastError} FROM ${refunds} WHERE ${refunds.paymentId} = ${payments.id} AND ${refunds.channel} = 'provider' ORDER BY ${refunds.createdAt} DESC LIMIT 1)`,
       consultationTitle: consultations.title,
       patientEmail: users.email,
       patientFirstName: profiles.firstName,
@@ -58,6 +68,9 @@ export async function paymentsForAdmins(db: Database, page: PageRequest) {
     needsAdminReview: row.needsAdminReview,
     review: row.reviewReason ? { reason: row.reviewReason, providerAnswer: providerAnswerOf(row.providerAnswer) } : null,
     awaitingRefund: Number(row.awaitingRefund) === 1,
+    providerRefund: row.providerRefundStatus
+      ? { status: row.providerRefundStatus as "pending" | "succeeded" | "failed", error: row.providerRefundError }
+      : null,
     createdAt: row.createdAt.toISOString(),
     paidAt: row.paidAt?.toISOString() ?? null,
     refund: row.refundedAt
@@ -85,33 +98,75 @@ function providerAnswerOf(stored: string | null): ProviderAnswer | null {
   }
 }
 
-export type RefundOutcome = "refunded" | "already" | "not_found" | "not_awaiting";
+export type RefundOutcome = "refunded" | "already" | "not_found" | "not_awaiting" | "in_flight";
 
 /**
- * Records that the money of a payment awaiting a refund was sent back. One batch: a conditional UPDATE
- * (only while it still awaits a refund) and the audit entry, written only if that UPDATE changed the
- * row (`changes()` reads the statement just before it), so a double click or two admins record it once.
+ * Records a refund an admin made outside the provider, with their reason: only for a late payment whose
+ * money is still ours to give back and with no refund under way at the provider. One batch: the payment
+ * marked (a conditional UPDATE), the refund row (only if that UPDATE changed it: `changes()` reads the
+ * statement just before), its ledger entry and the audit entry (only with that row), so a double click
+ * or two admins record it once, and the books move with it.
  */
-export async function markPaymentRefunded(db: Database, request: Request, adminId: string, paymentId: string): Promise<RefundOutcome> {
-  const now = new Date();
-  const [, audited] = await db.batch([
+export async function recordOutsideRefund(
+  db: Database,
+  request: Request,
+  adminId: string,
+  paymentId: string,
+  note: string,
+  now: Date,
+): Promise<RefundOutcome> {
+  const payment = await db.query.payments.findFirst({ where: eq(payments.id, paymentId) });
+  if (!payment) return "not_found";
+  const refundId = crypto.randomUUID();
+  const reference = `outside-${refundId}`;
+  const recorded = sql`EXISTS (SELECT 1 FROM ${refunds} WHERE ${refunds.id} = ${refundId})`;
+  const noneUnderWay = sql`NOT EXISTS (SELECT 1 FROM ${refunds} WHERE ${refunds.paymentId} = ${paymentId} AND ${refunds.status} = 'pending')`;
+  await db.batch([
     db
       .update(payments)
       .set({ refundedAt: now, refundedBy: adminId, updatedAt: now })
-      .where(and(eq(payments.id, paymentId), awaitingRefund)),
-    // The UPDATE just before, in this same batch, changed the row: this call recorded the refund.
-    auditIfChanged(db, payments, and(eq(payments.id, paymentId), sql`changes() = 1`), {
+      .where(and(eq(payments.id, paymentId), awaitingRefund, noneUnderWay)),
+    insertWhere(
+      db,
+      refunds,
+      {
+        id: refundId,
+        paymentId,
+        consultationId: payment.consultationId,
+        reference,
+        amountSantim: payment.amountSantim,
+        reason: "late_payment",
+        channel: "outside",
+        status: "succeeded",
+        accepted: true,
+        note,
+        requestedBy: adminId,
+        settledAt: now,
+        createdAt: now,
+        updatedAt: now,
+      },
+      sql`changes() = 1`,
+    ),
+    ...ledgerEntryStatements(
+      db,
+      refundMadeOutside({ reference, consultationId: payment.consultationId, paymentId, amountSantim: payment.amountSantim }),
+      now,
+      recorded,
+    ),
+    auditIfChanged(db, refunds, eq(refunds.id, refundId), {
       action: "admin.payment_refunded",
       actorId: adminId,
       targetType: "payment",
-      targetId: payments.id,
+      targetId: refunds.paymentId,
       ipAddress: clientAddress(request),
-      details: sql<string>`json_object('txRef', ${payments.txRef}, 'amountSantim', ${payments.amountSantim}, 'consultationId', ${payments.consultationId})`,
+      details: sql<string>`json_object('txRef', ${payment.txRef}, 'amountSantim', ${refunds.amountSantim}, 'consultationId', ${refunds.consultationId}, 'note', ${refunds.note})`,
       now,
-    }).returning({ id: auditLog.id }),
+    }),
   ]);
-  if (audited.length === 1) return "refunded";
-  const payment = await db.query.payments.findFirst({ where: eq(payments.id, paymentId), columns: { refundedAt: true } });
-  if (!payment) return "not_found";
-  return payment.refundedAt ? "already" : "not_awaiting";
+  if (await db.query.refunds.findFirst({ where: eq(refunds.id, refundId), columns: { id: true } })) return "refunded";
+  const after = await db.query.payments.findFirst({ where: eq(payments.id, paymentId), columns: { refundedAt: true, status: true } });
+  const underWay = await db.query.refunds.findFirst({ where: and(eq(refunds.paymentId, paymentId), eq(refunds.status, "pending")) });
+  if (underWay) return "in_flight";
+  const settled = await db.query.refunds.findFirst({ where: and(eq(refunds.paymentId, paymentId), eq(refunds.status, "succeeded")) });
+  return after?.refundedAt || settled ? "already" : "not_awaiting";
 }

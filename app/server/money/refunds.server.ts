@@ -314,6 +314,44 @@ export async function refundLatePayment(env: Env, config: AppConfig, paymentId: 
   return recorded ? attemptRefund(env, config, refundId, now) : null;
 }
 
+export type RetryOutcome = "retried" | "not_failed" | "superseded" | "not_found";
+
+/**
+ * An admin asks again for a refund the provider failed (its amount went back to escrow): a new refund
+ * under a new reference, recorded with its ledger entry before the provider is asked, unless another
+ * refund of that payment is already under way or done (the partial unique index holds that too).
+ */
+export async function retryRefund(env: Env, config: AppConfig, adminId: string, refundId: string, now: Date): Promise<RetryOutcome> {
+  const db = createDatabase(env.DB);
+  const failed = await db.query.refunds.findFirst({ where: eq(refunds.id, refundId) });
+  if (!failed) return "not_found";
+  if (failed.status !== "failed" || failed.channel !== "provider") return "not_failed";
+  const noneSince = sql`NOT EXISTS (SELECT 1 FROM ${refunds} WHERE ${refunds.paymentId} = ${failed.paymentId} AND ${refunds.status} <> 'failed')`;
+  const plan = {
+    paymentId: failed.paymentId,
+    consultationId: failed.consultationId,
+    amountSantim: failed.amountSantim,
+    reason: failed.reason,
+    requestedBy: adminId,
+  };
+  const { refundId: retryId, statements } = refundStatements(db, plan, now, noneSince);
+  await db.batch([
+    ...(statements as [(typeof statements)[number], ...typeof statements]),
+    auditIfChanged(db, refunds, eq(refunds.id, retryId), {
+      action: "refund.retried",
+      actorId: adminId,
+      targetType: "consultation",
+      targetId: refunds.consultationId,
+      ipAddress: null,
+      details: sql<string>`json_object('reference', ${refunds.reference}, 'amountSantim', ${refunds.amountSantim}, 'after', ${failed.reference})`,
+      now,
+    }),
+  ]);
+  if (!(await db.query.refunds.findFirst({ where: eq(refunds.id, retryId), columns: { id: true } }))) return "superseded";
+  await attemptRefund(env, config, retryId, now);
+  return "retried";
+}
+
 /** Refunds the job moves on in one run. */
 const REFUNDS_PER_RUN = 50;
 

@@ -1,0 +1,316 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+
+import { When } from "~/components/admin/when";
+import { SubmitButton } from "~/components/form-fields";
+import { formatConsultationId } from "~/domain/constants";
+import { isUuid } from "~/domain/ids";
+import { LEDGER_ACCOUNTS } from "~/domain/ledger";
+import { birrDecimal } from "~/domain/money";
+import { getTranslator, pageTitle } from "~/i18n.server";
+import { requireAdmin } from "~/server/auth/guards.server";
+import { readFormData } from "~/server/form-body.server";
+import { books, payoutsInFlight, recentPayouts, refundsInFlight, waitingOnAdmins } from "~/server/money/finance.server";
+import { runPayouts } from "~/server/money/payouts.server";
+import { retryRefund } from "~/server/money/refunds.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+const RUN_PAYOUTS_INTENT = "run-payouts";
+const RETRY_REFUND_INTENT = "retry-refund";
+const FINANCE = "/admin/finance";
+
+// Admins and the accountant: the books (each account and their sum, which must be zero), what waits on
+// an admin, refunds and payouts in flight or failed, a payout run on demand, and the journal as CSV.
+export async function loader(args: LoaderFunctionArgs) {
+  await requireAdmin(args);
+  const { context, request } = args;
+  const t = await getTranslator(request);
+  const now = new Date();
+  const [ledger, waiting, refunds, payouts, paid] = await Promise.all([
+    books(context.db),
+    waitingOnAdmins(context.db),
+    refundsInFlight(context.db, now),
+    payoutsInFlight(context.db, now),
+    recentPayouts(context.db),
+  ]);
+  const name = (first: string | null, last: string | null) => `${first ?? ""} ${last ?? ""}`.trim();
+  return {
+    title: pageTitle(t("admin.finance.title")),
+    balances: LEDGER_ACCOUNTS.map((account) => ({ account, balance: birrDecimal(ledger.balances[account]) })),
+    total: birrDecimal(ledger.totalSantim),
+    balanced: ledger.totalSantim === 0 && ledger.unbalancedEntries === 0,
+    figures: {
+      escrow: birrDecimal(-ledger.balances.escrow),
+      owed: birrDecimal(-ledger.balances.doctor_payable),
+      payoutsInTransit: birrDecimal(-ledger.balances.payouts_in_transit),
+      refundsInTransit: birrDecimal(-ledger.balances.refunds_in_transit),
+      revenue: birrDecimal(-ledger.balances.platform_revenue),
+      providerFees: birrDecimal(ledger.balances.provider_fees),
+      clearing: birrDecimal(ledger.balances.provider_clearing),
+    },
+    waiting,
+    refunds: refunds.map((refund) => ({
+      id: refund.id,
+      reference: refund.reference,
+      consultationId: refund.consultationId,
+      consultationTitle: refund.consultationTitle,
+      amount: birrDecimal(refund.amountSantim),
+      reason: refund.reason,
+      status: refund.status,
+      attempts: refund.attempts,
+      lastError: refund.lastError,
+      createdAt: refund.createdAt.toISOString(),
+      canRetry: refund.status === "failed" && Number(refund.superseded) === 0,
+    })),
+    payouts: payouts.map((payout) => ({
+      id: payout.id,
+      reference: payout.reference,
+      doctor: name(payout.doctorFirstName, payout.doctorLastName),
+      amount: birrDecimal(payout.amountSantim),
+      bankName: payout.bankName,
+      status: payout.status,
+      failureReason: payout.failureReason,
+      createdAt: payout.createdAt.toISOString(),
+    })),
+    paid: paid.map((payout) => ({
+      reference: payout.reference,
+      doctor: name(payout.doctorFirstName, payout.doctorLastName),
+      amount: birrDecimal(payout.amountSantim),
+      settledAt: payout.settledAt?.toISOString() ?? null,
+    })),
+  };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+
+// A payout run now (every doctor with at least the minimum available), or a failed refund asked again.
+export async function action(args: ActionFunctionArgs) {
+  const admin = await requireAdmin(args);
+  const { context, request } = args;
+  const form = await readFormData(request);
+  const env = context.cloudflare.env;
+  const now = new Date();
+  const intent = form.get("intent");
+  if (intent === RUN_PAYOUTS_INTENT) {
+    const report = await runPayouts(env, context.config, now, { adminId: admin.userId });
+    return redirectWithToast(
+      FINANCE,
+      { kind: "success", title: "admin.finance.payoutRun", values: { sent: report.sent, failed: report.failed } },
+      context.config,
+    );
+  }
+  const refundId = form.get("refundId");
+  if (intent === RETRY_REFUND_INTENT && isUuid(refundId)) {
+    const outcome = await retryRefund(env, context.config, admin.userId, refundId, now);
+    return redirectWithToast(
+      FINANCE,
+      outcome === "retried"
+        ? { kind: "success", title: "admin.finance.refundRetried" }
+        : {
+            kind: "error",
+            title: outcome === "not_found" ? "admin.finance.errors.refundNotFound" : "admin.finance.errors.refundNotFailed",
+          },
+      context.config,
+    );
+  }
+  return redirectWithToast(FINANCE, { kind: "error", title: "admin.finance.errors.invalid" }, context.config);
+}
+
+function Part({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
+  return (
+    <section className="flex flex-col gap-3 rounded-box border border-base-300 p-4">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 className="text-lg font-bold">{title}</h2>
+        {action}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+const STATUS_BADGE = { pending: "badge-info", succeeded: "badge-success", failed: "badge-error" } as const;
+
+export default function AdminFinance() {
+  const { t } = useTranslation();
+  const data = useLoaderData<typeof loader>();
+  const etb = (amount: string) => t("admin.overview.etb", { amount });
+  const figures = [
+    ["escrow", data.figures.escrow],
+    ["owed", data.figures.owed],
+    ["payoutsInTransit", data.figures.payoutsInTransit],
+    ["refundsInTransit", data.figures.refundsInTransit],
+    ["revenue", data.figures.revenue],
+    ["providerFees", data.figures.providerFees],
+    ["clearing", data.figures.clearing],
+  ] as const;
+  return (
+    <section className="mx-auto flex max-w-5xl flex-col gap-4 px-4 py-6">
+      <header className="flex flex-wrap items-center justify-between gap-2">
+        <div className="flex flex-col gap-1">
+          <h1 className="text-2xl font-bold">{t("admin.finance.title")}</h1>
+          <p className="text-base-content/80">{t("admin.finance.intro")}</p>
+        </div>
+        <a href="/admin/finance/journal.csv" className="btn btn-sm btn-outline" download>
+          {t("admin.finance.journalCsv")}
+        </a>
+      </header>
+
+      <div
+        role={data.balanced ? "status" : "alert"}
+        className={`alert ${data.balanced ? "alert-success" : "alert-error"}`}
+        data-testid="books-check"
+      >
+        {data.balanced ? t("admin.finance.balanced") : t("admin.finance.unbalanced", { total: data.total })}
+      </div>
+
+      <dl className="grid grid-cols-2 gap-3 md:grid-cols-4" data-testid="finance-figures">
+        {figures.map(([key, value]) => (
+          <div key={key} className="min-w-0 rounded-box border border-base-300 p-3">
+            <dt className="text-sm break-words text-base-content/80">{t(`admin.finance.figures.${key}`)}</dt>
+            <dd className="text-xl font-bold" data-testid={`figure-${key}`}>
+              {etb(value)}
+            </dd>
+          </div>
+        ))}
+      </dl>
+
+      <Part title={t("admin.finance.waiting")}>
+        <p>
+          <Link to="/admin/finance/disputes" className="link" data-testid="open-disputes">
+            {t("admin.finance.openDisputes", { count: data.waiting.openDisputes })}
+          </Link>
+        </p>
+        {data.waiting.inReview > 0 ? <p>{t("admin.finance.inReview", { count: data.waiting.inReview })}</p> : null}
+      </Part>
+
+      <Part title={t("admin.finance.refunds")}>
+        {data.refunds.length === 0 ? (
+          <p className="text-sm text-base-content/70">{t("admin.finance.noRefunds")}</p>
+        ) : (
+          <ul className="flex flex-col divide-y divide-base-300" data-testid="refunds-in-flight">
+            {data.refunds.map((refund) => (
+              <li key={refund.id} className="flex flex-col gap-1 py-2 text-sm" data-testid="refund-row" data-reference={refund.reference}>
+                <span className="flex flex-wrap items-center gap-2">
+                  <span className="font-semibold">{etb(refund.amount)}</span>
+                  <span className={`badge badge-sm ${STATUS_BADGE[refund.status]}`}>
+                    {t(`admin.finance.refundStatus.${refund.status}`)}
+                  </span>
+                  <span>{t(`admin.finance.refundReasons.${refund.reason}`)}</span>
+                  <Link to={`/admin/consultations/${refund.consultationId}`} className="link">
+                    #{formatConsultationId(refund.consultationId)}
+                  </Link>
+                  <When iso={refund.createdAt} />
+                </span>
+                <span className="font-mono text-xs break-all text-base-content/70">{refund.reference}</span>
+                {refund.lastError ? (
+                  <span className={refund.status === "failed" ? "text-error" : ""}>
+                    {t("admin.finance.providerSaid", { count: refund.attempts, error: refund.lastError })}
+                  </span>
+                ) : null}
+                {refund.canRetry ? (
+                  <Form method="post" className="flex flex-wrap gap-2">
+                    <input type="hidden" name="refundId" value={refund.id} />
+                    <SubmitButton name="intent" value={RETRY_REFUND_INTENT} className="btn btn-sm btn-outline" busyLabel={t("forms.busy")}>
+                      {t("admin.finance.retryRefund")}
+                    </SubmitButton>
+                    <Link to="/admin/payments" className="btn btn-sm btn-ghost">
+                      {t("admin.finance.refundOutside")}
+                    </Link>
+                  </Form>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Part>
+
+      <Part
+        title={t("admin.finance.payouts")}
+        action={
+          <Form method="post">
+            <SubmitButton name="intent" value={RUN_PAYOUTS_INTENT} className="btn btn-sm btn-primary" busyLabel={t("forms.busy")}>
+              {t("admin.finance.runPayouts")}
+            </SubmitButton>
+          </Form>
+        }
+      >
+        <p className="text-sm text-base-content/80">{t("admin.finance.payoutsExplain")}</p>
+        {data.payouts.length === 0 ? (
+          <p className="text-sm text-base-content/70">{t("admin.finance.noPayouts")}</p>
+        ) : (
+          <ul className="flex flex-col divide-y divide-base-300" data-testid="payouts-in-flight">
+            {data.payouts.map((payout) => (
+              <li key={payout.id} className="flex flex-col gap-1 py-2 text-sm" data-testid="payout-row">
+                <span className="flex flex-wrap items-center gap-2">
+                  <span className="font-semibold">{etb(payout.amount)}</span>
+                  <span className={`badge badge-sm ${STATUS_BADGE[payout.status]}`}>
+                    {t(`admin.finance.payoutStatus.${payout.status}`)}
+                  </span>
+                  <span>{t("admin.finance.payoutTo", { doctor: payout.doctor, bank: payout.bankName })}</span>
+                  <When iso={payout.createdAt} />
+                </span>
+                <span className="font-mono text-xs break-all text-base-content/70">{payout.reference}</span>
+                {payout.failureReason ? (
+                  <span className={payout.status === "failed" ? "text-error" : ""}>
+                    {t("admin.finance.payoutFailure", { reason: payout.failureReason })}
+                  </span>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        )}
+        {data.paid.length > 0 ? (
+          <>
+            <h3 className="font-semibold">{t("admin.finance.recentlyPaid")}</h3>
+            <ul className="flex flex-col divide-y divide-base-300" data-testid="payouts-paid">
+              {data.paid.map((payout) => (
+                <li key={payout.reference} className="flex flex-wrap items-center gap-2 py-2 text-sm">
+                  <span className="font-semibold">{etb(payout.amount)}</span>
+                  <span>{payout.doctor}</span>
+                  <When iso={payout.settledAt} />
+                  <span className="font-mono text-xs break-all text-base-content/70">{payout.reference}</span>
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : null}
+      </Part>
+
+      <Part title={t("admin.finance.accounts")}>
+        <div className="overflow-x-auto">
+          <table className="table table-sm" data-testid="books">
+            <thead>
+              <tr>
+                <th scope="col">{t("admin.finance.account")}</th>
+                <th scope="col" className="text-end">
+                  {t("admin.finance.balance")}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.balances.map(({ account, balance }) => (
+                <tr key={account}>
+                  <th scope="row" className="font-normal">
+                    {t(`admin.finance.accountNames.${account}`)}
+                  </th>
+                  <td className="text-end font-mono">{balance}</td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr>
+                <th scope="row">{t("admin.finance.sum")}</th>
+                <td className="text-end font-mono" data-testid="books-total">
+                  {data.total}
+                </td>
+              </tr>
+            </tfoot>
+          </table>
+        </div>
+        <p className="text-xs text-base-content/70">{t("admin.finance.signs")}</p>
+      </Part>
+    </section>
+  );
+}
