@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { PriorityBadge, StatusBadge } from "~/components/consultation-badges";
 import { formatConsultationId } from "~/domain/constants";
 import type { ConsultationStatus, Priority } from "~/domain/consultation-status";
+import { formatDay } from "~/domain/dates";
 
 export interface ConsultationListItem {
   id: string;
@@ -27,7 +28,6 @@ export function ConsultationList({
   empty: string;
 }) {
   const { t, i18n } = useTranslation();
-  const date = new Intl.DateTimeFormat(i18n.language === "am" ? "am-ET" : "en-GB", { dateStyle: "medium" });
   if (items.length === 0) return <p className="text-sm text-base-content/70">{empty}</p>;
   return (
     <ul className="flex flex-col divide-y divide-base-300 rounded-box border border-base-300" data-testid="consultation-list">
@@ -38,7 +38,7 @@ export function ConsultationList({
               <span className="font-mono text-base-content/70">#{formatConsultationId(item.id)}</span>
               <StatusBadge status={item.status} declined={item.declined} />
               <PriorityBadge priority={item.priority} />
-              <span className="text-base-content/70">{date.format(new Date(item.createdAt))}</span>
+              <span className="text-base-content/70">{formatDay(item.createdAt, i18n.language)}</span>
             </div>
             <p className="line-clamp-2 font-medium">{item.title || t("consultation.untitled")}</p>
             {item.subtitle ? <p className="text-xs text-base-content/70">{item.subtitle}</p> : null}

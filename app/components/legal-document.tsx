@@ -12,6 +12,7 @@ import {
   SUPPORT_PHONE,
   SUPPORT_TELEGRAM,
 } from "~/domain/constants";
+import { formatLongDay } from "~/domain/dates";
 import { birrText, CONSULTATION_FEE_SANTIM } from "~/domain/money";
 
 /** The date the legal texts last changed; shown on both pages. */
@@ -51,9 +52,7 @@ type SectionKey = { [Name in LegalDocumentName]: `legal.${Name}.${keyof (typeof 
 /** One legal page: the terms of service or the privacy policy. */
 export function LegalDocument({ name }: { name: LegalDocumentName }) {
   const { t, i18n } = useTranslation();
-  const updated = new Intl.DateTimeFormat(i18n.language === "am" ? "am-ET" : "en-GB", { dateStyle: "long" }).format(
-    new Date(`${LEGAL_TEXTS_UPDATED_ON}T00:00:00Z`),
-  );
+  const updated = formatLongDay(`${LEGAL_TEXTS_UPDATED_ON}T00:00:00+03:00`, i18n.language);
   const sections = Object.entries(LEGAL_SECTIONS[name]).map(([id, values]) => ({
     id,
     key: `legal.${name}.${id}` as SectionKey,

@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 
 import { AdminListPage, SearchField, SearchForm } from "~/components/admin/list-page";
 import { RegistrationCard } from "~/components/admin/registration-card";
+import { formatDay } from "~/domain/dates";
 import { RejectionSchema } from "~/domain/doctor-application";
 import { isUuid } from "~/domain/ids";
 import { pageRequest, searchText, toPage } from "~/domain/paging";
@@ -30,10 +31,6 @@ export async function loader(args: LoaderFunctionArgs) {
     detectLanguage(request),
     listRegistrations(context.db, { search, filter, page }),
   ]);
-  const date = new Intl.DateTimeFormat(language === "am" ? "am-ET" : "en-GB", {
-    dateStyle: "medium",
-    timeZone: "Africa/Addis_Ababa",
-  });
   const shown = toPage(rows, page);
   const rejecting = params.get("reject");
   return {
@@ -42,7 +39,7 @@ export async function loader(args: LoaderFunctionArgs) {
     filter,
     rejecting: isUuid(rejecting) ? rejecting : null,
     ...shown,
-    rows: shown.rows.map(({ createdAt, reviewedAt: _reviewedAt, ...row }) => ({ ...row, submittedOn: date.format(createdAt) })),
+    rows: shown.rows.map(({ createdAt, reviewedAt: _reviewedAt, ...row }) => ({ ...row, submittedOn: formatDay(createdAt, language) })),
   };
 }
 

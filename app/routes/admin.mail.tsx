@@ -3,6 +3,7 @@ import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
 import { SubmitButton } from "~/components/form-fields";
+import { formatMoment } from "~/domain/dates";
 import { isUuid } from "~/domain/ids";
 import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
 import { recordAudit } from "~/server/audit.server";
@@ -25,12 +26,6 @@ export async function loader(args: LoaderFunctionArgs) {
     detectLanguage(request),
     undeliveredMail(context.db, now, SHOWN_MESSAGES),
   ]);
-  const when = new Intl.DateTimeFormat(language === "am" ? "am-ET" : "en-GB", {
-    dateStyle: "medium",
-    timeStyle: "short",
-    hourCycle: "h23",
-    timeZone: "Africa/Addis_Ababa",
-  });
   return {
     title: pageTitle(t("admin.mail.title")),
     rows: rows.map((row) => ({
@@ -40,7 +35,7 @@ export async function loader(args: LoaderFunctionArgs) {
       failed: row.status === "failed",
       attempts: row.attempts,
       lastError: row.lastError,
-      queuedAt: when.format(row.createdAt),
+      queuedAt: formatMoment(row.createdAt, language),
     })),
   };
 }

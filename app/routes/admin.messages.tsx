@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 
 import { AdminListPage, SearchField, SearchForm } from "~/components/admin/list-page";
 import { SubmitButton } from "~/components/form-fields";
+import { formatMoment } from "~/domain/dates";
 import { isUuid } from "~/domain/ids";
 import { pageRequest, searchText, toPage } from "~/domain/paging";
 import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
@@ -25,11 +26,6 @@ export async function loader(args: LoaderFunctionArgs) {
     detectLanguage(request),
     listContactMessages(context.db, { search, unreadOnly, page }),
   ]);
-  const when = new Intl.DateTimeFormat(language === "am" ? "am-ET" : "en-GB", {
-    dateStyle: "medium",
-    timeStyle: "short",
-    timeZone: "Africa/Addis_Ababa",
-  });
   const shown = toPage(rows, page);
   return {
     title: pageTitle(t("admin.messages.title")),
@@ -42,7 +38,7 @@ export async function loader(args: LoaderFunctionArgs) {
       email: row.email,
       subject: row.subject,
       message: row.message,
-      sentAt: when.format(row.createdAt),
+      sentAt: formatMoment(row.createdAt, language),
       read: row.readAt !== null,
     })),
   };

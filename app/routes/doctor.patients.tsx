@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
+import { formatDay } from "~/domain/dates";
 import { groupByPatient } from "~/domain/my-patients";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireActiveDoctor } from "~/server/auth/guards.server";
@@ -39,7 +40,6 @@ const STANDING_CLASS = { ongoing: "badge-primary", pending: "badge-warning", com
 export default function MyPatients() {
   const { t, i18n } = useTranslation();
   const { search, patients } = useLoaderData<typeof loader>();
-  const date = new Intl.DateTimeFormat(i18n.language === "am" ? "am-ET" : "en-GB", { dateStyle: "medium" });
   return (
     <section className="mx-auto flex max-w-5xl flex-col gap-4 px-4 py-6">
       <h1 className="text-2xl font-bold">{t("doctor.myPatients")}</h1>
@@ -63,7 +63,7 @@ export default function MyPatients() {
                 <span className={`badge badge-sm ${STANDING_CLASS[patient.standing]}`}>{t(`doctor.standing.${patient.standing}`)}</span>
               </div>
               <p className="text-base-content/70">{patient.email}</p>
-              <p>{t("doctor.lastConsultation", { date: date.format(new Date(patient.lastConsultationAt)) })}</p>
+              <p>{t("doctor.lastConsultation", { date: formatDay(patient.lastConsultationAt, i18n.language) })}</p>
               <p>{t("doctor.patientCounts", { count: patient.total, ongoing: patient.ongoing, completed: patient.completed })}</p>
               <p className="text-base-content/80">
                 {patient.latestDiagnosis ? t("doctor.latestDiagnosis", { diagnosis: patient.latestDiagnosis }) : t("doctor.noDiagnosisYet")}

@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 
 import { SubmitButton } from "~/components/form-fields";
 import { Pager } from "~/components/pager";
+import { formatMoment } from "~/domain/dates";
 import { isUuid } from "~/domain/ids";
 import { isNotificationKind } from "~/domain/notifications";
 import { pageRequest, toPage } from "~/domain/paging";
@@ -65,11 +66,6 @@ export async function action(args: ActionFunctionArgs) {
 export default function Notifications() {
   const { t, i18n } = useTranslation();
   const { notifications, page, unread } = useLoaderData<typeof loader>();
-  const when = new Intl.DateTimeFormat(i18n.language === "am" ? "am-ET" : "en-GB", {
-    dateStyle: "medium",
-    timeStyle: "short",
-    timeZone: "Africa/Addis_Ababa",
-  });
   return (
     <section className="mx-auto flex max-w-2xl flex-col gap-4 px-4 py-6">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -97,7 +93,7 @@ export default function Notifications() {
                   {t(`notifications.kinds.${notification.kind}`)}
                 </p>
                 <time dateTime={notification.createdAt} className="text-sm text-base-content/80" suppressHydrationWarning>
-                  {when.format(new Date(notification.createdAt))}
+                  {formatMoment(notification.createdAt, i18n.language)}
                 </time>
               </div>
               <Form method="post">

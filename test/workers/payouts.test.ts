@@ -18,6 +18,8 @@ import { createUser, db, sessionCookieFor } from "./fixtures";
 import { config, endedAgo, paidConsultation, signedWebhook } from "./money-fixtures";
 
 const DOCTOR_SHARE = splitRelease(CONSULTATION_FEE_SANTIM).doctorSantim;
+/** The Ethiopian calendar's months, as an Amharic reader sees them. */
+const ETHIOPIAN_MONTHS = ["መስከረም", "ጥቅምት", "ኅዳር", "ታኅሣሥ", "ጥር", "የካቲት", "መጋቢት", "ሚያዝያ", "ግንቦት", "ሰኔ", "ሐምሌ", "ነሐሴ", "ጳጉሜን"];
 /** The sandbox's CBE: 13-digit account numbers. */
 const CBE = "946";
 
@@ -235,7 +237,11 @@ describe("the doctor's earnings page", () => {
     const amharic = await (await doctor.get("/doctor/earnings")).text();
     expect(amharic).toContain("በአደራ ሂሳብ የተያዘ");
     expect(amharic).toContain("1 ምክክር · 120 ብር");
-    expect((await (await doctor.get("/doctor/earnings.csv")).text()).split("\r\n")[0]).toContain('"ቀን"');
+    // Months and dates on the Ethiopian calendar, times on a 24-hour clock.
+    expect(amharic).toMatch(new RegExp(`<span class="font-semibold">(${ETHIOPIAN_MONTHS.join("|")}) \\d{4} ዓ\\.ም\\.</span>`));
+    const amharicLines = (await (await doctor.get("/doctor/earnings.csv")).text()).trim().split("\r\n");
+    expect(amharicLines[0]).toContain('"ቀን"');
+    expect(amharicLines[1]).toMatch(new RegExp(`^"(${ETHIOPIAN_MONTHS.join("|")}) \\d{1,2} ቀን \\d{4} ዓ\\.ም\\. \\d{2}:\\d{2}",`));
   });
 
   it("is the doctor's own: a patient is turned away", async () => {

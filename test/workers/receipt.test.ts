@@ -153,6 +153,8 @@ describe("a payment's receipt", () => {
     const amharic = await receiptHtml(patient, paymentId);
     expect(amharic).toContain("<title>የክፍያ ደረሰኝ · Qoda</title>");
     expect(amharic).toContain('data-testid="receipt-amount">150 ብር<');
+    // On the Ethiopian calendar and a 24-hour clock ("ኅዳር 16 ቀን 2019 ዓ.ም. 15:30"), as workerd formats it.
+    expect(formatMoment(payment.paidAt!, "am")).toMatch(/^\S+ \d{1,2} ቀን \d{4} ዓ\.ም\. \d{2}:\d{2}$/);
     expect(amharic).toContain(formatMoment(payment.paidAt!, "am"));
     expect(amharic).toContain("የ«ቆዳ» ማጣቀሻ ቁጥር");
     expect(amharic).toContain(txRef);
@@ -210,7 +212,7 @@ describe("a payment's receipt", () => {
     await paid.patient.get("/?lng=am");
     const amharic = stateIn(await receiptHtml(paid.patient, paid.paymentId));
     expect(amharic.word).toBe("ተመላሽ ተደርጓል");
-    expect(amharic.line).toMatch(/^የከፈሉት 150 ብር በ.+ ተመላሽ ተደርጎልዎታል።$/);
+    expect(amharic.line).toMatch(/^የከፈሉት 150 ብር በ\S+ \d{1,2} ቀን \d{4} ዓ\.ም\. ተመላሽ ተደርጎልዎታል።$/);
   });
 
   it("shows both amounts of a part refund: what comes back and what the doctor was paid", async () => {

@@ -25,6 +25,8 @@ describe("the landing page", () => {
     expect(html).toContain('<html lang="am"');
     expect(html).toContain("የቆዳ ሐኪም ምክር፣ በስልክዎ ላይ");
     expect(html).toContain("ለድንገተኛ ሁኔታ አይደለም");
+    // The footer's year is the Ethiopian one too.
+    expect(html).toMatch(/© \d{4} ዓ\.ም\. «ቆዳ»/);
     const cookie = response.headers.get("Set-Cookie") ?? "";
     expect(cookie).toMatch(/^__Host-qoda_lng=/);
     expect(cookie).toContain("Secure");
@@ -83,6 +85,9 @@ describe("the legal pages", () => {
     const amharic = await page("/privacy?lng=am");
     expect(amharic.html).toContain("የግላዊነት ፖሊሲ");
     expect(amharic.html).toContain("ቢያንስ ለ1 ዓመት");
+    // The date the texts changed, 21 November 2026, on each reader's calendar.
+    expect(english.html).toContain("Last updated: 21 November 2026");
+    expect(amharic.html).toContain("ለመጨረሻ ጊዜ የተሻሻለው፦ ኅዳር 12 ቀን 2019 ዓ.ም.");
   });
 });
 

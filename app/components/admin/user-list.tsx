@@ -2,14 +2,12 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 
-/** Dates on admin pages, in Ethiopia's time zone, so the server's render and the browser's agree. */
+import { formatDay } from "~/domain/dates";
+
+/** Days on admin pages, in the reader's calendar (`formatDay`), the same on the server and in the browser. */
 export function useAdminDate() {
   const { i18n } = useTranslation();
-  const format = new Intl.DateTimeFormat(i18n.language === "am" ? "am-ET" : "en-GB", {
-    dateStyle: "medium",
-    timeZone: "Africa/Addis_Ababa",
-  });
-  return (value: string) => format.format(new Date(value));
+  return (value: string) => formatDay(value, i18n.language);
 }
 
 export function PersonName({ firstName, lastName }: { firstName: string | null; lastName: string | null }) {

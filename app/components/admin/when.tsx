@@ -1,17 +1,13 @@
 import { useTranslation } from "react-i18next";
 
-/** Times read as an Ethiopian clock shows them, wherever the page is rendered (server and browser agree). */
-const TIME_ZONE = "Africa/Addis_Ababa";
+import { formatMoment, formatShortDay } from "~/domain/dates";
 
-/** Date and time formatters in the page's language and Ethiopian time. */
+/** Moments and days in the page's language and calendar, Addis Ababa time (server and browser agree). */
 export function useAdminDates() {
   const { i18n } = useTranslation();
-  const locale = i18n.language === "am" ? "am-ET" : "en-GB";
-  const dateTime = new Intl.DateTimeFormat(locale, { timeZone: TIME_ZONE, dateStyle: "medium", timeStyle: "short", hourCycle: "h23" });
-  const day = new Intl.DateTimeFormat(locale, { timeZone: TIME_ZONE, day: "numeric", month: "short" });
   return {
-    dateTime: (iso: string) => dateTime.format(new Date(iso)),
-    day: (iso: string) => day.format(new Date(iso)),
+    dateTime: (iso: string) => formatMoment(iso, i18n.language),
+    day: (iso: string) => formatShortDay(iso, i18n.language),
   };
 }
 

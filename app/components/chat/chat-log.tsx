@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 
 import { PhotoViewer } from "~/components/photo-viewer";
 import type { ChatSenderRole } from "~/domain/chat-message";
-import { QODA_TIME_ZONE } from "~/domain/dates";
+import { formatDay, formatTime } from "~/domain/dates";
 import type { ChatMessage } from "~/realtime/protocol";
 
 import type { ChatTexts } from "./chat-texts";
@@ -20,9 +20,6 @@ export const ChatLog = forwardRef<
   { messages: ChatMessage[]; earlierHref: string | null; viewerRole: ChatSenderRole; texts: ChatTexts; labelledBy: string }
 >(function ChatLog({ messages, earlierHref, viewerRole, texts, labelledBy }, ref) {
   const { i18n } = useTranslation();
-  const locale = i18n.language === "am" ? "am-ET" : "en-GB";
-  const time = new Intl.DateTimeFormat(locale, { timeZone: QODA_TIME_ZONE, hour: "2-digit", minute: "2-digit" });
-  const day = new Intl.DateTimeFormat(locale, { timeZone: QODA_TIME_ZONE, dateStyle: "medium" });
   return (
     <div
       ref={ref}
@@ -46,8 +43,8 @@ export const ChatLog = forwardRef<
         {messages.map((message, index) => {
           const own = message.senderRole === viewerRole;
           const sender = own ? texts.you : texts.other;
-          const date = day.format(message.sentAt);
-          const newDay = index === 0 || day.format(messages[index - 1]!.sentAt) !== date;
+          const date = formatDay(message.sentAt, i18n.language);
+          const newDay = index === 0 || formatDay(messages[index - 1]!.sentAt, i18n.language) !== date;
           return (
             <li
               key={message.id}
@@ -60,7 +57,7 @@ export const ChatLog = forwardRef<
               <div className={`chat ${own ? "chat-end" : "chat-start"}`}>
                 <p className="chat-header gap-2 text-xs text-base-content/80">
                   <span className="font-semibold">{sender}</span>
-                  <time dateTime={new Date(message.sentAt).toISOString()}>{time.format(message.sentAt)}</time>
+                  <time dateTime={new Date(message.sentAt).toISOString()}>{formatTime(message.sentAt)}</time>
                 </p>
                 <div className={`chat-bubble ${own ? "chat-bubble-primary" : ""} whitespace-pre-wrap break-words`}>
                   {message.fileId ? (

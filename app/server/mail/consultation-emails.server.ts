@@ -4,7 +4,7 @@ import type { TFunction } from "i18next";
 
 import { PAYMENT_WINDOW_MINUTES } from "~/domain/constants";
 import type { DeclineReason } from "~/domain/consultation-status";
-import type { Language } from "~/domain/languages";
+import { formatTime } from "~/domain/dates";
 import type { LateReason } from "~/domain/late-payments";
 import { birrText, CONSULTATION_FEE_SANTIM } from "~/domain/money";
 import { htmlEmail } from "~/server/mail/html-email.server";
@@ -12,22 +12,9 @@ import type { MailMessage } from "~/server/mail/mailer.server";
 
 type Translate = TFunction<"common">;
 
-/**
- * A moment on the clock of the reader's phone, Addis Ababa time, on a 24-hour clock (15:45): in Amharic
- * a 12-hour time would be read on the Ethiopian clock, six hours off, and a payment deadline missed.
- */
-function addisAbabaTime(moment: Date, language: Language) {
-  return new Intl.DateTimeFormat(language === "am" ? "am-ET" : "en-GB", {
-    timeZone: "Africa/Addis_Ababa",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).format(moment);
-}
-
 export function acceptedEmail(
   t: Translate,
-  to: { email: string; firstName: string; language: Language },
+  to: { email: string; firstName: string },
   details: { doctorName: string; title: string; deadline: Date; paymentLink: string },
 ): MailMessage {
   const lines = [
@@ -37,7 +24,8 @@ export function acceptedEmail(
       title: details.title,
       amount: birrText(CONSULTATION_FEE_SANTIM),
       minutes: PAYMENT_WINDOW_MINUTES,
-      deadline: addisAbabaTime(details.deadline, to.language),
+      // The clock of the reader's phone, 24-hour: an Amharic 12-hour time would be read on the Ethiopian clock.
+      deadline: formatTime(details.deadline),
     }),
     t("email.accepted.refund"),
   ];
