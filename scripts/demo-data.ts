@@ -1,8 +1,18 @@
 // The demo accounts and consultations that `npm start` seeds into the local D1. Fixed ids make the
 // seed idempotent (INSERT OR IGNORE): running it again keeps whatever the data has become since.
 import { type Actor, type ConsultationMove, planCreation, planTransition } from "../app/domain/consultation-status.ts";
-import { escrowReleased, type LedgerEntry, paymentCaptured } from "../app/domain/ledger.ts";
-import { CONSULTATION_FEE_SANTIM } from "../app/domain/money.ts";
+import {
+  escrowReleased,
+  type LedgerEntry,
+  paymentCaptured,
+  payoutReturned,
+  payoutSettled,
+  payoutStarted,
+  refundReturned,
+  refundSettled,
+  refundStarted,
+} from "../app/domain/ledger.ts";
+import { CONSULTATION_FEE_SANTIM, splitRelease } from "../app/domain/money.ts";
 import { hashPassword } from "../app/server/auth/password.server.ts";
 
 export const DEMO_PASSWORD = "QodaDemo!2026";
@@ -115,11 +125,28 @@ export interface DemoConsultation {
   summary?: { observations: string; diagnosis: string; treatmentPlan: string };
   /** A completed consultation the patient has not rated yet (it opens the feedback page). */
   awaitsFeedback?: boolean;
+  /**
+   * Where its money went, when not the usual way (held while under way, released once rated): disputed
+   * and waiting for an admin, part refunded by an admin's decision, or released by the 72-hour schedule.
+   */
+  money?: "disputed" | "part_refunded" | "released_by_schedule";
 }
 
 // Fixed ids, so the seed is idempotent; their first characters (what people see) differ.
-const CONSULTATION_ID_PREFIXES = ["1d7f3a92", "2b94c6e1", "3e58a0d7", "4a13f8c5", "5c6e2b09", "6f0d9e34", "7a8b41f6", "8c2e7d15"];
-const c = (n: number) => `${CONSULTATION_ID_PREFIXES[n - 1]}-0000-4000-9000-00000000000${n}`;
+const CONSULTATION_ID_PREFIXES = [
+  "1d7f3a92",
+  "2b94c6e1",
+  "3e58a0d7",
+  "4a13f8c5",
+  "5c6e2b09",
+  "6f0d9e34",
+  "7a8b41f6",
+  "8c2e7d15",
+  "9d4b6c21",
+  "a1e5f7b8",
+  "b7c3d9e2",
+];
+const c = (n: number) => `${CONSULTATION_ID_PREFIXES[n - 1]}-0000-4000-9000-${String(n).padStart(12, "0")}`;
 
 export const DEMO_CONSULTATIONS: DemoConsultation[] = [
   {
@@ -231,6 +258,67 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
     },
     awaitsFeedback: true,
   },
+  {
+    id: c(9),
+    patientId: dawit.id,
+    doctorId: abebe.id,
+    moves: [
+      ["submit", 0],
+      ["accept", 3],
+      ["confirmPayment", 8],
+      ["complete", 45],
+    ],
+    priority: "normal",
+    mainConcern: "Red, scaly patches on my knees that keep coming back.",
+    minutesAgo: 2 * 24 * 60,
+    summary: {
+      observations: "Well-defined red plaques with silvery scale on both knees.",
+      diagnosis: "Plaque psoriasis",
+      treatmentPlan: "Clobetasol 0.05% ointment once daily for two weeks, then twice a week; emollient daily.",
+    },
+    awaitsFeedback: true,
+    money: "disputed",
+  },
+  {
+    id: c(10),
+    patientId: hana.id,
+    doctorId: abebe.id,
+    moves: [
+      ["submit", 0],
+      ["accept", 2],
+      ["confirmPayment", 7],
+      ["complete", 30],
+    ],
+    priority: "normal",
+    mainConcern: "A rash under my watch strap.",
+    minutesAgo: 6 * 24 * 60,
+    summary: {
+      observations: "A sharply outlined itchy rash where the strap's metal buckle touches the skin.",
+      diagnosis: "Nickel contact dermatitis",
+      treatmentPlan: "Avoid the metal buckle; hydrocortisone 1% cream twice daily for a week.",
+    },
+    money: "part_refunded",
+  },
+  {
+    id: c(11),
+    patientId: dawit.id,
+    doctorId: abebe.id,
+    moves: [
+      ["submit", 0],
+      ["accept", 4],
+      ["confirmPayment", 9],
+      ["complete", 50],
+    ],
+    priority: "normal",
+    mainConcern: "Small itchy bumps on my wrists and between my fingers.",
+    minutesAgo: 5 * 24 * 60,
+    summary: {
+      observations: "Burrows and small papules in the finger webs and on the wrists.",
+      diagnosis: "Scabies",
+      treatmentPlan: "Permethrin 5% cream on the whole body, repeated after a week; treat the household too.",
+    },
+    money: "released_by_schedule",
+  },
 ];
 
 /**
@@ -294,6 +382,125 @@ export function demoConsultationIn(status: string, where: (consultation: DemoCon
   return found;
 }
 
+/** What an admin's decision gave back of a disputed demo consultation's 150 ETB. */
+const DEMO_PART_REFUND_SANTIM = 50 * 100;
+const [admin] = DEMO_ACCOUNTS;
+
+/** A dispute opened a day after the end; decided (with a part refund through the provider) at `decidedAt`, if given. */
+function disputeSql(
+  consultation: DemoConsultation,
+  { paymentId, txRef, completedAt, decidedAt }: { paymentId: string; txRef: string; completedAt: number; decidedAt: number | null },
+): string[] {
+  const openedAt = completedAt + 24 * 60 * MINUTE_MS;
+  const answeredAt = openedAt + 3 * 60 * MINUTE_MS;
+  const statements = [
+    insertOrIgnore("disputes", {
+      id: consultation.id.replace("-9000-", "-e000-"),
+      consultation_id: consultation.id,
+      patient_id: consultation.patientId,
+      doctor_id: consultation.doctorId,
+      reason: decidedAt ? "wrong_advice" : "not_helpful",
+      patient_words: decidedAt
+        ? "The cream made the rash worse for three days before it got better."
+        : "The answer was very short and did not say what to do if it comes back.",
+      doctor_answer: decidedAt ? "Hydrocortisone can sting at first on broken skin; the advice to avoid the buckle stands." : null,
+      doctor_answered_at: decidedAt ? answeredAt : null,
+      status: decidedAt ? "resolved" : "open",
+      resolution: decidedAt ? "refund_part" : null,
+      refund_santim: decidedAt ? DEMO_PART_REFUND_SANTIM : null,
+      resolution_note: decidedAt ? "The advice was sound, but the patient was not warned about the stinging: 50 ETB back." : null,
+      resolved_by: decidedAt ? admin.id : null,
+      resolved_at: decidedAt,
+      created_at: openedAt,
+      updated_at: decidedAt ?? openedAt,
+    }),
+  ];
+  if (!decidedAt) return statements;
+  const refund = {
+    reference: `demo-rf-${consultation.id.slice(-4)}`,
+    consultationId: consultation.id,
+    paymentId,
+    amountSantim: DEMO_PART_REFUND_SANTIM,
+  };
+  statements.push(
+    insertOrIgnore("refunds", {
+      id: consultation.id.replace("-9000-", "-f000-"),
+      payment_id: paymentId,
+      consultation_id: consultation.id,
+      reference: refund.reference,
+      amount_santim: DEMO_PART_REFUND_SANTIM,
+      reason: "dispute",
+      channel: "provider",
+      status: "succeeded",
+      accepted: true,
+      attempts: 1,
+      provider_reference: `SBXDEMO${txRef.slice(-4).toUpperCase()}`,
+      requested_by: admin.id,
+      settled_at: decidedAt + 2 * MINUTE_MS,
+      created_at: decidedAt,
+      updated_at: decidedAt + 2 * MINUTE_MS,
+    }),
+    ...ledgerSql(refundStarted(refund), decidedAt),
+    ...ledgerSql(refundSettled(refund), decidedAt + 2 * MINUTE_MS),
+  );
+  return statements;
+}
+
+/** The demo doctor's payout details: a telebirr wallet from the sandbox's list. */
+const DEMO_PAYOUT_ACCOUNT = { bankCode: "855", bankName: "telebirr", accountNumber: "0911000002" } as const;
+
+/**
+ * The active demo doctor's payouts: the first consultation a patient confirmed, paid out two days ago;
+ * then what the dispute and the schedule released, sent yesterday and failed (back in their balance).
+ */
+function payoutsSql(at: (minutesAgo: number) => number): string[] {
+  const doctorShare = (amountSantim: number) => splitRelease(amountSantim).doctorSantim;
+  const paid = { reference: "demo-po-0001", doctorId: abebe.id, amountSantim: doctorShare(CONSULTATION_FEE_SANTIM) };
+  const failed = {
+    reference: "demo-po-0002",
+    doctorId: abebe.id,
+    amountSantim: doctorShare(CONSULTATION_FEE_SANTIM - DEMO_PART_REFUND_SANTIM) + doctorShare(CONSULTATION_FEE_SANTIM),
+  };
+  const row = (payout: typeof paid, status: "succeeded" | "failed", sentAt: number, id: string) =>
+    insertOrIgnore("payouts", {
+      id,
+      doctor_id: payout.doctorId,
+      reference: payout.reference,
+      amount_santim: payout.amountSantim,
+      bank_code: DEMO_PAYOUT_ACCOUNT.bankCode,
+      bank_name: DEMO_PAYOUT_ACCOUNT.bankName,
+      account_name: `${abebe.firstName} ${abebe.lastName}`,
+      account_number: DEMO_PAYOUT_ACCOUNT.accountNumber,
+      status,
+      accepted: true,
+      attempts: 1,
+      provider_reference: `SBXDEMOPO${id.slice(-1)}`,
+      failure_reason: status === "failed" ? "The receiving wallet is not registered for this name" : null,
+      settled_at: sentAt + 5 * MINUTE_MS,
+      created_at: sentAt,
+      updated_at: sentAt + 5 * MINUTE_MS,
+    });
+  const paidAt = at(2 * 24 * 60);
+  const failedAt = at(24 * 60);
+  return [
+    insertOrIgnore("doctor_payout_accounts", {
+      doctor_id: abebe.id,
+      bank_code: DEMO_PAYOUT_ACCOUNT.bankCode,
+      bank_name: DEMO_PAYOUT_ACCOUNT.bankName,
+      account_name: `${abebe.firstName} ${abebe.lastName}`,
+      account_number: DEMO_PAYOUT_ACCOUNT.accountNumber,
+      created_at: at(20 * 24 * 60),
+      updated_at: at(20 * 24 * 60),
+    }),
+    row(paid, "succeeded", paidAt, "00000000-0000-4000-f100-000000000001"),
+    ...ledgerSql(payoutStarted(paid), paidAt),
+    ...ledgerSql(payoutSettled(paid), paidAt + 5 * MINUTE_MS),
+    row(failed, "failed", failedAt, "00000000-0000-4000-f100-000000000002"),
+    ...ledgerSql(payoutStarted(failed), failedAt),
+    ...ledgerSql(payoutReturned(failed), failedAt + 5 * MINUTE_MS),
+  ];
+}
+
 /** A small, real one-page PDF that says `title`: the demo applications' licence files (and the journeys'). */
 export function licencePdf(title: string): string {
   const text = `BT /F1 18 Tf 20 70 Td (${title.replace(/[()\\]/g, "")}) Tj ET`;
@@ -323,6 +530,34 @@ export const DEMO_REGISTRATIONS = [
   { id: r(2), fullName: "Mahlet Girma", email: "mahlet.girma@example.com", city: "Bahir Dar, Ethiopia", years: 3, status: "pending" },
   { id: r(3), fullName: "Samuel Bekele", email: "samuel.bekele@example.com", city: "Hawassa, Ethiopia", years: 1, status: "rejected" },
 ].map((item) => ({ ...item, licenceKey: `licences/${item.id}`, licenceName: `${item.fullName.split(" ")[0]!.toLowerCase()}-licence.pdf` }));
+
+/**
+ * What the payment sandbox keeps of the demo's late payment (as Chapa would), so an admin's "ask again"
+ * finds the transaction: its R2 key and record.
+ */
+export function demoSandboxTransactions(now: Date) {
+  const late = DEMO_CONSULTATIONS.find((consultation) => consultation.moves.some(([move]) => move === "expirePayment"))!;
+  const txRef = `demo-late-${late.id.slice(-4)}`;
+  const patient = DEMO_ACCOUNTS.find((account) => account.id === late.patientId)!;
+  return [
+    {
+      key: `payment-sandbox/${txRef}`,
+      record: {
+        txRef,
+        amountSantim: CONSULTATION_FEE_SANTIM,
+        email: patient.email,
+        firstName: patient.firstName,
+        lastName: patient.lastName,
+        callbackUrl: "",
+        returnUrl: "",
+        status: "success",
+        currency: "ETB",
+        reference: `SBXDEMO${txRef.slice(-4).toUpperCase()}`,
+        createdAt: now.getTime() - late.minutesAgo * MINUTE_MS,
+      },
+    },
+  ];
+}
 
 /** The SQL that seeds the demo data; safe to run any number of times. */
 export async function buildSeedSql(now: Date): Promise<string> {
@@ -377,8 +612,16 @@ export async function buildSeedSql(now: Date): Promise<string> {
       const paymentId = consultation.id.replace("-9000-", "-a000-");
       const txRef = `demo-${consultation.id.slice(-4)}`;
       const paidAt = createdAt + 5 * MINUTE_MS;
-      const released = status === "completed" && !consultation.awaitsFeedback;
-      const confirmedAt = createdAt + 60 * MINUTE_MS;
+      const completedAt = createdAt + (consultation.moves.find(([move]) => move === "complete")?.[1] ?? 0) * MINUTE_MS;
+      const money = status === "completed" ? (consultation.money ?? (consultation.awaitsFeedback ? "held" : "confirmed")) : "held";
+      const released = money === "confirmed" || money === "released_by_schedule" || money === "part_refunded";
+      // Released when the patient confirmed it, 72 hours after the end, or by an admin's decision a day after the dispute.
+      const confirmedAt =
+        money === "released_by_schedule"
+          ? completedAt + 72 * 60 * MINUTE_MS
+          : money === "part_refunded"
+            ? completedAt + 2 * 24 * 60 * MINUTE_MS
+            : createdAt + 60 * MINUTE_MS;
       statements.push(
         insertOrIgnore("chats", {
           consultation_id: consultation.id,
@@ -417,18 +660,26 @@ export async function buildSeedSql(now: Date): Promise<string> {
           payment_id: paymentId,
           doctor_id: consultation.doctorId,
           amount_santim: CONSULTATION_FEE_SANTIM,
-          status: released ? "released" : "held",
-          confirmed_at: released ? confirmedAt : null,
+          status: released ? "released" : money === "disputed" ? "disputed" : "held",
+          confirmed_at: money === "confirmed" ? confirmedAt : null,
           released_at: released ? confirmedAt : null,
           created_at: paidAt,
           updated_at: released ? confirmedAt : paidAt,
         }),
       );
-      // A rated consultation whose patient confirmed it complete: released to the doctor.
+      if (money === "disputed" || money === "part_refunded")
+        statements.push(
+          ...disputeSql(consultation, { paymentId, txRef, completedAt, decidedAt: money === "part_refunded" ? confirmedAt : null }),
+        );
+      // Released to the doctor (what a part refund left, after a dispute).
       if (released && consultation.doctorId)
         statements.push(
           ...ledgerSql(
-            escrowReleased({ consultationId: consultation.id, doctorId: consultation.doctorId, amountSantim: CONSULTATION_FEE_SANTIM }),
+            escrowReleased({
+              consultationId: consultation.id,
+              doctorId: consultation.doctorId,
+              amountSantim: CONSULTATION_FEE_SANTIM - (money === "part_refunded" ? DEMO_PART_REFUND_SANTIM : 0),
+            }),
             confirmedAt,
           ),
         );
@@ -448,9 +699,15 @@ export async function buildSeedSql(now: Date): Promise<string> {
       );
     }
   }
-  // A payment that arrived after its window had closed (the request was then withdrawn): it awaits a refund.
+  // A payment that arrived after its window had closed (the request was then withdrawn): its refund failed.
   const late = DEMO_CONSULTATIONS.find((consultation) => consultation.moves.some(([move]) => move === "expirePayment"))!;
   const lateTxRef = `demo-late-${late.id.slice(-4)}`;
+  const lateRefund = {
+    reference: `demo-rf-${late.id.slice(-4)}`,
+    consultationId: late.id,
+    paymentId: late.id.replace("-9000-", "-a000-"),
+    amountSantim: CONSULTATION_FEE_SANTIM,
+  };
   statements.push(
     insertOrIgnore("payments", {
       id: late.id.replace("-9000-", "-a000-"),
@@ -477,6 +734,24 @@ export async function buildSeedSql(now: Date): Promise<string> {
       }),
       at(late.minutesAgo - 20),
     ),
+    // Refunded through the provider at once, which refused it: back in escrow, for an admin to ask again.
+    insertOrIgnore("refunds", {
+      id: late.id.replace("-9000-", "-f000-"),
+      payment_id: late.id.replace("-9000-", "-a000-"),
+      consultation_id: late.id,
+      reference: `demo-rf-${late.id.slice(-4)}`,
+      amount_santim: CONSULTATION_FEE_SANTIM,
+      reason: "late_payment",
+      channel: "provider",
+      status: "failed",
+      accepted: false,
+      attempts: 6,
+      last_error: "Insufficient balance in the merchant account",
+      created_at: at(late.minutesAgo - 20),
+      updated_at: at(late.minutesAgo - 200),
+    }),
+    ...ledgerSql(refundStarted(lateRefund), at(late.minutesAgo - 20)),
+    ...ledgerSql(refundReturned(lateRefund), at(late.minutesAgo - 200)),
     // An earlier attempt of the same request whose provider record disagreed with ours: flagged for an admin.
     insertOrIgnore("payments", {
       id: late.id.replace("-9000-", "-c000-"),
@@ -494,6 +769,7 @@ export async function buildSeedSql(now: Date): Promise<string> {
       updated_at: at(late.minutesAgo - 10),
     }),
   );
+  statements.push(...payoutsSql(at));
   for (const [index, item] of DEMO_REGISTRATIONS.entries()) {
     statements.push(
       insertOrIgnore("doctor_registrations", {

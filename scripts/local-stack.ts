@@ -6,7 +6,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { buildSeedSql, DEMO_REGISTRATIONS, licencePdf } from "./demo-data.ts";
+import { buildSeedSql, DEMO_REGISTRATIONS, demoSandboxTransactions, licencePdf } from "./demo-data.ts";
 
 export const PROJECT_ROOT = new URL("..", import.meta.url).pathname;
 
@@ -63,9 +63,29 @@ export const applyMigrations = (persistTo?: string, options?: { quiet?: boolean 
 export async function seedDemoData(persistTo?: string, options?: { quiet?: boolean }) {
   const dir = mkdtempSync(join(tmpdir(), "qoda-seed-"));
   const file = join(dir, "seed.sql");
-  writeFileSync(file, await buildSeedSql(new Date()));
+  const now = new Date();
+  writeFileSync(file, await buildSeedSql(now));
   await run("wrangler", ["d1", "execute", "DB", "--local", `--file=${file}`, ...persistArgs(persistTo)], options);
   // The demo applications' licence files, so admins can open them (the same keys again: same files).
+  // What the payment sandbox keeps of the demo's late payment, so asking it again for the refund works.
+  for (const [index, { key, record }] of demoSandboxTransactions(now).entries()) {
+    const json = join(dir, `sandbox-${index}.json`);
+    writeFileSync(json, JSON.stringify(record));
+    await run(
+      "wrangler",
+      [
+        "r2",
+        "object",
+        "put",
+        `qoda-files/${key}`,
+        "--local",
+        `--file=${json}`,
+        "--content-type=application/json",
+        ...persistArgs(persistTo),
+      ],
+      options,
+    );
+  }
   for (const registration of DEMO_REGISTRATIONS) {
     const licence = join(dir, registration.licenceName);
     writeFileSync(licence, licencePdf(registration.fullName));

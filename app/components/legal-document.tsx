@@ -13,10 +13,11 @@ import {
   SUPPORT_TELEGRAM,
 } from "~/domain/constants";
 import { formatLongDay } from "~/domain/dates";
-import { birrText, CONSULTATION_FEE_SANTIM } from "~/domain/money";
+import { birrText, CONSULTATION_FEE_SANTIM, PLATFORM_FEE_PERCENT } from "~/domain/money";
+import { MIN_PAYOUT_SANTIM } from "~/domain/payouts";
 
 /** The date the legal texts last changed; shown on both pages. */
-const LEGAL_TEXTS_UPDATED_ON = "2026-11-21";
+const LEGAL_TEXTS_UPDATED_ON = "2026-11-25";
 
 const CONTACT = { email: SUPPORT_EMAIL, phone: SUPPORT_PHONE, telegram: SUPPORT_TELEGRAM };
 
@@ -26,8 +27,14 @@ const LEGAL_SECTIONS = {
     about: {},
     emergency: {},
     eligibility: { age: MIN_AGE_YEARS },
-    payments: { amount: birrText(CONSULTATION_FEE_SANTIM), minutes: PAYMENT_WINDOW_MINUTES, hours: ESCROW_RELEASE_HOURS },
+    payments: {
+      amount: birrText(CONSULTATION_FEE_SANTIM),
+      minutes: PAYMENT_WINDOW_MINUTES,
+      hours: ESCROW_RELEASE_HOURS,
+      percent: PLATFORM_FEE_PERCENT,
+    },
     disputes: { hours: DISPUTE_WINDOW_HOURS, email: SUPPORT_EMAIL },
+    payouts: { share: 100 - PLATFORM_FEE_PERCENT, minimum: birrText(MIN_PAYOUT_SANTIM) },
     records: { count: RECORD_RETENTION_YEARS },
     conduct: {},
     contact: CONTACT,

@@ -64,9 +64,13 @@ describe("the legal pages", () => {
       "medical brokerage",
       "not a healthcare provider",
       "non-emergency",
-      "held in escrow",
-      "72 hours after it ends if no dispute",
-      "file a dispute within 72 hours",
+      "holds your payment in escrow",
+      "72 hours after it ends if you have not opened a dispute",
+      "open a dispute from the consultation page within 72 hours",
+      "Qoda keeps 20% of the fee",
+      "refunded to you automatically through Chapa",
+      "refund it in full or refund part of it",
+      "once it is at least 100 ETB",
       "at least 1 year",
       "18 years or older",
       "parent or legal guardian",
@@ -79,15 +83,21 @@ describe("the legal pages", () => {
 
   it("state the privacy facts, in Amharic too", async () => {
     const english = await page("/privacy");
-    for (const fact of ["privacy@qoda.et", "at least 1 year", "never made public", "every such access is logged"]) {
+    for (const fact of [
+      "privacy@qoda.et",
+      "at least 1 year",
+      "never made public",
+      "every such access is logged",
+      "account name and number with each payout",
+    ]) {
       expect(english.html, fact).toContain(fact);
     }
     const amharic = await page("/privacy?lng=am");
     expect(amharic.html).toContain("የግላዊነት ፖሊሲ");
     expect(amharic.html).toContain("ቢያንስ ለ1 ዓመት");
-    // The date the texts changed, 21 November 2026, on each reader's calendar.
-    expect(english.html).toContain("Last updated: 21 November 2026");
-    expect(amharic.html).toContain("ለመጨረሻ ጊዜ የተሻሻለው፦ ኅዳር 12 ቀን 2019 ዓ.ም.");
+    // The date the texts changed, 25 November 2026, on each reader's calendar.
+    expect(english.html).toContain("Last updated: 25 November 2026");
+    expect(amharic.html).toContain("ለመጨረሻ ጊዜ የተሻሻለው፦ ኅዳር 16 ቀን 2019 ዓ.ም.");
   });
 });
 
