@@ -68,6 +68,11 @@ const PAGES: Array<{ route: string; path: string; as: Visitor }> = [
   { route: "patient.consultation.$id", path: `/patient/consultation/${consultation("in_progress")}`, as: "patient" },
   { route: "patient.payment.$id", path: `/patient/payment/${consultation("accepted_awaiting_payment")}`, as: "patient" },
   { route: "patient.feedback.$id", path: `/patient/feedback/${DEMO_CONSULTATIONS.find((item) => item.awaitsFeedback)!.id}`, as: "patient" },
+  {
+    route: "patient.payment.$id_.receipt",
+    path: `/patient/payment/${consultation("completed").replace("-9000-", "-a000-")}/receipt`,
+    as: "patient",
+  },
   { route: "notifications", path: "/notifications", as: "patient" },
   // A static page; without a sandbox transaction of its own it shows the not-found page, with no script either way.
   { route: "dev.payments.checkout.$txRef", path: "/dev/payments/checkout/qoda-00000000-0000-4000-8000-000000000000", as: "patient" },
@@ -76,6 +81,7 @@ const PAGES: Array<{ route: string; path: string; as: Visitor }> = [
   { route: "doctor.consultations", path: "/doctor/consultations", as: "doctor" },
   { route: "doctor.consultation.$id", path: `/doctor/consultation/${consultation("pending")}`, as: "doctor" },
   { route: "doctor.patients", path: "/doctor/patients", as: "doctor" },
+  { route: "doctor.earnings", path: "/doctor/earnings", as: "doctor" },
   { route: "doctor.profile", path: "/doctor/profile", as: "doctor" },
   { route: "doctor.thank-you", path: "/doctor/thank-you", as: "doctor" },
   { route: "consultation.$id.accept", path: `/consultation/${consultation("pending")}/accept`, as: "doctor" },
@@ -93,6 +99,8 @@ const PAGES: Array<{ route: string; path: string; as: Visitor }> = [
   { route: "admin.doctor-registrations", path: "/admin/doctor-registrations", as: "admin" },
   { route: "admin.messages", path: "/admin/messages", as: "admin" },
   { route: "admin.mail", path: "/admin/mail", as: "admin" },
+  { route: "admin.finance._index", path: "/admin/finance", as: "admin" },
+  { route: "admin.finance.disputes", path: "/admin/finance/disputes", as: "admin" },
 ];
 
 /** Gzipped JS a first visit may download (issue 8): public pages least, sign-in pages next, the rest. */

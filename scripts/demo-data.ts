@@ -336,6 +336,7 @@ function replayMoves(consultation: DemoConsultation, createdAtMs: number) {
     complete: doctor,
     confirmPayment: { kind: "system" },
     expirePayment: { kind: "system" },
+    cancelAfterPayment: { kind: "user", userId: DEMO_ACCOUNTS[0].id, role: "admin" },
   };
   const created = planCreation("draft", consultation.patientId, patient, new Date(createdAtMs));
   if (!created.ok) throw new Error(`Demo consultation ${consultation.id} cannot be created`);

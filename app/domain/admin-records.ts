@@ -31,3 +31,9 @@ export const MAX_OUTSIDE_REFUND_NOTE_CHARS = 500;
 
 /** Why a refund was made outside the provider. */
 export const outsideRefundNote = (raw: unknown) => requiredLine(raw, MAX_OUTSIDE_REFUND_NOTE_CHARS);
+
+/** The intent of an admin's cancellation of a paid consultation its doctor cannot finish. */
+export const CANCEL_PAID_INTENT = "cancel-paid";
+
+/** Why an admin cancels a paid consultation (the patient and the doctor read it). */
+export const cancellationNote = (raw: unknown) => requiredLine(raw, MAX_OUTSIDE_REFUND_NOTE_CHARS);

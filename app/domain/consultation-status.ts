@@ -42,7 +42,8 @@ export const MAX_DECLINE_NOTE_CHARS = 500;
 /** Doctors' queues sort by priority (most pressing first), then by waiting time. */
 export const PRIORITY_RANK: Record<Priority, number> = { urgent: 0, high: 1, normal: 2 };
 
-export type ConsultationMove = "submit" | "accept" | "decline" | "withdraw" | "confirmPayment" | "expirePayment" | "complete";
+export type ConsultationMove =
+  "submit" | "accept" | "decline" | "withdraw" | "confirmPayment" | "expirePayment" | "complete" | "cancelAfterPayment";
 
 /**
  * How a consultation comes to be, the first move of all: a draft that gathers its photos first, or a
@@ -55,7 +56,7 @@ export type ConsultationCreation = keyof typeof CONSULTATION_CREATIONS;
 export type Actor = { kind: "user"; userId: string; role: Role } | { kind: "system" };
 
 /** Who may make a move. */
-type MoveAuthority = "owning-patient" | "any-doctor" | "assigned-doctor" | "system";
+type MoveAuthority = "owning-patient" | "any-doctor" | "assigned-doctor" | "admin" | "system";
 
 const MOVES: Record<ConsultationMove, { from: ConsultationStatus; to: ConsultationStatus; by: MoveAuthority }> = {
   // The patient's final submit, once every photo is stored.
@@ -68,6 +69,8 @@ const MOVES: Record<ConsultationMove, { from: ConsultationStatus; to: Consultati
   // The payment window's alarm: the doctor is cleared and the request goes back to the queue.
   expirePayment: { from: "accepted_awaiting_payment", to: "pending", by: "system" },
   complete: { from: "in_progress", to: "completed", by: "assigned-doctor" },
+  // A paid consultation its doctor cannot finish (deactivated, gone): an admin ends it, and it is refunded.
+  cancelAfterPayment: { from: "in_progress", to: "cancelled", by: "admin" },
 };
 
 export interface ConsultationFacts {
@@ -104,6 +107,8 @@ function isPermitted(by: MoveAuthority, facts: ConsultationFacts, actor: Actor):
       return actor.role === "doctor";
     case "assigned-doctor":
       return actor.role === "doctor" && actor.userId === facts.doctorId;
+    case "admin":
+      return actor.role === "admin";
   }
 }
 
@@ -134,6 +139,7 @@ function changesFor(
       return { completedAt: now };
     case "decline":
     case "withdraw":
+    case "cancelAfterPayment":
       return { cancelledAt: now };
     case "submit":
       return {};

@@ -17,6 +17,7 @@ const NOTIFICATION_KINDS = [
   "payout_paid",
   "payout_failed",
   "payout_account_changed",
+  "consultation_cancelled",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -9,15 +9,23 @@ import { ConsultationSections } from "~/components/consultation-sections";
 import { ConsultationSummary } from "~/components/consultation-summary";
 import { FormAlert, SubmitButton } from "~/components/form-fields";
 import { PhotoViewer } from "~/components/photo-viewer";
-import { MAX_OPENING_REASON_CHARS, openingReason } from "~/domain/admin-records";
+import {
+  CANCEL_PAID_INTENT,
+  cancellationNote,
+  MAX_OPENING_REASON_CHARS,
+  MAX_OUTSIDE_REFUND_NOTE_CHARS,
+  openingReason,
+} from "~/domain/admin-records";
 import { formatConsultationId, RATING_MAX } from "~/domain/constants";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { consultationRecord } from "~/server/admin/consultation-opening.server";
 import { openingInForce, recordOpening } from "~/server/admin/opening-grant.server";
 import { recordAudit } from "~/server/audit.server";
 import { requireAdmin } from "~/server/auth/guards.server";
+import { cancelPaidConsultation } from "~/server/consultations/cancel-paid.server";
 import { findConsultationById } from "~/server/db/consultations.server";
 import { readFormData } from "~/server/form-body.server";
+import { redirectWithToast } from "~/server/toast.server";
 
 /** The consultation the URL names; a malformed or unknown id is a 404, before anything is read or written. */
 async function consultationOf(args: LoaderFunctionArgs | ActionFunctionArgs) {
@@ -54,6 +62,7 @@ export async function action(args: ActionFunctionArgs) {
   const consultation = await consultationOf(args);
   const { context, request } = args;
   const form = await readFormData(request);
+  if (form.get("intent") === CANCEL_PAID_INTENT) return cancelPaid(args, admin.userId, consultation.id, form);
   const reason = openingReason(form.get("reason"));
   if (!reason.ok) {
     const typed = form.get("reason");
@@ -66,17 +75,84 @@ export async function action(args: ActionFunctionArgs) {
   return redirect(`/admin/consultations/${consultation.id}`);
 }
 
+const CANCEL_REFUSALS = {
+  required: "admin.consultation.cancel.noteRequired",
+  tooLong: "admin.consultation.cancel.noteTooLong",
+  notOpened: "admin.consultation.cancel.notOpened",
+  not_found: "admin.consultation.cancel.notInProgress",
+  not_in_progress: "admin.consultation.cancel.notInProgress",
+  disputed: "admin.consultation.cancel.disputed",
+} as const;
+type CancelRefusal = keyof typeof CANCEL_REFUSALS;
+
+/**
+ * Ends a paid consultation its doctor cannot finish, and refunds the patient in full: only within an
+ * opening (the admin said why they look), with a note both people read; a second click is told it is done.
+ */
+async function cancelPaid(args: ActionFunctionArgs, adminId: string, consultationId: string, form: FormData) {
+  const { context, request } = args;
+  const refuse = (cancelRefusal: CancelRefusal, status: number) => data({ cancelRefusal }, { status });
+  const now = new Date();
+  if (!(await openingInForce(context.db, adminId, consultationId, now))) return refuse("notOpened", 403);
+  const note = cancellationNote(form.get("note"));
+  if (!note.ok) return refuse(note.refusal, 400);
+  const outcome = await cancelPaidConsultation(context, request, adminId, consultationId, note.text, now);
+  if (outcome !== "cancelled") return refuse(outcome, outcome === "not_found" ? 404 : 409);
+  return redirectWithToast(
+    `/admin/consultations/${consultationId}`,
+    { kind: "success", title: "admin.consultation.cancel.done" },
+    context.config,
+  );
+}
+
 const REFUSAL_MESSAGES = { required: "admin.consultation.reasonRequired", tooLong: "admin.consultation.reasonTooLong" } as const;
+
+function CancelPaidForm() {
+  const { t } = useTranslation();
+  const answer = useActionData<typeof action>();
+  const refusal = answer && "cancelRefusal" in answer ? answer.cancelRefusal : null;
+  return (
+    <details className="rounded-box border border-warning p-3" data-testid="cancel-paid" open={refusal !== null}>
+      <summary className="cursor-pointer font-medium">{t("admin.consultation.cancel.open")}</summary>
+      <Form method="post" className="mt-3 flex flex-col gap-3">
+        <p>{t("admin.consultation.cancel.explain")}</p>
+        <label htmlFor="cancel-note" className="font-medium">
+          {t("admin.consultation.cancel.noteLabel")}
+        </label>
+        <textarea
+          id="cancel-note"
+          name="note"
+          rows={2}
+          required
+          maxLength={MAX_OUTSIDE_REFUND_NOTE_CHARS}
+          aria-invalid={refusal ? true : undefined}
+          aria-describedby={refusal ? "cancel-error" : undefined}
+          className={`textarea w-full ${refusal ? "textarea-error" : ""}`}
+        />
+        {refusal ? (
+          <p id="cancel-error" className="text-sm text-error" role="alert">
+            {t(CANCEL_REFUSALS[refusal])}
+          </p>
+        ) : null}
+        <SubmitButton name="intent" value={CANCEL_PAID_INTENT} className="btn btn-warning self-start" busyLabel={t("forms.busy")}>
+          {t("admin.consultation.cancel.submit")}
+        </SubmitButton>
+      </Form>
+    </details>
+  );
+}
 
 function ReasonForm({ id }: { id: string }) {
   const { t } = useTranslation();
-  const answer = useActionData<typeof action>();
+  const answered = useActionData<typeof action>();
+  const answer = answered && "refusal" in answered ? answered : undefined;
   const errorId = "reason-error";
   return (
     <section className="mx-auto flex max-w-xl flex-col gap-4 px-4 py-8">
       <Link to="/admin/payments" className="link text-sm">
         {t("admin.consultation.back")}
       </Link>
+      {answered && "cancelRefusal" in answered ? <FormAlert message={t(CANCEL_REFUSALS[answered.cancelRefusal])} /> : null}
       <h1 className="text-2xl font-bold">{t("admin.consultation.askTitle")}</h1>
       <p className="text-base-content/80">{t("admin.consultation.askIntro", { id: formatConsultationId(id) })}</p>
       <Form method="post" className="flex flex-col gap-3" data-testid="reason-form">
@@ -136,6 +212,7 @@ function ConsultationRecord({ record, opening }: { record: RecordData; opening: 
           {t("admin.consultation.openUntil")} <When iso={opening.until} />
         </p>
       </div>
+      {consultation.status === "in_progress" ? <CancelPaidForm /> : null}
       <dl className="grid gap-3 sm:grid-cols-2">
         <div className="flex min-w-0 flex-col">
           <dt className="text-xs text-base-content/80">{t("admin.records.patient")}</dt>

@@ -50,7 +50,10 @@ export async function loader(args: LoaderFunctionArgs) {
       providerFees: birrDecimal(ledger.balances.provider_fees),
       clearing: birrDecimal(ledger.balances.provider_clearing),
     },
-    waiting,
+    waiting: {
+      openDisputes: waiting.openDisputes,
+      inReview: waiting.inReview.map((row) => ({ consultationId: row.consultationId, title: row.title, since: row.since.toISOString() })),
+    },
     refunds: refunds.map((refund) => ({
       id: refund.id,
       reference: refund.reference,
@@ -182,7 +185,22 @@ export default function AdminFinance() {
             {t("admin.finance.openDisputes", { count: data.waiting.openDisputes })}
           </Link>
         </p>
-        {data.waiting.inReview > 0 ? <p>{t("admin.finance.inReview", { count: data.waiting.inReview })}</p> : null}
+        {data.waiting.inReview.length > 0 ? (
+          <>
+            <p>{t("admin.finance.inReview", { count: data.waiting.inReview.length })}</p>
+            <ul className="flex flex-col gap-1 text-sm" data-testid="in-review">
+              {data.waiting.inReview.map((row) => (
+                <li key={row.consultationId} className="flex flex-wrap items-center gap-2">
+                  <Link to={`/admin/consultations/${row.consultationId}`} className="link">
+                    #{formatConsultationId(row.consultationId)} {row.title}
+                  </Link>
+                  <When iso={row.since} />
+                </li>
+              ))}
+            </ul>
+            <p className="text-sm text-base-content/80">{t("admin.finance.inReviewExplain")}</p>
+          </>
+        ) : null}
       </Part>
 
       <Part title={t("admin.finance.refunds")}>

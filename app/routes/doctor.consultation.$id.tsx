@@ -38,7 +38,7 @@ import { profileName } from "~/server/db/profiles.server";
 import { listPhotos } from "~/server/files.server";
 import { readFormData } from "~/server/form-body.server";
 import { answerDisputeAction } from "~/server/money/doctor-money-actions.server";
-import { doctorDisputePanel } from "~/server/money/escrow-view.server";
+import { doctorMoneyPanel } from "~/server/money/escrow-view.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 // Active doctors: a waiting request (any doctor) or one of their own consultations. Reading it is audited.
@@ -68,7 +68,7 @@ export async function loader(args: LoaderFunctionArgs) {
         patientName,
       ),
       closingTexts: doctorClosingTexts(t),
-      dispute: await doctorDisputePanel(context.db, t, await detectLanguage(request), consultation.id, doctor.userId),
+      dispute: await doctorMoneyPanel(context.db, t, await detectLanguage(request), consultation.id, doctor.userId),
     },
   });
 }

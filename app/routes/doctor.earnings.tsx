@@ -1,7 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
 
 import { Pager } from "~/components/pager";
 import { formatDay, formatMonth } from "~/domain/dates";
@@ -28,37 +27,55 @@ export async function loader(args: LoaderFunctionArgs) {
     payoutsOf(context.db, doctor.userId),
   ]);
   const byConsultation = toPage(consultations, page, CONSULTATIONS_PER_PAGE);
+  const birr = (santim: number) => t("earnings.birr", { amount: birrText(santim) });
+  // Worded here in the reader's language: the page ships none of its texts.
   return {
-    title: pageTitle(t("doctor.earnings.title")),
-    totals: {
-      held: birrText(totals.heldSantim),
-      available: birrText(totals.availableSantim),
-      inTransit: birrText(totals.inTransitSantim),
-      paidOut: birrText(totals.paidOutSantim),
+    title: pageTitle(t("earnings.title")),
+    words: {
+      title: t("earnings.title"),
+      download: t("earnings.download"),
+      payoutTerms: t("earnings.payoutTerms"),
+      payoutDetails: t("earnings.payoutDetails"),
+      byMonth: t("earnings.byMonth"),
+      noReleases: t("earnings.noReleases"),
+      byConsultation: t("earnings.byConsultation"),
+      noConsultations: t("earnings.noConsultations"),
+      payouts: t("earnings.payouts"),
+      noPayouts: t("earnings.noPayouts"),
     },
+    figures: [
+      { key: "held", label: t("earnings.held"), value: birr(totals.heldSantim), hint: t("earnings.heldHint") },
+      { key: "available", label: t("earnings.available"), value: birr(totals.availableSantim), hint: t("earnings.availableHint") },
+      { key: "inTransit", label: t("earnings.inTransit"), value: birr(totals.inTransitSantim), hint: t("earnings.inTransitHint") },
+      { key: "paidOut", label: t("earnings.paidOut"), value: birr(totals.paidOutSantim), hint: null },
+    ],
     months: monthlyTotals(releases, (date) => formatMonth(date, language)).map((month) => ({
-      ...month,
-      amount: birrText(month.amountSantim),
+      month: month.month,
+      line: t("earnings.monthLine", { count: month.consultations, amount: birrText(month.amountSantim) }),
     })),
     consultations: {
       ...byConsultation,
       rows: byConsultation.rows.map((row) => ({
         id: row.consultationId,
-        patient: row.patientFirstName ?? "",
-        date: formatDay(row.completedAt ?? row.paidAt, language),
+        label: t("earnings.consultationOf", { name: row.patientFirstName ?? "", date: formatDay(row.completedAt ?? row.paidAt, language) }),
         status: row.status,
-        share: birrText(row.shareSantim),
-        releasedOn: row.releasedAt ? formatDay(row.releasedAt, language) : null,
+        statusLabel: t(`earnings.escrow.${row.status}`),
+        share: birr(row.shareSantim),
       })),
     },
     payouts: payouts.map((payout) => ({
       reference: payout.reference,
-      amount: birrText(payout.amountSantim),
       status: payout.status,
-      account: `${payout.bankName} ••${payout.accountNumber.slice(-4)}`,
-      sentOn: formatDay(payout.createdAt, language),
-      settledOn: payout.settledAt ? formatDay(payout.settledAt, language) : null,
-      failureReason: payout.failureReason,
+      statusLabel: t(`earnings.payout.${payout.status}`),
+      amount: birr(payout.amountSantim),
+      to: t("earnings.payoutTo", {
+        account: `${payout.bankName} ••${payout.accountNumber.slice(-4)}`,
+        date: formatDay(payout.createdAt, language),
+      }),
+      paidOn:
+        payout.status === "succeeded" && payout.settledAt ? t("earnings.paidOn", { date: formatDay(payout.settledAt, language) }) : null,
+      failed: payout.status === "failed" ? t("earnings.failedBecause", { reason: payout.failureReason ?? "" }) : null,
+      referenceLine: t("earnings.reference", { reference: payout.reference }),
     })),
   };
 }
@@ -77,63 +94,52 @@ const STATUS_BADGE = {
 } as const;
 
 export default function DoctorEarnings() {
-  const { t } = useTranslation();
-  const { totals, months, consultations, payouts } = useLoaderData<typeof loader>();
-  const figures = [
-    { label: t("doctor.earnings.held"), value: totals.held, hint: t("doctor.earnings.heldHint") },
-    { label: t("doctor.earnings.available"), value: totals.available, hint: t("doctor.earnings.availableHint") },
-    { label: t("doctor.earnings.inTransit"), value: totals.inTransit, hint: t("doctor.earnings.inTransitHint") },
-    { label: t("doctor.earnings.paidOut"), value: totals.paidOut, hint: null },
-  ];
+  const { words, figures, months, consultations, payouts } = useLoaderData<typeof loader>();
   return (
     <section className="mx-auto flex max-w-5xl flex-col gap-6 px-4 py-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-bold">{t("doctor.earnings.title")}</h1>
+        <h1 className="text-2xl font-bold">{words.title}</h1>
         <a href="/doctor/earnings.csv" className="btn btn-sm btn-outline" download>
-          {t("doctor.earnings.download")}
+          {words.download}
         </a>
       </div>
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
         {figures.map((figure) => (
-          <div key={figure.label} className="min-w-0 rounded-box border border-base-300 p-4">
+          <div key={figure.key} className="min-w-0 rounded-box border border-base-300 p-4">
             <dt className="text-sm break-words text-base-content/80">{figure.label}</dt>
-            <dd className="text-2xl font-bold">{t("doctor.earnings.birr", { amount: figure.value })}</dd>
+            <dd className="text-2xl font-bold">{figure.value}</dd>
             {figure.hint ? <dd className="text-xs text-base-content/70">{figure.hint}</dd> : null}
           </div>
         ))}
       </dl>
       <p className="text-sm">
-        {t("doctor.earnings.payoutTerms")}{" "}
+        {words.payoutTerms}{" "}
         <Link to="/doctor/profile#payout-account" className="link">
-          {t("doctor.earnings.payoutDetails")}
+          {words.payoutDetails}
         </Link>
       </p>
 
-      <ListSection id="months" title={t("doctor.earnings.byMonth")} empty={months.length === 0 ? t("doctor.earnings.noReleases") : null}>
+      <ListSection id="months" title={words.byMonth} empty={months.length === 0 ? words.noReleases : null}>
         <ul className={LIST}>
           {months.map((month) => (
             <li key={month.month} className="flex flex-wrap justify-between gap-2 p-3 text-sm">
               <span className="font-semibold">{month.month}</span>
-              <span>{t("doctor.earnings.monthLine", { count: month.consultations, amount: month.amount })}</span>
+              <span>{month.line}</span>
             </li>
           ))}
         </ul>
       </ListSection>
 
-      <ListSection
-        id="consultations"
-        title={t("doctor.earnings.byConsultation")}
-        empty={consultations.rows.length === 0 ? t("doctor.earnings.noConsultations") : null}
-      >
-        <ul className={LIST}>
+      <ListSection id="consultations" title={words.byConsultation} empty={consultations.rows.length === 0 ? words.noConsultations : null}>
+        <ul className={LIST} data-testid="earnings-consultations">
           {consultations.rows.map((row) => (
             <li key={row.id} className="flex flex-wrap items-center justify-between gap-2 p-3 text-sm">
               <Link to={`/doctor/consultation/${row.id}`} className="link">
-                {t("doctor.earnings.consultationOf", { name: row.patient, date: row.date })}
+                {row.label}
               </Link>
               <span className="flex flex-wrap items-center gap-2">
-                <span className={`badge badge-sm ${STATUS_BADGE[row.status]}`}>{t(`doctor.earnings.escrow.${row.status}`)}</span>
-                <span>{t("doctor.earnings.birr", { amount: row.share })}</span>
+                <span className={`badge badge-sm ${STATUS_BADGE[row.status]}`}>{row.statusLabel}</span>
+                <span>{row.share}</span>
               </span>
             </li>
           ))}
@@ -141,24 +147,18 @@ export default function DoctorEarnings() {
         <Pager page={consultations.page} hasPrevious={consultations.hasPrevious} hasNext={consultations.hasNext} />
       </ListSection>
 
-      <ListSection id="payouts" title={t("doctor.earnings.payouts")} empty={payouts.length === 0 ? t("doctor.earnings.noPayouts") : null}>
-        <ul className={LIST}>
+      <ListSection id="payouts" title={words.payouts} empty={payouts.length === 0 ? words.noPayouts : null}>
+        <ul className={LIST} data-testid="earnings-payouts">
           {payouts.map((payout) => (
             <li key={payout.reference} className="flex flex-col gap-1 p-3 text-sm">
               <span className="flex flex-wrap items-center justify-between gap-2">
-                <span className="font-semibold">{t("doctor.earnings.birr", { amount: payout.amount })}</span>
-                <span className={`badge badge-sm ${STATUS_BADGE[payout.status]}`}>{t(`doctor.earnings.payout.${payout.status}`)}</span>
+                <span className="font-semibold">{payout.amount}</span>
+                <span className={`badge badge-sm ${STATUS_BADGE[payout.status]}`}>{payout.statusLabel}</span>
               </span>
-              <span>{t("doctor.earnings.payoutTo", { account: payout.account, date: payout.sentOn })}</span>
-              {payout.settledOn && payout.status === "succeeded" ? (
-                <span>{t("doctor.earnings.paidOn", { date: payout.settledOn })}</span>
-              ) : null}
-              {payout.status === "failed" ? (
-                <span className="text-error">{t("doctor.earnings.failedBecause", { reason: payout.failureReason ?? "" })}</span>
-              ) : null}
-              <span className="font-mono text-xs break-all text-base-content/70">
-                {t("doctor.earnings.reference", { reference: payout.reference })}
-              </span>
+              <span>{payout.to}</span>
+              {payout.paidOn ? <span>{payout.paidOn}</span> : null}
+              {payout.failed ? <span className="text-error">{payout.failed}</span> : null}
+              <span className="font-mono text-xs break-all text-base-content/70">{payout.referenceLine}</span>
             </li>
           ))}
         </ul>

@@ -1,5 +1,6 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
+import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 
 import { ChatPanel } from "~/components/chat/chat-panel";
@@ -62,6 +63,8 @@ export async function loader(args: LoaderFunctionArgs) {
     consultation: consultationForPage(consultation),
     // Decided here, so the page's script does not carry the state machine's module.
     listening: isOpenStatus(consultation.status),
+    // Paid for (its chat began): never again a request's waiting screen, even if an admin cancels it.
+    paidFor: consultation.startedAt !== null,
     doctorFirstName: doctor?.firstName ?? null,
     photoIds: photos.map((photo) => photo.id),
     /** Payments that could not start it: the patient is told why, and that each will be (or was) refunded (worded here, so no page ships these texts). */
@@ -115,7 +118,7 @@ async function deletePhotos({ context, request, params }: ActionFunctionArgs, pa
 
 export default function PatientConsultation() {
   const { t } = useTranslation();
-  const { consultation, listening, doctorFirstName, photoIds, chat, latePayments, feedback, storedFiles, moneyPanels } =
+  const { consultation, listening, paidFor, doctorFirstName, photoIds, chat, latePayments, feedback, storedFiles, moneyPanels } =
     useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   // The room says live when a doctor accepts or declines it and when it is paid; then it carries the chat, and says when it ends.
@@ -123,6 +126,12 @@ export default function PatientConsultation() {
   const withChat = hasChat(live.status) && chat !== null;
   const online = live.status === "in_progress" ? (live.online ?? chat?.online ?? null) : null;
   const decline = live.decline ?? consultation.decline;
+  // Cancelled by an admin while the patient watched: the page reloads what the server says of it (why, the refund).
+  const revalidator = useRevalidator();
+  const cancelledLive = paidFor && live.status === "cancelled" && consultation.status !== "cancelled";
+  useEffect(() => {
+    if (cancelledLive && revalidator.state === "idle") revalidator.revalidate();
+  }, [cancelledLive, revalidator]);
   return (
     <article className="mx-auto flex max-w-3xl flex-col gap-5 px-4 py-6">
       <Link to="/patient/dashboard" className="link text-sm">
@@ -174,12 +183,14 @@ export default function PatientConsultation() {
           </Link>
         </div>
       ))}
-      <RequestStatusPanel
-        consultationId={consultation.id}
-        status={live.status}
-        decline={decline}
-        goToPaymentWhenFound={consultation.status === "pending"}
-      />
+      {paidFor ? null : (
+        <RequestStatusPanel
+          consultationId={consultation.id}
+          status={live.status}
+          decline={decline}
+          goToPaymentWhenFound={consultation.status === "pending"}
+        />
+      )}
       {live.status === "accepted_awaiting_payment" && consultation.status === "accepted_awaiting_payment" ? (
         <Link to={`/patient/payment/${consultation.id}`} className="btn btn-primary">
           {t("payment.goToPayment")}

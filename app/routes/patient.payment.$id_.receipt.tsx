@@ -1,7 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
 
 import { useHydrated } from "~/components/use-hydrated";
 import { ESCROW_RELEASE_HOURS } from "~/domain/constants";
@@ -18,15 +17,31 @@ export async function loader(args: LoaderFunctionArgs) {
   const [t, language] = await Promise.all([getTranslator(request), detectLanguage(request)]);
   const receipt = await patientReceipt(context.db, t, language, patient.userId, params.id ?? "");
   if (!receipt) throw new Response("Not Found", { status: 404 });
-  return { title: pageTitle(t("receipt.title")), receipt };
+  // Worded here in the reader's language: the page ships none of its texts.
+  const words = {
+    title: t("receipt.title"),
+    issuer: t("receipt.issuer"),
+    amount: t("receipt.amount"),
+    amountValue: t("receipt.amountValue", { amount: receipt.amount }),
+    paidAt: t("receipt.paidAt"),
+    txRef: t("receipt.txRef"),
+    providerReference: t("receipt.providerReference"),
+    noProviderReference: t("receipt.noProviderReference"),
+    consultation: t("receipt.consultation"),
+    consultationValue: t("receipt.consultationValue", { id: receipt.consultation.shortId, date: receipt.consultation.requestedOn }),
+    state: t("receipt.state"),
+    escrowMeans: t("receipt.escrowMeans", { hours: ESCROW_RELEASE_HOURS }),
+    print: t("receipt.print"),
+    back: t("receipt.back"),
+  };
+  return { title: pageTitle(words.title), receipt, words };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
 
 export default function PaymentReceipt() {
-  const { t } = useTranslation();
   const hydrated = useHydrated();
-  const { receipt } = useLoaderData<typeof loader>();
+  const { receipt, words } = useLoaderData<typeof loader>();
   const consultationPath = `/patient/consultation/${receipt.consultation.id}`;
   return (
     <article className="mx-auto flex max-w-xl flex-col gap-4 px-4 py-6 print:max-w-none print:px-0" data-testid="receipt">
@@ -37,39 +52,39 @@ export default function PaymentReceipt() {
             ቆዳ
           </span>
         </p>
-        <h1 className="text-2xl font-bold">{t("receipt.title")}</h1>
-        <p className="text-sm">{t("receipt.issuer")}</p>
+        <h1 className="text-2xl font-bold">{words.title}</h1>
+        <p className="text-sm">{words.issuer}</p>
       </header>
       <dl className="flex flex-col gap-3 rounded-box border border-base-300 p-3">
-        <Row label={t("receipt.amount")}>
+        <Row label={words.amount}>
           <span className="text-lg font-bold" data-testid="receipt-amount">
-            {t("receipt.amountValue", { amount: receipt.amount })}
+            {words.amountValue}
           </span>
         </Row>
-        <Row label={t("receipt.paidAt")}>
+        <Row label={words.paidAt}>
           <time dateTime={receipt.paidAt.iso}>{receipt.paidAt.text}</time>
         </Row>
-        <Row label={t("receipt.txRef")}>
+        <Row label={words.txRef}>
           <span className="break-all font-mono text-sm" data-testid="receipt-tx-ref">
             {receipt.txRef}
           </span>
         </Row>
-        <Row label={t("receipt.providerReference")}>
+        <Row label={words.providerReference}>
           {receipt.providerReference ? (
             <span className="break-all font-mono text-sm" data-testid="receipt-provider-reference">
               {receipt.providerReference}
             </span>
           ) : (
-            t("receipt.noProviderReference")
+            words.noProviderReference
           )}
         </Row>
-        <Row label={t("receipt.consultation")}>
+        <Row label={words.consultation}>
           <Link to={consultationPath} className="link">
-            {t("receipt.consultationValue", { id: receipt.consultation.shortId, date: receipt.consultation.requestedOn })}
+            {words.consultationValue}
           </Link>
         </Row>
         {receipt.state ? (
-          <Row label={t("receipt.state")}>
+          <Row label={words.state}>
             <span className="font-bold" data-testid="receipt-state">
               {receipt.state.label}
             </span>
@@ -79,16 +94,16 @@ export default function PaymentReceipt() {
           </Row>
         ) : null}
       </dl>
-      <p className="text-sm">{t("receipt.escrowMeans", { hours: ESCROW_RELEASE_HOURS })}</p>
+      <p className="text-sm">{words.escrowMeans}</p>
       <div className="flex flex-wrap items-center gap-3 print:hidden">
         {/* Printing needs no script (the browser's own menu does it); the button only saves a step. */}
         {hydrated ? (
           <button type="button" className="btn btn-primary btn-sm" onClick={() => window.print()}>
-            {t("receipt.print")}
+            {words.print}
           </button>
         ) : null}
         <Link to={consultationPath} className="link">
-          {t("receipt.back")}
+          {words.back}
         </Link>
       </div>
     </article>

@@ -47,6 +47,7 @@ export type AuditAction =
   | "refund.settled"
   | "refund.failed"
   | "refund.retried"
+  | "consultation.cancelled_after_payment"
   | "dispute.opened"
   | "dispute.answered"
   | "dispute.resolved"

@@ -12,7 +12,7 @@ import { findAbandonedDrafts } from "~/server/db/consultations.server";
 import { deleteConnectionsOpenedBefore } from "~/server/db/room-connections.server";
 import { loadConfig } from "~/server/env.server";
 import { deliverDueMail, type DeliveryReport } from "~/server/mail/mailer.server";
-import { releaseDueEscrows } from "~/server/money/escrow.server";
+import { releaseDueEscrows, sendStrandedEscrowsToReview } from "~/server/money/escrow.server";
 import { movePayoutsOn, type PayoutRunReport, runPayouts } from "~/server/money/payouts.server";
 import { moveRefundsOn } from "~/server/money/refunds.server";
 import { reverifyOpenPayments, type ReverifyReport } from "~/server/payments/reverify.server";
@@ -29,6 +29,8 @@ export interface HousekeepingReport {
   approvalsReleased: number;
   /** Escrow holds released to their doctors: 72 hours after the end with no dispute. */
   escrowsReleased: number;
+  /** Paid consultations whose doctor cannot finish them, sent to an admin (who may cancel and refund). */
+  escrowsToReview: number;
   /** Refunds started for late payments, and pending ones asked about or asked for again. */
   refunds: Awaited<ReturnType<typeof moveRefundsOn>>;
   /** Payouts in flight asked about; the weekly run for doctors not paid in the last week. */
@@ -79,6 +81,7 @@ export async function runHousekeeping(env: Env, now: Date): Promise<Housekeeping
     approvalsReleased: await releaseStrandedApprovals(db, now),
     payments: await reverifyOpenPayments(env, config, now),
     escrowsReleased: await releaseDueEscrows(db, now),
+    escrowsToReview: await sendStrandedEscrowsToReview(db, now),
     refunds: await moveRefundsOn(env, config, now),
     payouts: await movePayoutsOn(env, config, now),
     payoutRun: await runPayouts(env, config, now, "schedule"),

@@ -22,6 +22,7 @@ const CONSULTATION_MOVES = Object.keys({
   confirmPayment: true,
   expirePayment: true,
   complete: true,
+  cancelAfterPayment: true,
 } satisfies Record<ConsultationMove, true>) as ConsultationMove[];
 
 const PATIENT = "patient-1";
@@ -57,6 +58,8 @@ const ALLOWED: Array<[ConsultationStatus, ConsultationMove, ActorName, Consultat
   ["accepted_awaiting_payment", "confirmPayment", "system", "in_progress"],
   ["accepted_awaiting_payment", "expirePayment", "system", "pending"],
   ["in_progress", "complete", "assignedDoctor", "completed"],
+  // Issue 16: a paid consultation its doctor cannot finish is ended by an admin, and refunded.
+  ["in_progress", "cancelAfterPayment", "admin", "cancelled"],
 ];
 
 describe("the consultation state machine", () => {

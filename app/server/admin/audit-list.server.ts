@@ -52,6 +52,7 @@ export const AUDIT_ACTION_LABELS = {
   "refund.settled": "admin.audit.actions.refund_settled",
   "refund.failed": "admin.audit.actions.refund_failed",
   "refund.retried": "admin.audit.actions.refund_retried",
+  "consultation.cancelled_after_payment": "admin.audit.actions.consultation_cancelled_after_payment",
   "dispute.opened": "admin.audit.actions.dispute_opened",
   "dispute.answered": "admin.audit.actions.dispute_answered",
   "dispute.resolved": "admin.audit.actions.dispute_resolved",

@@ -126,7 +126,7 @@ export async function createConsultation(
 export function auditOfMove(
   db: Database,
   moved: MovedByThisCall,
-  entry: { actorId: string | null; action: AuditAction; ipAddress: string | null; now: Date },
+  entry: { actorId: string | null; action: AuditAction; ipAddress: string | null; now: Date; details?: SQL<string> },
 ) {
   return auditIfChanged(db, consultations, moved, { ...entry, targetType: "consultation", targetId: consultations.id });
 }

@@ -9,7 +9,14 @@ import type { MailMessage } from "./mailer.server";
 
 type Translate = TFunction<"common">;
 type MoneyEmail =
-  "disputeOpened" | "disputeAnswered" | "disputeResolved" | "moneyRefunded" | "payoutPaid" | "payoutFailed" | "payoutAccountChanged";
+  | "disputeOpened"
+  | "disputeAnswered"
+  | "disputeResolved"
+  | "moneyRefunded"
+  | "payoutPaid"
+  | "payoutFailed"
+  | "payoutAccountChanged"
+  | "paidCancelled";
 
 /** One money email: a greeting, its body (`bodyKey`, by default `email.<kind>.body`) and one action. */
 export function moneyEmail(

@@ -8,7 +8,7 @@ import type { SessionUser } from "~/server/auth/session.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 import { answerDispute } from "./disputes.server";
-import { doctorDisputePanel } from "./escrow-view.server";
+import { doctorMoneyPanel } from "./escrow-view.server";
 
 /**
  * The dispute panel again with the form's error in the doctor's words; otherwise it throws the redirect
@@ -24,7 +24,7 @@ export async function answerDisputeAction(args: ActionFunctionArgs, doctor: Sess
     const say = t as unknown as (key: string) => string;
     const error = say(submission.error?.answer?.[0] ?? "forms.errors.invalid");
     const values = { answer: String(formData.get("answer") ?? "") };
-    return doctorDisputePanel(context.db, t, language, consultationId, doctor.userId, { values, errors: { answer: error } });
+    return doctorMoneyPanel(context.db, t, language, consultationId, doctor.userId, { values, errors: { answer: error } });
   }
   const outcome = await answerDispute(context, doctor.userId, consultationId, submission.value.answer, new Date(), context);
   if (outcome.ok) throw await redirectWithToast(page, { kind: "success", title: "disputes.toasts.answered" }, context.config);

@@ -155,6 +155,11 @@ export async function patientMoneyPanels(
     lines: [patientMoneyLine(t, language, state, doctorFirstName)],
     link: { to: receiptPath(escrow.paymentId), label: t("escrow.receipt") },
   };
+  // Ended by an admin after it was paid (its doctor could not finish it): why, before where the money is.
+  if (consultation.status === "cancelled") {
+    const refund = await refundOfPayment(db, escrow.paymentId);
+    if (refund?.reason === "cancelled") payment.lines.unshift(t("escrow.cancelledAfterPayment", { note: refund.note ?? "" }));
+  }
   if (state.kind === "held" && completedAt) {
     payment.lines.push(t("escrow.releaseNow"), t("escrow.confirmExplain"));
     payment.form = { action, intent: CONFIRM_COMPLETE_INTENT, fields: [], submit: t("escrow.confirm") };
@@ -211,8 +216,11 @@ export async function patientMoneyPanels(
   return panels;
 }
 
-/** The doctor's panel: a dispute of their consultation, and the form for their one answer. */
-export async function doctorDisputePanel(
+/**
+ * The doctor's panel about the money of their consultation: a dispute and the form for their one
+ * answer, or that an admin cancelled it after payment and why.
+ */
+export async function doctorMoneyPanel(
   db: Database,
   t: TFunction,
   language: string,
@@ -221,7 +229,14 @@ export async function doctorDisputePanel(
   answerForm?: DisputeFormState,
 ): Promise<WordedPanelProps | null> {
   const [dispute, escrow] = await Promise.all([disputeOf(db, consultationId), escrowOf(db, consultationId)]);
-  if (!dispute || !escrow || dispute.doctorId !== doctorId) return null;
+  if (!escrow || escrow.doctorId !== doctorId) return null;
+  if (!dispute) {
+    const refund = escrow.status === "refunded" ? await refundOfPayment(db, escrow.paymentId) : null;
+    return refund?.reason === "cancelled"
+      ? { id: "cancelled", title: t("escrow.title"), lines: [t("escrow.cancelledAfterPaymentDoctor", { note: refund.note ?? "" })] }
+      : null;
+  }
+  if (dispute.doctorId !== doctorId) return null;
   const panel: WordedPanelProps = {
     id: "dispute",
     title: t("disputes.title"),

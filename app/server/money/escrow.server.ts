@@ -4,7 +4,7 @@
 import { and, asc, eq, lte, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 
-import { consultations, escrows } from "~/db/schema";
+import { consultations, doctors, escrows } from "~/db/schema";
 import type { ConsultationStatus } from "~/domain/consultation-status";
 import { ESCROW_RELEASE_AFTER_MS, type ReleaseRefusal, releaseRefusal } from "~/domain/escrow";
 import { escrowReleased, paymentCaptured } from "~/domain/ledger";
@@ -191,4 +191,27 @@ export async function releaseDueEscrows(db: Database, now: Date, limit = 1_000):
     ).length;
   }
   return released;
+}
+
+/** A consultation under way this long after its payment has been left by its doctor, for an admin to look at. */
+const STRANDED_AFTER_MS = 7 * 24 * 60 * 60_000;
+
+/**
+ * The job: a paid consultation whose doctor can no longer finish it (deactivated, or still not ended a
+ * week after payment) has its escrow sent to review, so it is neither released nor forgotten: admins
+ * see it on /admin/finance and may cancel it, which refunds the patient; the patient reads that it is
+ * under review. Safe to run twice: only a hold still `held` changes.
+ */
+export async function sendStrandedEscrowsToReview(db: Database, now: Date): Promise<number> {
+  const stranded = sql`${escrows.consultationId} IN (
+    SELECT ${consultations.id} FROM ${consultations}
+    LEFT JOIN ${doctors} ON ${doctors.userId} = ${consultations.doctorId}
+    WHERE ${consultations.status} = 'in_progress'
+      AND (${doctors.status} IS NOT 'active' OR ${consultations.startedAt} <= ${now.getTime() - STRANDED_AFTER_MS}))`;
+  const moved = await db
+    .update(escrows)
+    .set({ status: "in_review", reviewReason: "doctor_gone", updatedAt: now })
+    .where(and(eq(escrows.status, "held"), stranded))
+    .returning({ consultationId: escrows.consultationId });
+  return moved.length;
 }

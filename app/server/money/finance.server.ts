@@ -36,19 +36,22 @@ export async function books(db: Database): Promise<Books> {
   };
 }
 
-/** Consultations whose money waits on an admin: disputes open, and holds sent to review. */
+/** Consultations whose money waits on an admin: disputes open, and paid consultations sent to review (oldest first). */
 export async function waitingOnAdmins(db: Database) {
-  const [[open], [review]] = await Promise.all([
+  const [[open], inReview] = await Promise.all([
     db
       .select({ count: sql<number>`count(*)` })
       .from(disputes)
       .where(eq(disputes.status, "open")),
     db
-      .select({ count: sql<number>`count(*)` })
+      .select({ consultationId: escrows.consultationId, title: consultations.title, since: escrows.updatedAt })
       .from(escrows)
-      .where(eq(escrows.status, "in_review")),
+      .innerJoin(consultations, eq(consultations.id, escrows.consultationId))
+      .where(eq(escrows.status, "in_review"))
+      .orderBy(asc(escrows.updatedAt))
+      .limit(100),
   ]);
-  return { openDisputes: Number(open?.count ?? 0), inReview: Number(review?.count ?? 0) };
+  return { openDisputes: Number(open?.count ?? 0), inReview };
 }
 
 /** How far back settled failures are still shown beside what is in flight. */

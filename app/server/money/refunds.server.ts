@@ -39,6 +39,8 @@ interface RefundPlan {
   amountSantim: number;
   reason: RefundReason;
   requestedBy: string | null;
+  /** Why, in an admin's words (read by the patient), when an admin decided it. */
+  note?: string | null;
 }
 
 /**
