@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { benchAccount, printLatencies, quote, serveSeeded } from "./bench-stack.ts";
+import { benchAccount, inserts, printLatencies, serveSeeded } from "./bench-stack.ts";
 import { benchPort } from "./local-stack.ts";
 
 const PORT = benchPort(8896);
@@ -19,17 +19,6 @@ const AUDIT_ENTRIES = Number(process.env.BENCH_AUDIT_ENTRIES ?? 20_000);
 /** Loads of each page measured (after one that warms it up). */
 const LOADS = Number(process.env.BENCH_LOADS ?? 20);
 const MINUTE_MS = 60_000;
-
-/** Rows as multi-row INSERTs of 200 each: one statement per batch keeps the seed file quick to run. */
-function inserts(table: string, columns: string[], rows: Array<Array<string | number | null>>) {
-  const literal = (value: string | number | null) => (value === null ? "NULL" : typeof value === "number" ? String(value) : quote(value));
-  const statements: string[] = [];
-  for (let start = 0; start < rows.length; start += 200) {
-    const values = rows.slice(start, start + 200).map((row) => `(${row.map(literal).join(", ")})`);
-    statements.push(`INSERT INTO ${table} (${columns.join(", ")}) VALUES ${values.join(", ")};`);
-  }
-  return statements;
-}
 
 const stateDir = mkdtempSync(join(tmpdir(), "qoda-bench-"));
 let stop: (() => Promise<void>) | undefined;

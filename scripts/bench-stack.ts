@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { applyMigrations, build, run, startDevServer } from "./local-stack.ts";
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
-export const quote = (value: string) => `'${value.replace(/'/g, "''")}'`;
+const quote = (value: string) => `'${value.replace(/'/g, "''")}'`;
 /** The session cookie as Remix's createCookie writes it (JSON, base64, URI-encoded). */
 const cookieFor = (token: string) => `__Host-qoda_session=${encodeURIComponent(Buffer.from(JSON.stringify(token)).toString("base64"))}`;
 
@@ -27,6 +27,17 @@ export function benchAccount(role: "doctor" | "patient" | "admin", index: number
       `INSERT INTO doctors (user_id, status, specialty, doctor_code, created_at, updated_at) VALUES (${quote(id)}, 'active', 'Dermatologist', ${quote(`B${index}`)}, ${now}, ${now});`,
     );
   return { id, statements, cookie: cookieFor(token) };
+}
+
+/** Rows as multi-row INSERTs of 200 each: one statement per batch keeps the seed file quick to run. */
+export function inserts(table: string, columns: string[], rows: Array<Array<string | number | null>>) {
+  const literal = (value: string | number | null) => (value === null ? "NULL" : typeof value === "number" ? String(value) : quote(value));
+  const statements: string[] = [];
+  for (let start = 0; start < rows.length; start += 200) {
+    const values = rows.slice(start, start + 200).map((row) => `(${row.map(literal).join(", ")})`);
+    statements.push(`INSERT INTO ${table} (${columns.join(", ")}) VALUES ${values.join(", ")};`);
+  }
+  return statements;
 }
 
 export function percentile(sorted: number[], fraction: number) {

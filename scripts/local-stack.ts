@@ -154,6 +154,8 @@ export async function startDevServer(options: {
   /** The debugger's port; 1000 above `port` unless given. */
   inspectorPort?: number;
   persistTo?: string;
+  /** A wrangler configuration other than the project's (a bench's own Worker). */
+  configPath?: string;
   vars?: Record<string, string>;
   inheritOutput?: boolean;
   readyTimeoutMs?: number;
@@ -172,6 +174,7 @@ export async function startDevServer(options: {
       "--inspector-port",
       String(options.inspectorPort ?? options.port + 1000),
       "--show-interactive-dev-session=false",
+      ...(options.configPath ? ["--config", options.configPath] : []),
       ...persistArgs(options.persistTo),
       ...varArgs,
     ],
