@@ -34,8 +34,10 @@ export interface WordedPanelProps {
   };
 }
 
-export function WordedPanel({ id, title, lines, link, form }: WordedPanelProps) {
+/** `headingLevel` 1 when the panel is the page (its title is the page's heading). */
+export function WordedPanel({ id, title, lines, link, form, headingLevel = 2 }: WordedPanelProps & { headingLevel?: 1 | 2 }) {
   const { t } = useTranslation();
+  const Heading = headingLevel === 1 ? "h1" : "h2";
   const fields = form ? (
     <Form method="post" action={form.action} className="flex flex-col gap-3" noValidate>
       {form.fields.map((field) => {
@@ -81,9 +83,9 @@ export function WordedPanel({ id, title, lines, link, form }: WordedPanelProps) 
   ) : null;
   return (
     <section className="flex flex-col gap-2 rounded-box border border-base-300 p-3" data-testid={id} aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`} className="font-bold">
+      <Heading id={`${id}-title`} className={headingLevel === 1 ? "text-2xl font-bold" : "font-bold"}>
         {title}
-      </h2>
+      </Heading>
       {lines.map((line) => (
         <p key={line} className="whitespace-pre-wrap">
           {line}

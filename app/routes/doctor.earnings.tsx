@@ -114,7 +114,7 @@ export default function DoctorEarnings() {
       </dl>
       <p className="text-sm">
         {words.payoutTerms}{" "}
-        <Link to="/doctor/profile#payout-account" className="link">
+        <Link to="/doctor/profile/payout" className="link">
           {words.payoutDetails}
         </Link>
       </p>

@@ -1,6 +1,6 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
-import { useEffect } from "react";
+import { lazy, Suspense, useEffect } from "react";
 import { useTranslation } from "react-i18next";
 
 import { ChatPanel } from "~/components/chat/chat-panel";
@@ -10,7 +10,6 @@ import { ConsultationSummary } from "~/components/consultation-summary";
 import { FormAlert } from "~/components/form-fields";
 import { DELETE_PHOTOS_INTENT, DeletePhotosForm } from "~/components/patient/delete-photos-form";
 import { DoctorCard } from "~/components/patient/doctor-card";
-import { RequestStatusPanel } from "~/components/patient/request-status-panel";
 import { PhotoViewer } from "~/components/photo-viewer";
 import { useConsultationRoom } from "~/components/realtime/use-consultation-room";
 import { WordedPanel } from "~/components/worded-panel";
@@ -40,6 +39,12 @@ import {
   patientMoneyPanelsFor,
 } from "~/server/money/patient-money-actions.server";
 import { redirectWithToast } from "~/server/toast.server";
+
+// A request's waiting screen (looking, found, declined, withdrawn): a chunk of its own, which a
+// consultation already paid for (most visits of this page) never loads.
+const RequestStatusPanel = lazy(() =>
+  import("~/components/patient/request-status-panel").then((module) => ({ default: module.RequestStatusPanel })),
+);
 
 // Patients: one of their own consultations (anyone else's id is "not found").
 export async function loader(args: LoaderFunctionArgs) {
@@ -184,12 +189,14 @@ export default function PatientConsultation() {
         </div>
       ))}
       {paidFor ? null : (
-        <RequestStatusPanel
-          consultationId={consultation.id}
-          status={live.status}
-          decline={decline}
-          goToPaymentWhenFound={consultation.status === "pending"}
-        />
+        <Suspense fallback={null}>
+          <RequestStatusPanel
+            consultationId={consultation.id}
+            status={live.status}
+            decline={decline}
+            goToPaymentWhenFound={consultation.status === "pending"}
+          />
+        </Suspense>
       )}
       {live.status === "accepted_awaiting_payment" && consultation.status === "accepted_awaiting_payment" ? (
         <Link to={`/patient/payment/${consultation.id}`} className="btn btn-primary">

@@ -71,6 +71,7 @@ const MATRIX: Record<string, Record<Persona, Expectation>> = {
   "routes/doctor._index": { ...onlyFor("doctor"), activeDoctor: "/doctor/dashboard" },
   "routes/doctor.dashboard": onlyFor("doctor"),
   "routes/doctor.profile": onlyFor("doctor"),
+  "routes/doctor.profile_.payout": onlyFor("doctor"),
   "routes/admin": { ...onlyFor("admin"), admin: "/admin/dashboard" },
   "routes/admin._index": { ...onlyFor("admin"), admin: "/admin/dashboard" },
   "routes/consultations": {

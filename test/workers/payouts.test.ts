@@ -61,7 +61,7 @@ describe("payout details on the doctor's profile", () => {
   it("are checked against the provider's banks, saved, audited and emailed, without JavaScript, in the doctor's language", async () => {
     const doctorId = await createUser("doctor");
     const doctor = new Visitor(await sessionCookieFor(doctorId));
-    const profile = await doctor.get("/doctor/profile");
+    const profile = await doctor.get("/doctor/profile/payout");
     expect(profile.status).toBe(200);
     const html = await profile.text();
     expect(html).toContain("You have not added payout details yet");
@@ -69,24 +69,26 @@ describe("payout details on the doctor's profile", () => {
     expect(html).toContain("telebirr (mobile wallet)");
 
     const form = { intent: "payout-account", bankCode: CBE, accountName: "Test Doctor" };
-    const tooShort = await doctor.post("/doctor/profile", { ...form, accountNumber: "12345678" });
+    const tooShort = await doctor.post("/doctor/profile/payout", { ...form, accountNumber: "12345678" });
     expect(tooShort.status).toBe(400);
     expect(await tooShort.text()).toContain("Account numbers at Commercial Bank of Ethiopia (CBE) have 13 digits.");
-    const unknownBank = await doctor.post("/doctor/profile", { ...form, bankCode: "999", accountNumber: "1000123456789" });
+    const unknownBank = await doctor.post("/doctor/profile/payout", { ...form, bankCode: "999", accountNumber: "1000123456789" });
     expect(await unknownBank.text()).toContain("That bank is not on the list");
     await doctor.get("/?lng=am");
-    const letters = await doctor.post("/doctor/profile", { ...form, accountNumber: "abc" });
+    const letters = await doctor.post("/doctor/profile/payout", { ...form, accountNumber: "abc" });
     expect(await letters.text()).toContain("የሂሳብ ቁጥር ቁጥሮችን ብቻ ይይዛል");
     expect(await db.query.doctorPayoutAccounts.findFirst({ where: eq(doctorPayoutAccounts.doctorId, doctorId) })).toBeUndefined();
 
-    const saved = await doctor.post("/doctor/profile", { ...form, accountNumber: "1000 1234 56789" });
+    const saved = await doctor.post("/doctor/profile/payout", { ...form, accountNumber: "1000 1234 56789" });
     expect(saved.status).toBe(302);
     expect(await db.query.doctorPayoutAccounts.findFirst({ where: eq(doctorPayoutAccounts.doctorId, doctorId) })).toMatchObject({
       bankCode: CBE,
       accountNumber: "1000123456789",
       accountName: "Test Doctor",
     });
+    // The profile says where the money goes now, and leads to the details.
     const after = await (await doctor.get("/doctor/profile")).text();
+    expect(after).toContain('href="/doctor/profile/payout"');
     expect(after).toContain("መጨረሻው 6789");
     const [audit] = await db
       .select()
@@ -102,7 +104,7 @@ describe("payout details on the doctor's profile", () => {
 
   it("cannot be changed by a patient or for another doctor", async () => {
     const patient = new Visitor(await sessionCookieFor(await createUser("patient")));
-    const refused = await patient.post("/doctor/profile", {
+    const refused = await patient.post("/doctor/profile/payout", {
       intent: "payout-account",
       bankCode: CBE,
       accountName: "X",

@@ -14,6 +14,7 @@ import { parseForm } from "~/forms";
 import { getTranslator } from "~/i18n.server";
 import { auditStatement } from "~/server/audit.server";
 import type { SessionUser } from "~/server/auth/session.server";
+import type { Database } from "~/server/db/client.server";
 import { moneyEmail } from "~/server/mail/money-emails.server";
 import type { Bank } from "~/server/payments/payment-provider.server";
 import { paymentProvider } from "~/server/payments/provider.server";
@@ -21,11 +22,25 @@ import { redirectWithToast } from "~/server/toast.server";
 
 import { deliverTidings, tidingsFor, tidingsStatements } from "./money-tidings.server";
 
-const PROFILE = "/doctor/profile";
+/** The page of the doctor's payout details (part of their profile). */
+const PAYOUT_DETAILS = "/doctor/profile/payout";
 
 interface FormState {
   values: Record<string, string>;
   errors: Record<string, string>;
+}
+
+/** What the doctor's profile says of their payout details: where the money goes now, and the way to change it. */
+export async function payoutAccountSummary(db: Database, t: TFunction, doctorId: string) {
+  const account = await db.query.doctorPayoutAccounts.findFirst({ where: eq(doctorPayoutAccounts.doctorId, doctorId) });
+  return {
+    title: t("payouts.title"),
+    line: account
+      ? t("payouts.current", { bank: account.bankName, last4: account.accountNumber.slice(-4), name: account.accountName })
+      : t("payouts.none"),
+    change: account ? t("payouts.change") : t("payouts.add"),
+    href: PAYOUT_DETAILS,
+  };
 }
 
 /** The payout panel: where the money goes now, the terms, and the form (with the provider's banks). */
@@ -52,10 +67,8 @@ export async function payoutAccountPanel(
     title: t("payouts.title"),
     lines,
     form: {
-      action: PROFILE,
+      action: PAYOUT_DETAILS,
       intent: PAYOUT_ACCOUNT_INTENT,
-      disclosure: account ? t("payouts.change") : t("payouts.add"),
-      open: Boolean(formState) || !account,
       submit: t("payouts.save"),
       fields: [
         {
@@ -130,14 +143,14 @@ export async function savePayoutAccountAction(
   const told = await tidingsFor(
     context.db,
     doctor.userId,
-    { kind: "payout_account_changed", consultationId: null, link: PROFILE },
+    { kind: "payout_account_changed", consultationId: null, link: PAYOUT_DETAILS },
     (t, to) =>
       moneyEmail(
         t,
         to,
         "payoutAccountChanged",
         { bank: bank.name, last4: accountNumber.slice(-4), name: accountName },
-        `${context.config.siteOrigin}${PROFILE}`,
+        `${context.config.siteOrigin}${PAYOUT_DETAILS}`,
       ),
   );
   const tidings = tidingsStatements(context.db, [told], now, sql`1`);
@@ -157,5 +170,5 @@ export async function savePayoutAccountAction(
     ...tidings.statements,
   ]);
   await deliverTidings(context.db, context.config, tidings.mailIds, context);
-  throw await redirectWithToast(PROFILE, { kind: "success", title: "payouts.saved" }, context.config);
+  throw await redirectWithToast(PAYOUT_DETAILS, { kind: "success", title: "payouts.saved" }, context.config);
 }

@@ -231,7 +231,7 @@ async function finishPayout(
         to,
         status === "succeeded" ? "payoutPaid" : "payoutFailed",
         values,
-        `${config.siteOrigin}${status === "succeeded" ? EARNINGS_LINK : "/doctor/profile"}`,
+        `${config.siteOrigin}${status === "succeeded" ? EARNINGS_LINK : "/doctor/profile/payout"}`,
       ),
   );
   const tidings = tidingsStatements(db, [told], now, onlyIfFinished);
