@@ -23,7 +23,8 @@ export interface WordedPanelProps {
   /** A page that says more (the payment's receipt). */
   link?: { to: string; label: string };
   form?: {
-    action: string;
+    /** Where it posts; by default the page it is on. */
+    action?: string;
     intent: string;
     fields: WordedField[];
     submit: string;

@@ -6,6 +6,7 @@ import { ConsultationSummary } from "~/components/consultation-summary";
 import { DeletePhotosForm } from "~/components/patient/delete-photos-form";
 import { FeedbackForm } from "~/components/patient/feedback-form";
 import { WordedPanel } from "~/components/worded-panel";
+import { DISPUTE_INTENTS } from "~/domain/disputes";
 import { FeedbackSchema } from "~/domain/feedback";
 import { parseForm } from "~/forms";
 import { getTranslator, pageTitle } from "~/i18n.server";
@@ -16,7 +17,12 @@ import { feedbackOf, saveFeedback } from "~/server/db/feedback.server";
 import { profileName } from "~/server/db/profiles.server";
 import { countStoredFiles } from "~/server/files.server";
 import { readFormData } from "~/server/form-body.server";
-import { patientMoneyPanelsFor } from "~/server/money/patient-money-actions.server";
+import {
+  CONFIRM_COMPLETE_INTENT,
+  confirmCompleteAction,
+  openDisputeAction,
+  patientMoneyPanelsFor,
+} from "~/server/money/patient-money-actions.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 /** Only a completed consultation of the patient's own, not yet rated, is rated here; anything else goes to its page. */
@@ -26,12 +32,12 @@ async function consultationToRate(args: LoaderFunctionArgs) {
   const consultation = await requireConsultationAccess(context, request, patient, params.id ?? "");
   if (consultation.status !== "completed" || (await feedbackOf(context.db, consultation.id)))
     throw redirect(`/patient/consultation/${consultation.id}`);
-  return consultation;
+  return { patient, consultation };
 }
 
 // Patients: the doctor's summary of a completed consultation, then the rating and feedback on it.
 export async function loader(args: LoaderFunctionArgs) {
-  const consultation = await consultationToRate(args);
+  const { consultation } = await consultationToRate(args);
   const { context, request } = args;
   const [doctor, photoCount] = await Promise.all([
     profileName(context.db, consultation.doctorId),
@@ -50,9 +56,14 @@ export async function loader(args: LoaderFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
 
 export async function action(args: ActionFunctionArgs) {
-  const consultation = await consultationToRate(args);
+  const { patient, consultation } = await consultationToRate(args);
   const { context, request } = args;
-  const submission = parseForm(await readFormData(request), FeedbackSchema);
+  const formData = await readFormData(request);
+  // The money panels' forms post to the page they are on: a dispute with errors comes back here, with them.
+  const intent = formData.get("intent");
+  if (intent === CONFIRM_COMPLETE_INTENT) return confirmCompleteAction(args, patient);
+  if (intent === DISPUTE_INTENTS.open) return openDisputeAction(args, patient, formData);
+  const submission = parseForm(formData, FeedbackSchema);
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const saved = await saveFeedback(context.db, consultation, submission.value, new Date());
   if (!saved)
@@ -70,10 +81,10 @@ export default function PatientFeedback() {
       <h1 className="text-2xl font-bold">{t("feedback.title")}</h1>
       <p>{t("feedback.intro", { name: doctorFirstName })}</p>
       <ConsultationSummary summary={consultation.summary} />
-      {moneyPanels.map((panel) => (
+      {(actionData && "moneyPanels" in actionData ? actionData.moneyPanels : moneyPanels).map((panel) => (
         <WordedPanel key={panel.id} {...panel} />
       ))}
-      <FeedbackForm lastResult={actionData?.result} />
+      <FeedbackForm lastResult={actionData && "result" in actionData ? actionData.result : undefined} />
       <DeletePhotosForm consultationId={consultation.id} photoCount={photoCount} />
     </article>
   );

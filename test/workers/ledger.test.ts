@@ -186,4 +186,23 @@ describe("the patient's page", () => {
     expect(told.html).toContain("ይህ ክፍያ ከእንግዲህ በአደራ ሂሳብ ስላልተያዘ ምንም አልተቀየረም።");
     expect(await entriesOfKey(`consultation:${consultationId}:released`)).toHaveLength(1);
   });
+
+  it("answers the feedback page's dispute form there: its errors on that page, then the dispute sent", async () => {
+    const { consultationId, patientId } = await paidConsultation();
+    await endedAgo(consultationId, 60_000);
+    const patient = new Visitor(await sessionCookieFor(patientId));
+    const page = `/patient/feedback/${consultationId}`;
+    // Posted where the patient is (an unrated consultation's own page sends them back here).
+    const refused = await patient.post(page, { intent: "open-dispute" });
+    expect(refused.status).toBe(400);
+    const html = await refused.text();
+    expect(html).toContain("Choose what went wrong.");
+    expect(html).toContain("Tell us what happened.");
+    expect(await escrowNow(consultationId)).toMatchObject({ status: "held" });
+
+    const sent = await patient.post(page, { intent: "open-dispute", reason: "not_helpful", words: "The cream did nothing." });
+    expect(sent.headers.get("Location")).toBe(page);
+    expect((await patient.follow(sent)).html).toContain("Your dispute was sent.");
+    expect(await escrowNow(consultationId)).toMatchObject({ status: "disputed" });
+  });
 });

@@ -146,7 +146,6 @@ export async function patientMoneyPanels(
 ): Promise<WordedPanelProps[]> {
   const escrow = await escrowOf(db, consultation.id);
   if (!escrow) return [];
-  const action = `/patient/consultation/${consultation.id}`;
   const completedAt = consultation.status === "completed" ? consultation.completedAt : null;
   const state = await patientMoneyState(db, escrow, completedAt);
   const payment: WordedPanelProps = {
@@ -162,7 +161,8 @@ export async function patientMoneyPanels(
   }
   if (state.kind === "held" && completedAt) {
     payment.lines.push(t("escrow.releaseNow"), t("escrow.confirmExplain"));
-    payment.form = { action, intent: CONFIRM_COMPLETE_INTENT, fields: [], submit: t("escrow.confirm") };
+    // Its forms post to the page they are on (the consultation's, or its feedback page), which answers them.
+    payment.form = { intent: CONFIRM_COMPLETE_INTENT, fields: [], submit: t("escrow.confirm") };
   }
   const panels = [payment];
   const dispute = await disputeOf(db, consultation.id);
@@ -179,7 +179,6 @@ export async function patientMoneyPanels(
       title: t("disputes.title"),
       lines: [t("disputes.patient.open", { date: formatMoment(closesAt, language) })],
       form: {
-        action,
         intent: DISPUTE_INTENTS.open,
         disclosure: t("disputes.patient.openButton"),
         open: Boolean(disputeForm),
