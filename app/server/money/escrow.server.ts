@@ -4,12 +4,14 @@
 import { and, asc, eq, lte, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 
-import { consultations, doctors, escrows } from "~/db/schema";
+import { consultations, doctors, escrows, notifications } from "~/db/schema";
 import type { ConsultationStatus } from "~/domain/consultation-status";
 import { ESCROW_RELEASE_AFTER_MS, type ReleaseRefusal, releaseRefusal } from "~/domain/escrow";
 import { escrowReleased, paymentCaptured } from "~/domain/ledger";
 import { auditIfChanged } from "~/server/audit.server";
 import type { Database } from "~/server/db/client.server";
+import { insertWhere } from "~/server/db/insert-where.server";
+import { notificationRow } from "~/server/db/notifications.server";
 
 import { ledgerEntryStatements } from "./ledger.server";
 
@@ -104,6 +106,13 @@ function releaseStatements(db: Database, facts: ReleaseFacts, by: "patient" | "s
       now,
       sql`EXISTS (SELECT 1 FROM ${escrows} WHERE ${changedByThisCall})`,
     ),
+    // The doctor is told their share is theirs (in the app; the weekly payout's email says it again).
+    insertWhere(
+      db,
+      notifications,
+      notificationRow(escrow.doctorId, "earnings_released", escrow.consultationId, "/doctor/earnings", now),
+      sql`EXISTS (SELECT 1 FROM ${escrows} WHERE ${changedByThisCall})`,
+    ),
     auditIfChanged(db, escrows, changedByThisCall, {
       action: "escrow.released",
       actorId,
@@ -148,7 +157,12 @@ export async function confirmConsultationComplete(
   return released.length === 1 ? { ok: true } : { ok: false, reason: "lost_race" };
 }
 
-/** Releases handed to D1 in one batch: each is about six statements. */
+/**
+ * Releases per run of the job: D1 counts each statement of a batch against the queries one invocation
+ * may make (1,000), and the other jobs of the run need theirs; the cron's next run takes the rest.
+ */
+const RELEASES_PER_RUN = 100;
+/** Releases handed to D1 in one batch: each is seven statements. */
 const RELEASES_PER_BATCH = 25;
 
 /**
@@ -156,7 +170,7 @@ const RELEASES_PER_BATCH = 25;
  * dispute, no review), released once, in batches. Two runs at once release each hold once: the
  * conditional update decides, and the ledger's key could not be taken twice anyway.
  */
-export async function releaseDueEscrows(db: Database, now: Date, limit = 1_000): Promise<number> {
+export async function releaseDueEscrows(db: Database, now: Date, limit = RELEASES_PER_RUN): Promise<number> {
   const due = await db
     .select({ escrow: escrows, consultationStatus: consultations.status, completedAt: consultations.completedAt })
     .from(escrows)

@@ -48,7 +48,8 @@ export interface PayoutRunReport {
  */
 export async function runPayouts(env: Env, config: AppConfig, now: Date, by: { adminId: string } | "schedule"): Promise<PayoutRunReport> {
   const db = createDatabase(env.DB);
-  const recentlyPaid = sql`EXISTS (SELECT 1 FROM ${payouts} WHERE ${payouts.doctorId} = ${doctorPayoutAccounts.doctorId} AND ${payouts.createdAt} > ${now.getTime() - PAYOUT_INTERVAL_MS})`;
+  // A failed payout does not count: its money is back, and goes out with the next run.
+  const recentlyPaid = sql`EXISTS (SELECT 1 FROM ${payouts} WHERE ${payouts.doctorId} = ${doctorPayoutAccounts.doctorId} AND ${payouts.status} <> 'failed' AND ${payouts.createdAt} > ${now.getTime() - PAYOUT_INTERVAL_MS})`;
   const due = await db
     .select({ account: doctorPayoutAccounts })
     .from(doctorPayoutAccounts)
@@ -61,9 +62,11 @@ export async function runPayouts(env: Env, config: AppConfig, now: Date, by: { a
     const payoutId = await recordPayout(db, account, available, by === "schedule" ? null : by.adminId, now);
     if (!payoutId) continue;
     report.sent += 1;
-    const progress = await attemptPayout(env, config, payoutId, now);
-    if (progress === "settled") report.settled += 1;
-    if (progress === "failed") report.failed += 1;
+    await attemptPayout(env, config, payoutId, now);
+    // What became of it by now, however it was settled (the provider's answer, or its webhook meanwhile).
+    const settled = await db.query.payouts.findFirst({ where: eq(payouts.id, payoutId), columns: { status: true } });
+    if (settled?.status === "succeeded") report.settled += 1;
+    if (settled?.status === "failed") report.failed += 1;
   }
   return report;
 }

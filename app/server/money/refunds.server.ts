@@ -289,6 +289,11 @@ export async function settleRefundsOf(env: Env, config: AppConfig, txRef: string
       ),
     );
   if (pending.length === 0) {
+    // Ours and settled already (a replayed webhook, or one that raced the job): nothing to do.
+    const ours = reference
+      ? await db.query.refunds.findFirst({ where: eq(refunds.reference, reference), columns: { status: true } })
+      : null;
+    if (ours) return "not_pending";
     // Not a refund of ours (one made at the provider's dashboard, or a bank's reversal): admins must look.
     console.error(JSON.stringify({ event: "refund_webhook_without_refund", txRef, reference }));
     return "no_pending_refund";
