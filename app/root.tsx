@@ -21,6 +21,7 @@ import { SiteHeader } from "~/components/site-header";
 import { StatusPage as StatusPageOnServer } from "~/components/status-page";
 import { Toaster } from "~/components/toaster";
 import { useFocusOnArrival } from "~/components/use-focus-on-arrival";
+import { formatYear } from "~/domain/dates";
 import { DEFAULT_LANGUAGE, LANGUAGE_STORAGE_KEY } from "~/domain/languages";
 import type { Role } from "~/domain/roles";
 import type { Audience } from "~/i18n";
@@ -70,6 +71,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       unreadNotifications,
       // For the error boundary, which has no loader of its own to translate a title.
       errorTitle: pageTitle(t("pages.error.title")),
+      // The footer's copyright year on the reader's calendar (worded here: pages ship no date code for it).
+      year: formatYear(new Date(), language),
     },
     { headers },
   );
@@ -113,7 +116,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <main id="main" className="flex-1">
           {children}
         </main>
-        <SiteFooter />
+        {/* An error page may have no root data: the Gregorian year then. */}
+        <SiteFooter year={rootData?.year ?? String(new Date().getFullYear())} />
         {rootData?.toast ? (
           <Toaster key={`${rootData.toast.kind}:${rootData.toast.title}:${rootData.toast.description}`} toast={rootData.toast} />
         ) : null}

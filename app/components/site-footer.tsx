@@ -1,10 +1,9 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
-import { formatYear } from "~/domain/dates";
-
-export function SiteFooter() {
-  const { t, i18n } = useTranslation();
+/** `year`: this year on the reader's calendar, from the server (the footer ships no date code). */
+export function SiteFooter({ year }: { year: string }) {
+  const { t } = useTranslation();
   return (
     <footer className="border-t border-base-300 bg-base-200 print:hidden">
       <div className="mx-auto flex max-w-5xl flex-col gap-3 px-4 py-6 text-sm">
@@ -20,7 +19,7 @@ export function SiteFooter() {
           </Link>
         </nav>
         <p className="text-base-content/80">{t("footer.brokerage")}</p>
-        <p className="text-base-content/80">{t("footer.copyright", { year: formatYear(new Date(), i18n.language) })}</p>
+        <p className="text-base-content/80">{t("footer.copyright", { year })}</p>
       </div>
     </footer>
   );

@@ -1,6 +1,5 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
 import { Form, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
 
 import { AuthCard } from "~/components/auth-card";
 import { getTranslator, pageTitle } from "~/i18n.server";
@@ -39,6 +38,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const t = await getTranslator(request);
   return {
     title: pageTitle(t("devTools.google.title")),
+    // Worded here: the page ships none of its own texts.
+    words: { title: t("devTools.google.title"), intro: t("devTools.google.intro"), cancel: t("devTools.google.cancel") },
     identities: STAND_IN_IDENTITIES,
     params: Object.fromEntries(PASSED_ON.map((name) => [name, params.get(name) ?? ""])),
   };
@@ -60,10 +61,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function GoogleStandIn() {
-  const { t } = useTranslation();
-  const { identities, params } = useLoaderData<typeof loader>();
+  const { identities, params, words } = useLoaderData<typeof loader>();
   return (
-    <AuthCard title={t("devTools.google.title")} intro={t("devTools.google.intro")}>
+    <AuthCard title={words.title} intro={words.intro}>
       {/* A full page post, as on Google's own page: the browser itself follows the redirect back. */}
       <Form method="post" reloadDocument className="flex flex-col gap-2">
         {Object.entries(params).map(([name, value]) => (
@@ -82,7 +82,7 @@ export default function GoogleStandIn() {
           </button>
         ))}
         <button type="submit" name="sub" value="" className="btn btn-ghost">
-          {t("devTools.google.cancel")}
+          {words.cancel}
         </button>
       </Form>
     </AuthCard>

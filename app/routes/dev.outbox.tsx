@@ -1,7 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { Fragment } from "react";
-import { useTranslation } from "react-i18next";
 
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { latestOutboxMessages } from "~/server/mail/mailer.server";
@@ -14,7 +13,9 @@ export async function loader({ context, request }: LoaderFunctionArgs) {
   requireStandIns(context);
   const messages = await latestOutboxMessages(context.db, SHOWN_MESSAGES);
   const t = await getTranslator(request);
-  return { title: pageTitle(t("devTools.outbox.title")), messages };
+  // Worded here: the page ships none of its texts.
+  const words = { title: t("devTools.outbox.title"), intro: t("devTools.outbox.intro"), empty: t("devTools.outbox.empty") };
+  return { title: pageTitle(words.title), words, messages };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
@@ -37,13 +38,12 @@ function LinkedText({ text }: { text: string }) {
 }
 
 export default function DevOutbox() {
-  const { t } = useTranslation();
-  const { messages } = useLoaderData<typeof loader>();
+  const { messages, words } = useLoaderData<typeof loader>();
   return (
     <section className="mx-auto flex max-w-3xl flex-col gap-4 px-4 py-8">
-      <h1 className="text-2xl font-bold">{t("devTools.outbox.title")}</h1>
-      <p className="text-base-content/80">{t("devTools.outbox.intro")}</p>
-      {messages.length === 0 ? <p>{t("devTools.outbox.empty")}</p> : null}
+      <h1 className="text-2xl font-bold">{words.title}</h1>
+      <p className="text-base-content/80">{words.intro}</p>
+      {messages.length === 0 ? <p>{words.empty}</p> : null}
       <ol className="flex flex-col gap-3">
         {messages.map((message) => (
           <li key={message.id} className="card border border-base-300" data-testid="outbox-message" data-to={message.toEmail}>

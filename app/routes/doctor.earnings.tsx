@@ -43,6 +43,12 @@ export async function loader(args: LoaderFunctionArgs) {
       payouts: t("earnings.payouts"),
       noPayouts: t("earnings.noPayouts"),
     },
+    pagerWords: {
+      label: t("paging.label"),
+      previous: t("paging.previous"),
+      next: t("paging.next"),
+      page: t("paging.page", { page: page.page }),
+    },
     figures: [
       { key: "held", label: t("earnings.held"), value: birr(totals.heldSantim), hint: t("earnings.heldHint") },
       { key: "available", label: t("earnings.available"), value: birr(totals.availableSantim), hint: t("earnings.availableHint") },
@@ -94,7 +100,7 @@ const STATUS_BADGE = {
 } as const;
 
 export default function DoctorEarnings() {
-  const { words, figures, months, consultations, payouts } = useLoaderData<typeof loader>();
+  const { words, pagerWords, figures, months, consultations, payouts } = useLoaderData<typeof loader>();
   return (
     <section className="mx-auto flex max-w-5xl flex-col gap-6 px-4 py-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -144,7 +150,7 @@ export default function DoctorEarnings() {
             </li>
           ))}
         </ul>
-        <Pager page={consultations.page} hasPrevious={consultations.hasPrevious} hasNext={consultations.hasNext} />
+        <Pager page={consultations.page} hasPrevious={consultations.hasPrevious} hasNext={consultations.hasNext} words={pagerWords} />
       </ListSection>
 
       <ListSection id="payouts" title={words.payouts} empty={payouts.length === 0 ? words.noPayouts : null}>
