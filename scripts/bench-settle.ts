@@ -1,6 +1,6 @@
 // `npm run bench:settle`: how the scheduled release of escrow copes with a backlog. Serves its own Worker
 // (scripts/bench-settle-worker.ts: the real releaseDueEscrows, its D1 wrapped to count) with `wrangler dev`
-// on port 8897 (or BENCH_PORT; its DevTools port BENCH_INSPECTOR_PORT, else 1000 above) and fresh local
+// on port 8899 (or BENCH_PORT; its DevTools port BENCH_INSPECTOR_PORT, else 1000 above) and fresh local
 // state in a temp dir, seeds 10,000 consultations (or
 // BENCH_CONSULTATIONS) completed, paid, their fee held in escrow and due for release (ended over 72 hours
 // ago), with the ledger's capture entries, then runs the release, one run at a time as the cron would,
@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { benchAccount, inserts } from "./bench-stack.ts";
 import { benchPort, PROJECT_ROOT, run, startDevServer } from "./local-stack.ts";
 
-const PORT = benchPort(8897);
+const PORT = benchPort(8899);
 /** Wrangler's DevTools port, through which the Worker's CPU is profiled. */
 const INSPECTOR_PORT = Number(process.env.BENCH_INSPECTOR_PORT ?? PORT + 1000);
 const DOCTORS = Number(process.env.BENCH_DOCTORS ?? 500);
