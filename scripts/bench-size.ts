@@ -74,6 +74,7 @@ const PAGES: Array<{ route: string; path: string; as: Visitor }> = [
     as: "patient",
   },
   { route: "notifications", path: "/notifications", as: "patient" },
+  { route: "patient.consultation.$id_.summary", path: `/patient/consultation/${consultation("completed")}/summary?both=1`, as: "patient" },
   // A static page; without a sandbox transaction of its own it shows the not-found page, with no script either way.
   { route: "dev.payments.checkout.$txRef", path: "/dev/payments/checkout/qoda-00000000-0000-4000-8000-000000000000", as: "patient" },
   { route: "doctor", path: "/doctor/dashboard", as: "doctor" },
@@ -82,6 +83,7 @@ const PAGES: Array<{ route: string; path: string; as: Visitor }> = [
   { route: "doctor.consultation.$id", path: `/doctor/consultation/${consultation("pending")}`, as: "doctor" },
   { route: "doctor.patients", path: "/doctor/patients", as: "doctor" },
   { route: "doctor.earnings", path: "/doctor/earnings", as: "doctor" },
+  { route: "doctor.consultation.$id_.summary", path: `/doctor/consultation/${consultation("completed")}/summary`, as: "doctor" },
   { route: "doctor.profile", path: "/doctor/profile", as: "doctor" },
   { route: "doctor.profile_.payout", path: "/doctor/profile/payout", as: "doctor" },
   { route: "doctor.thank-you", path: "/doctor/thank-you", as: "doctor" },
@@ -102,6 +104,8 @@ const PAGES: Array<{ route: string; path: string; as: Visitor }> = [
   { route: "admin.mail", path: "/admin/mail", as: "admin" },
   { route: "admin.finance._index", path: "/admin/finance", as: "admin" },
   { route: "admin.finance.disputes", path: "/admin/finance/disputes", as: "admin" },
+  // Without an opening (a reason given first), the summary says so: the page measured is that one.
+  { route: "admin.consultations.$id_.summary", path: `/admin/consultations/${consultation("completed")}/summary`, as: "admin" },
 ];
 
 /** Gzipped JS a first visit may download (issue 8): public pages least, sign-in pages next, the rest. */

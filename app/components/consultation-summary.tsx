@@ -6,8 +6,8 @@ export interface SummaryText {
   treatmentPlan: string;
 }
 
-/** The doctor's summary as the patient (and, once ended, the doctor) reads it. */
-export function ConsultationSummary({ summary }: { summary: SummaryText }) {
+/** The doctor's summary as the patient (and, once ended, the doctor) reads it; `printHref`, its printable page. */
+export function ConsultationSummary({ summary, printHref }: { summary: SummaryText; printHref?: string }) {
   const { t } = useTranslation();
   const parts = [
     { title: t("consultation.summary.observations"), body: summary.observations },
@@ -26,6 +26,11 @@ export function ConsultationSummary({ summary }: { summary: SummaryText }) {
             <p className="whitespace-pre-wrap">{part.body.trim() || t("consultation.summary.empty")}</p>
           </div>
         ))}
+        {printHref ? (
+          <a href={printHref} className="link text-sm" data-testid="printable-summary">
+            {t("consultation.summary.printable")}
+          </a>
+        ) : null}
       </div>
     </section>
   );

@@ -254,7 +254,11 @@ function ConsultationRecord({ record, opening }: { record: RecordData; opening: 
           />
         )}
       </section>
-      <ConsultationSummary summary={consultation.summary} />
+      {consultation.status === "completed" ? (
+        <ConsultationSummary summary={consultation.summary} printHref={`/admin/consultations/${consultation.id}/summary`} />
+      ) : (
+        <ConsultationSummary summary={consultation.summary} />
+      )}
       <section className="flex flex-col gap-1" data-testid="record-feedback">
         <h2 className="font-bold">{t("admin.consultation.feedback")}</h2>
         {feedback ? (

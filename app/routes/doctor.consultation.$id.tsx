@@ -251,7 +251,7 @@ function DoctorConsultation({ consultation, patientName, photoIds, chat, closing
       ) : null}
       {(actionData?.dispute ?? dispute) ? <WordedPanel {...(actionData?.dispute ?? dispute)!} /> : null}
       {currentStatus === "completed" ? (
-        <ConsultationSummary summary={consultation.summary} />
+        <ConsultationSummary summary={consultation.summary} printHref={`/doctor/consultation/${consultation.id}/summary`} />
       ) : isActiveStatus(currentStatus) ? (
         <SummaryForm
           saved={consultation.summary}

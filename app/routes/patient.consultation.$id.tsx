@@ -208,7 +208,9 @@ export default function PatientConsultation() {
         medicalHistory={consultation.medicalHistory}
         additionalComments={consultation.additionalComments}
       />
-      {consultation.status === "completed" ? <ConsultationSummary summary={consultation.summary} /> : null}
+      {consultation.status === "completed" ? (
+        <ConsultationSummary summary={consultation.summary} printHref={`/patient/consultation/${consultation.id}/summary`} />
+      ) : null}
       {feedback ? (
         <section className="flex flex-col gap-1" data-testid="given-feedback">
           <h2 className="font-bold">{t("feedback.yours")}</h2>

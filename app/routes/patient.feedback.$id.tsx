@@ -80,7 +80,7 @@ export default function PatientFeedback() {
     <article className="mx-auto flex max-w-2xl flex-col gap-5 px-4 py-6">
       <h1 className="text-2xl font-bold">{t("feedback.title")}</h1>
       <p>{t("feedback.intro", { name: doctorFirstName })}</p>
-      <ConsultationSummary summary={consultation.summary} />
+      <ConsultationSummary summary={consultation.summary} printHref={`/patient/consultation/${consultation.id}/summary`} />
       {(actionData && "moneyPanels" in actionData ? actionData.moneyPanels : moneyPanels).map((panel) => (
         <WordedPanel key={panel.id} {...panel} />
       ))}
