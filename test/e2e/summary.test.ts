@@ -1,6 +1,7 @@
 // A completed consultation's printable summary as its patient keeps it: reached from the feedback page,
 // in English with the Ethiopian date beside the Gregorian, printed (print media, A4) on one page; then
 // in Amharic, with English below on request, still one page per language.
+import type { Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { DEMO_ACCOUNTS, DEMO_CONSULTATIONS, DEMO_PASSWORD } from "../../scripts/demo-data";
@@ -10,7 +11,7 @@ import { baseUrl, endJourneys, signIn, startJourney } from "./journey";
 afterEach(endJourneys);
 
 /** How many pages the page prints on, as Chromium lays it out for A4. */
-async function printedPages(page: import("playwright-core").Page) {
+async function printedPages(page: Page) {
   const pdf = await page.pdf({ format: "A4", preferCSSPageSize: true });
   return (pdf.toString("latin1").match(/\/Type\s*\/Page[^s]/g) ?? []).length;
 }
