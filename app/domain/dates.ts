@@ -87,3 +87,13 @@ export function formatMoment(when: When, language: string): string {
   }
   return `${formatDay(when, language)} ${formatTime(when)}`;
 }
+
+/** A day on a document (a receipt, a summary): in English the Ethiopian date beside the Gregorian one. */
+export function formatDocumentDay(when: When, language: string): string {
+  return readsEthiopian(language) ? formatDay(when, language) : `${formatDay(when, language)} (${formatDay(when, "am")})`;
+}
+
+/** A moment on a document: in English with the Ethiopian date beside, as on `formatDocumentDay`. */
+export function formatDocumentMoment(when: When, language: string): string {
+  return readsEthiopian(language) ? formatMoment(when, language) : `${formatMoment(when, language)} (${formatDay(when, "am")})`;
+}

@@ -7,17 +7,12 @@ import { eq } from "drizzle-orm";
 import type { SummaryDocument } from "~/components/summary-sheet";
 import { doctors } from "~/db/schema";
 import { formatConsultationId } from "~/domain/constants";
-import { formatDay } from "~/domain/dates";
+import { formatDocumentDay } from "~/domain/dates";
 import type { Language } from "~/domain/languages";
 import { detectLanguage, getTranslatorFor, pageTitle } from "~/i18n.server";
 import type { ConsultationRow } from "~/server/consultation-access.server";
 import type { Database } from "~/server/db/client.server";
 import { profileName } from "~/server/db/profiles.server";
-
-/** A date as the reader of `language` reads it on a document: English with the Ethiopian date beside it. */
-function documentDate(when: Date, language: Language) {
-  return language === "am" ? formatDay(when, "am") : `${formatDay(when, "en")} (${formatDay(when, "am")})`;
-}
 
 /** The summary of a completed consultation in `language`. */
 export async function summaryDocument(db: Database, consultation: ConsultationRow, language: Language): Promise<SummaryDocument> {
@@ -43,8 +38,8 @@ export async function summaryDocument(db: Database, consultation: ConsultationRo
         value: t("summaryDocument.doctorValue", { name: fullName(doctor), specialty: doctorRow?.specialty ?? "" }),
       },
       { label: t("summaryDocument.licence"), value: doctorRow?.licenceNumber || t("summaryDocument.none") },
-      { label: t("summaryDocument.requestedOn"), value: documentDate(consultation.createdAt, language) },
-      { label: t("summaryDocument.endedOn"), value: consultation.completedAt ? documentDate(consultation.completedAt, language) : "" },
+      { label: t("summaryDocument.requestedOn"), value: formatDocumentDay(consultation.createdAt, language) },
+      { label: t("summaryDocument.endedOn"), value: consultation.completedAt ? formatDocumentDay(consultation.completedAt, language) : "" },
     ],
     sections: [
       {

@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 
-import { formatDay, formatLongDay, formatMoment, formatMonth, formatShortDay, formatTime, formatYear, todayIsoDate } from "~/domain/dates";
+import {
+  formatDay,
+  formatDocumentDay,
+  formatDocumentMoment,
+  formatLongDay,
+  formatMoment,
+  formatMonth,
+  formatShortDay,
+  formatTime,
+  formatYear,
+  todayIsoDate,
+} from "~/domain/dates";
 import { monthlyTotals } from "~/domain/earnings";
 
 /** A moment given on Addis Ababa's clock (UTC+3 all year). */
@@ -84,5 +95,15 @@ describe("an English reader's dates", () => {
 
   it("and today's date for comparisons stays an ISO Gregorian date, in Addis Ababa", () => {
     expect(todayIsoDate(new Date("2026-09-10T21:30:00Z"))).toBe("2026-09-11");
+  });
+});
+
+describe("a document's dates (a receipt, a summary)", () => {
+  it("give English readers the Ethiopian date beside the Gregorian one, and Amharic readers theirs alone", () => {
+    const moment = new Date("2026-11-24T12:30:00Z");
+    expect(formatDocumentDay(moment, "en")).toBe("24 Nov 2026 (ኅዳር 15 ቀን 2019 ዓ.ም.)");
+    expect(formatDocumentMoment(moment, "en")).toBe("24 Nov 2026, 15:30 (ኅዳር 15 ቀን 2019 ዓ.ም.)");
+    expect(formatDocumentDay(moment, "am")).toBe("ኅዳር 15 ቀን 2019 ዓ.ም.");
+    expect(formatDocumentMoment(moment, "am")).toBe("ኅዳር 15 ቀን 2019 ዓ.ም. 15:30");
   });
 });

@@ -7,7 +7,7 @@ import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { consultations, disputes, payments, refunds } from "~/db/schema";
-import { formatMoment } from "~/domain/dates";
+import { formatDocumentMoment, formatMoment } from "~/domain/dates";
 import { CONSULTATION_FEE_SANTIM } from "~/domain/money";
 import { confirmPayment } from "~/server/consultations/confirm-payment.server";
 import { markPaymentFailed, recordPaymentAttempt } from "~/server/db/payments.server";
@@ -135,6 +135,9 @@ describe("a payment's receipt", () => {
     expect(english).toContain("a medical brokerage");
     expect(english).toContain('data-testid="receipt-amount">150 ETB<');
     expect(english).toContain(formatMoment(payment.paidAt!, "en"));
+    // With the Ethiopian date beside it, as on every document.
+    expect(english).toContain(formatDocumentMoment(payment.paidAt!, "en"));
+    expect(formatDocumentMoment(payment.paidAt!, "en")).toMatch(/\(\S+ \d{1,2} ቀን \d{4} ዓ\.ም\.\)$/);
     expect(english).toContain(`data-testid="receipt-tx-ref">${txRef}<`);
     expect(english).toContain(`data-testid="receipt-provider-reference">${payment.providerReference}<`);
     expect(english).toContain(`href="/patient/consultation/${consultationId}"`);

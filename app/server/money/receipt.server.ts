@@ -4,7 +4,7 @@
 import type { TFunction } from "i18next";
 
 import { formatConsultationId } from "~/domain/constants";
-import { formatDay, formatMoment } from "~/domain/dates";
+import { formatDocumentDay, formatDocumentMoment } from "~/domain/dates";
 import { birrText } from "~/domain/money";
 import type { Database } from "~/server/db/client.server";
 import { latePaymentsOf, paidPaymentOfPatient } from "~/server/db/payments.server";
@@ -34,13 +34,13 @@ export async function patientReceipt(db: Database, t: TFunction, language: strin
   const paidAt = payment.paidAt ?? payment.updatedAt;
   return {
     amount: birrText(payment.amountSantim),
-    paidAt: { iso: paidAt.toISOString(), text: formatMoment(paidAt, language) },
+    paidAt: { iso: paidAt.toISOString(), text: formatDocumentMoment(paidAt, language) },
     txRef: payment.txRef,
     providerReference: payment.providerReference,
     consultation: {
       id: consultation.id,
       shortId: formatConsultationId(consultation.id),
-      requestedOn: formatDay(consultation.createdAt, language),
+      requestedOn: formatDocumentDay(consultation.createdAt, language),
     },
     state: await stateOf(db, t, language, payment, consultation),
   };
