@@ -15,7 +15,7 @@ import type { Database } from "~/server/db/client.server";
 import { profileName } from "~/server/db/profiles.server";
 
 /** The summary of a completed consultation in `language`. */
-export async function summaryDocument(db: Database, consultation: ConsultationRow, language: Language): Promise<SummaryDocument> {
+async function summaryDocument(db: Database, consultation: ConsultationRow, language: Language): Promise<SummaryDocument> {
   const t = await getTranslatorFor(language);
   const [patient, doctor, doctorRow] = await Promise.all([
     profileName(db, consultation.patientId),
@@ -64,7 +64,7 @@ export async function summaryDocument(db: Database, consultation: ConsultationRo
 }
 
 /** The reader's language first; with `both`, the other language below it. */
-export async function summaryDocuments(db: Database, consultation: ConsultationRow, language: Language, both: boolean) {
+async function summaryDocuments(db: Database, consultation: ConsultationRow, language: Language, both: boolean) {
   const other: Language = language === "am" ? "en" : "am";
   return Promise.all([language, ...(both ? [other] : [])].map((each) => summaryDocument(db, consultation, each)));
 }
