@@ -7,11 +7,12 @@ import { FormAlert, SubmitButton } from "~/components/form-fields";
 import { PaymentCountdown } from "~/components/payment-countdown";
 import { useConsultationStatus } from "~/components/realtime/use-consultation-status";
 import { birrText, CONSULTATION_FEE_SANTIM } from "~/domain/money";
-import { getTranslator, pageTitle } from "~/i18n.server";
+import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
 import { requirePatient } from "~/server/auth/guards.server";
 import { requireConsultationAccess } from "~/server/consultation-access.server";
 import { expirePayment } from "~/server/consultations/expire-payment.server";
 import { profileName } from "~/server/db/profiles.server";
+import { doctorCard as doctorCardOf } from "~/server/doctor-card.server";
 import { readFormData } from "~/server/form-body.server";
 import { paymentProvider } from "~/server/payments/provider.server";
 import { isTxRef, newTxRef, startPayment } from "~/server/payments/start-payment.server";
@@ -44,11 +45,13 @@ export async function loader(args: LoaderFunctionArgs) {
     throw await redirectWithToast("/patient/dashboard", { kind: "error", title: "payment.invalidRequest" }, context.config);
   }
   const doctor = await profileName(context.db, consultation.doctorId);
-  const t = await getTranslator(request);
+  const [t, language] = await Promise.all([getTranslator(request), detectLanguage(request)]);
   return {
     title: pageTitle(t("payment.title")),
     consultationId: consultation.id,
     doctorFirstName: doctor?.firstName ?? "",
+    // Who accepted, before the patient pays: worded here.
+    doctorCard: await doctorCardOf(context.db, t, language, consultation.doctorId, `/patient/payment/${consultation.id}/doctor-picture`),
     deadline: consultation.paymentDeadlineAt.toISOString(),
     // Handed out with the form: the same form sent twice is one payment.
     txRef: newTxRef(),
@@ -87,7 +90,7 @@ export async function action(args: ActionFunctionArgs) {
 export default function Payment() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { consultationId, doctorFirstName, deadline, txRef } = useLoaderData<typeof loader>();
+  const { consultationId, doctorFirstName, doctorCard, deadline, txRef } = useLoaderData<typeof loader>();
   const failed = useActionData<typeof action>();
   const { status, reason } = useConsultationStatus(consultationId, "accepted_awaiting_payment");
   const expired = status === "pending" && reason === "payment_expired";
@@ -105,6 +108,32 @@ export default function Payment() {
       ) : (
         <>
           <p>{t("payment.doctorAccepted", { name: doctorFirstName })}</p>
+          {doctorCard ? (
+            <section
+              className="flex items-center gap-3 rounded-box border border-base-300 p-3 text-start"
+              aria-label={doctorCard.name}
+              data-testid="paying-doctor"
+            >
+              {doctorCard.pictureUrl ? (
+                <img
+                  src={doctorCard.pictureUrl}
+                  alt={doctorCard.pictureAlt}
+                  width={64}
+                  height={64}
+                  className="h-16 w-16 shrink-0 rounded-full object-cover"
+                />
+              ) : null}
+              <div className="flex min-w-0 flex-col text-sm">
+                <p className="text-base font-bold">{doctorCard.name}</p>
+                {doctorCard.lines.map((line) => (
+                  <p key={line}>{line}</p>
+                ))}
+                {doctorCard.verified ? (
+                  <p className="badge mt-1 h-auto badge-sm whitespace-normal badge-success">{doctorCard.verified}</p>
+                ) : null}
+              </div>
+            </section>
+          ) : null}
           <p className="text-lg">{t("payment.amount", { amount: birrText(CONSULTATION_FEE_SANTIM) })}</p>
           <p className="text-sm text-base-content/80">{t("payment.timeLeft")}</p>
           <PaymentCountdown deadline={deadline} />

@@ -96,6 +96,7 @@ const MATRIX: Record<string, Record<Persona, Expectation>> = {
   // A random id is no consultation: each role's own page answers 404 (their tests cover real ones).
   "routes/doctor.consultation.$id_.summary": { ...onlyFor("doctor"), activeDoctor: 404 },
   "routes/patient.consultation.$id_.summary": { ...onlyFor("patient"), patient: 404, anotherPatient: 404 },
+  "routes/patient.payment.$id_.doctor-picture": { ...onlyFor("patient"), patient: 404, anotherPatient: 404 },
   "routes/admin.consultations.$id_.summary": { ...onlyFor("admin"), admin: 404 },
   "routes/doctor.earnings[.]csv": onlyFor("doctor"),
   "routes/doctor.consultation.$id": { ...onlyFor("doctor"), activeDoctor: 404 },
