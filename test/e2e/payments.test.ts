@@ -62,6 +62,11 @@ describe("paying, closing and rating", () => {
 
     await patient.page.waitForURL(/\/patient\/payment\//, { timeout: 10_000 });
     await patient.page.getByText("If the consultation cannot go ahead after you have paid, your payment is refunded.").waitFor();
+    // Who accepted, before paying: the doctor's card.
+    const card = patient.page.getByRole("region", { name: "Dr. Abebe Kebede" });
+    expect(await card.textContent()).toContain("9 years of experience");
+    expect(await card.textContent()).toMatch(/consultations? completed on Qoda/);
+    expect(await card.textContent()).toContain("Licence verified by Qoda on");
     // The payment page open in a second tab too: both tabs' Pay lead to one checkout, so only one payment can be made.
     const secondTab = await patient.page.context().newPage();
     await secondTab.goto(patient.page.url());
