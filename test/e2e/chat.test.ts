@@ -11,13 +11,19 @@ afterEach(endJourneys);
 const inProgress = demoConsultationIn("in_progress").id;
 const completed = demoConsultationIn("completed").id;
 
-/** Signs in and opens the consultation's page; resolves with the room sockets the page opened (reconnections included). */
+/**
+ * Signs in and opens the consultation's page; resolves with the sockets the page opened to this
+ * consultation's room (reconnections included). The dashboard left behind may have had a room of
+ * another consultation open (a waiting request's); Playwright does not always report its close when
+ * the page navigates away, so only this consultation's room is counted.
+ */
 async function openChat(page: Page, email: string, consultationPath: string) {
   await signIn(page, email, DEMO_PASSWORD);
   await page.waitForURL(/\/(patient|doctor)\/dashboard$/);
   const roomSockets: WebSocket[] = [];
+  const consultationId = consultationPath.split("/").at(-1)!;
   page.on("websocket", (socket) => {
-    if (!socket.url().includes("/parties/consultation-room/")) return;
+    if (!socket.url().includes(`/parties/consultation-room/${consultationId}`)) return;
     roomSockets.push(socket);
     // An attempt abandoned while still connecting ends in an error, and Playwright reports no close for it.
     socket.on("socketerror", () => failedSockets.add(socket));
