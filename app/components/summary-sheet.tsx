@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 
+import { DocumentBrand } from "~/components/document-brand";
 import type { Language } from "~/domain/languages";
 
 /** A consultation's summary worded in one language (by summary-document.server.ts). */
@@ -43,12 +44,7 @@ export function SummarySheet({ documents, both, backHref, words }: SummarySheetP
           data-testid="summary-document"
         >
           <header className="flex flex-col gap-1">
-            <p className="font-bold text-primary">
-              Qoda{" "}
-              <span lang="am" className="font-wordmark">
-                ቆዳ
-              </span>
-            </p>
+            <DocumentBrand />
             {index === 0 ? (
               <h1 className="text-2xl font-bold">{document.heading}</h1>
             ) : (

@@ -25,6 +25,17 @@ export function splitRelease(amountSantim: number): { doctorSantim: number; plat
   return { doctorSantim: amountSantim - platformSantim, platformSantim };
 }
 
+/**
+ * A sum of santim as the database hands it back (a number, or the text drizzle's `sum` gives; null for
+ * no rows), read exactly: a sum of whole santim is a whole number, and anything else is a bug, refused.
+ */
+export function santimFromSum(value: number | string | null | undefined): number {
+  const santim =
+    value === null || value === undefined ? 0 : typeof value === "number" ? value : /^-?\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(santim)) throw new RangeError(`not a sum of santim: ${String(value)}`);
+  return santim;
+}
+
 /** Birr as people write them: "150", or "150.50" when there are santim. */
 export function birrText(santim: number): string {
   const sign = santim < 0 ? "-" : "";

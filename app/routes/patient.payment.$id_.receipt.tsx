@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 
+import { DocumentBrand } from "~/components/document-brand";
 import { useHydrated } from "~/components/use-hydrated";
 import { ESCROW_RELEASE_HOURS } from "~/domain/constants";
 import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
@@ -46,12 +47,7 @@ export default function PaymentReceipt() {
   return (
     <article className="mx-auto flex max-w-xl flex-col gap-4 px-4 py-6 print:max-w-none print:px-0" data-testid="receipt">
       <header className="flex flex-col gap-1">
-        <p className="text-lg font-bold text-primary">
-          Qoda{" "}
-          <span lang="am" className="font-wordmark">
-            ቆዳ
-          </span>
-        </p>
+        <DocumentBrand className="text-lg font-bold text-primary" />
         <h1 className="text-2xl font-bold">{words.title}</h1>
         <p className="text-sm">{words.issuer}</p>
       </header>

@@ -20,20 +20,26 @@ interface Violation {
 /** The serious and critical violations on the page as it is now, described for a failure message. */
 async function seriousViolations(page: Page): Promise<string[]> {
   // A dialog fading in is half transparent, and its text fails contrast until it has: audit what
-  // people see once the page is still (every finite animation and transition finished). Headless
-  // Chromium can leave a finished hover transition's promise pending, so the wait ends after 2 s anyway
-  // (these are a few hundred milliseconds long): the audit then sees the page as it has come to rest.
-  await page.evaluate(() =>
-    Promise.race([
-      Promise.all(
-        document
-          .getAnimations()
-          .filter((animation) => animation.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY)
-          .map((animation) => animation.finished.catch(() => undefined)),
-      ),
-      new Promise((settled) => setTimeout(settled, 2_000)),
-    ]),
-  );
+  // people see once the page is still, every finite animation and transition at its end. Known by its
+  // `finished` promise, or, as headless Chromium can leave that promise pending after a hover
+  // transition, by its current time having reached its end time (checked each frame).
+  await page.evaluate(() => {
+    const finite = document
+      .getAnimations()
+      .filter((animation) => animation.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY);
+    const atTheirEnd = () =>
+      finite.every((animation) => {
+        const { endTime, localTime } = animation.effect?.getComputedTiming() ?? {};
+        return animation.playState !== "running" || (typeof localTime === "number" && typeof endTime === "number" && localTime >= endTime);
+      });
+    return Promise.race([
+      Promise.all(finite.map((animation) => animation.finished.catch(() => undefined))),
+      new Promise<void>((ended) => {
+        const check = () => (atTheirEnd() ? ended() : requestAnimationFrame(check));
+        check();
+      }),
+    ]);
+  });
   // Evaluated through the debugging protocol, so the page's Content-Security-Policy does not apply.
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {

@@ -16,7 +16,6 @@ import { LEDGER_ACCOUNTS, type LedgerAccount } from "~/domain/ledger";
 import { CONSULTATION_FEE_SANTIM, splitRelease } from "~/domain/money";
 import type { SandboxSwitchSetting } from "~/domain/payment-sandbox";
 import { confirmPayment } from "~/server/consultations/confirm-payment.server";
-import { recordPaymentAttempt } from "~/server/db/payments.server";
 import { loadConfig } from "~/server/env.server";
 import { disputeOf, openDispute, resolveDispute } from "~/server/money/disputes.server";
 import { confirmConsultationComplete, releaseDueEscrows } from "~/server/money/escrow.server";
@@ -25,10 +24,10 @@ import { moveRefundsOn } from "~/server/money/refunds.server";
 import { sandboxProvider } from "~/server/payments/sandbox.server";
 import { readSandboxRecord, REFUNDS_PREFIX, sandboxChargeOf, TRANSFERS_PREFIX } from "~/server/payments/sandbox-store.server";
 import { setSandboxSwitch } from "~/server/payments/sandbox-switches.server";
-import { newTxRef } from "~/server/payments/start-payment.server";
 import { signWebhookBody } from "~/server/payments/webhook-signature.server";
 
 import { createConsultation, createUser, db, ORIGIN } from "./fixtures";
+import { attemptPaidAtProvider } from "./money-fixtures";
 
 const config = () => loadConfig(env);
 const sandbox = () => sandboxProvider(config(), env, ORIGIN);
@@ -144,31 +143,6 @@ async function postToWebhook(body: string, signature: string) {
   await response.text();
   world?.webhookStatuses.push(response.status);
   return response;
-}
-
-/** A payment attempt for `consultationId` that the sandbox says was paid (its webhook not yet sent). */
-async function attemptPaidAtProvider(consultationId: string, patientId: string) {
-  const txRef = newTxRef();
-  await recordPaymentAttempt(db, {
-    consultationId,
-    patientId,
-    txRef,
-    provider: "sandbox",
-    amountSantim: CONSULTATION_FEE_SANTIM,
-    now: new Date(Date.now() - 30_000),
-  });
-  await sandbox().initialize({
-    txRef,
-    amountSantim: CONSULTATION_FEE_SANTIM,
-    email: "patient@qoda.test",
-    firstName: "Hana",
-    lastName: "T",
-    callbackUrl: `${ORIGIN}/payments/webhook`,
-    returnUrl: `${ORIGIN}/payments/return/${txRef}`,
-  });
-  const stored = await env.FILES.get(`payment-sandbox/${txRef}`);
-  await env.FILES.put(`payment-sandbox/${txRef}`, JSON.stringify({ ...(await stored!.json<object>()), status: "success" }));
-  return txRef;
 }
 
 /** The provider's charge.success for `txRef`, signed as the sandbox signs it. */

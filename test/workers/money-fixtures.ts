@@ -19,27 +19,22 @@ export const config = () => loadConfig(env);
 /** The sandbox's charge: 3.5 % of 150 ETB. */
 export const SANDBOX_CHARGE_SANTIM = 525;
 
-/** A consultation accepted by a doctor, with an attempt the provider says was paid. */
-export async function paidAtProvider({ windowLeftMs = 14 * 60_000 } = {}) {
-  const patientId = await createUser("patient");
-  const doctorId = await createUser("doctor");
-  const now = Date.now();
-  const consultation = await createConsultation(patientId, "accepted_awaiting_payment", {
-    doctorId,
-    acceptedAt: new Date(now - 60_000),
-    paymentDeadlineAt: new Date(now + windowLeftMs),
-  });
+/**
+ * A payment attempt for `consultationId`, recorded as the app records it; with `paid`, the sandbox says
+ * it was paid (its webhook not yet sent). Its tx_ref.
+ */
+export async function attemptPaidAtProvider(consultationId: string, patientId: string, { paid = true } = {}) {
   const txRef = newTxRef();
   await recordPaymentAttempt(db, {
-    consultationId: consultation.id,
+    consultationId,
     patientId,
     txRef,
     provider: "sandbox",
     amountSantim: CONSULTATION_FEE_SANTIM,
-    now: new Date(now - 30_000),
+    now: new Date(Date.now() - 30_000),
   });
-  const provider = sandboxProvider(config(), env, ORIGIN);
-  await provider.initialize({
+  if (!paid) return txRef;
+  await sandboxProvider(config(), env, ORIGIN).initialize({
     txRef,
     amountSantim: CONSULTATION_FEE_SANTIM,
     email: "patient@qoda.test",
@@ -50,6 +45,20 @@ export async function paidAtProvider({ windowLeftMs = 14 * 60_000 } = {}) {
   });
   const stored = await env.FILES.get(`payment-sandbox/${txRef}`);
   await env.FILES.put(`payment-sandbox/${txRef}`, JSON.stringify({ ...(await stored!.json<object>()), status: "success" }));
+  return txRef;
+}
+
+/** A consultation accepted by a doctor, with an attempt (by default one the provider says was paid). */
+export async function paidAtProvider({ windowLeftMs = 14 * 60_000, paid = true } = {}) {
+  const patientId = await createUser("patient");
+  const doctorId = await createUser("doctor");
+  const now = Date.now();
+  const consultation = await createConsultation(patientId, "accepted_awaiting_payment", {
+    doctorId,
+    acceptedAt: new Date(now - 60_000),
+    paymentDeadlineAt: new Date(now + windowLeftMs),
+  });
+  const txRef = await attemptPaidAtProvider(consultation.id, patientId, { paid });
   return { patientId, doctorId, consultationId: consultation.id, txRef };
 }
 

@@ -10,15 +10,14 @@ import { consultations, disputes, payments, refunds } from "~/db/schema";
 import { formatDocumentMoment, formatMoment } from "~/domain/dates";
 import { CONSULTATION_FEE_SANTIM } from "~/domain/money";
 import { confirmPayment } from "~/server/consultations/confirm-payment.server";
-import { markPaymentFailed, recordPaymentAttempt } from "~/server/db/payments.server";
+import { markPaymentFailed } from "~/server/db/payments.server";
 import { loadConfig } from "~/server/env.server";
 import { openDispute, resolveDispute } from "~/server/money/disputes.server";
 import { settleRefundsOf } from "~/server/money/refunds.server";
-import { sandboxProvider } from "~/server/payments/sandbox.server";
-import { newTxRef } from "~/server/payments/start-payment.server";
 
 import { Visitor } from "./browser-like";
-import { createConsultation, createUser, db, ORIGIN, sessionCookieFor, signedIn } from "./fixtures";
+import { createUser, db, ORIGIN, sessionCookieFor, signedIn } from "./fixtures";
+import { paidAtProvider } from "./money-fixtures";
 
 const config = () => loadConfig(env);
 const receiptOf = (paymentId: string) => `/patient/payment/${paymentId}/receipt`;
@@ -47,39 +46,10 @@ async function settleRefundByItsWebhook(refund: { paymentId: string; reference: 
 
 /** A consultation accepted by a doctor, with an attempt recorded; `paid` has the sandbox say it was paid. */
 async function attempt({ paid = true, windowLeftMs = 14 * 60_000 } = {}) {
-  const patientId = await createUser("patient");
-  const doctorId = await createUser("doctor");
-  const now = Date.now();
-  const consultation = await createConsultation(patientId, "accepted_awaiting_payment", {
-    doctorId,
-    acceptedAt: new Date(now - 60_000),
-    paymentDeadlineAt: new Date(now + windowLeftMs),
-  });
-  const txRef = newTxRef();
-  await recordPaymentAttempt(db, {
-    consultationId: consultation.id,
-    patientId,
-    txRef,
-    provider: "sandbox",
-    amountSantim: CONSULTATION_FEE_SANTIM,
-    now: new Date(now - 30_000),
-  });
-  if (paid) {
-    await sandboxProvider(config(), env, ORIGIN).initialize({
-      txRef,
-      amountSantim: CONSULTATION_FEE_SANTIM,
-      email: "patient@qoda.test",
-      firstName: "Hana",
-      lastName: "T",
-      callbackUrl: `${ORIGIN}/payments/webhook`,
-      returnUrl: `${ORIGIN}/payments/return/${txRef}`,
-    });
-    const stored = await env.FILES.get(`payment-sandbox/${txRef}`);
-    await env.FILES.put(`payment-sandbox/${txRef}`, JSON.stringify({ ...(await stored!.json<object>()), status: "success" }));
-  }
-  const payment = (await db.query.payments.findFirst({ where: eq(payments.txRef, txRef) }))!;
-  const patient = new Visitor(await sessionCookieFor(patientId));
-  return { patientId, doctorId, consultationId: consultation.id, txRef, paymentId: payment.id, patient };
+  const made = await paidAtProvider({ paid, windowLeftMs });
+  const payment = (await db.query.payments.findFirst({ where: eq(payments.txRef, made.txRef) }))!;
+  const patient = new Visitor(await sessionCookieFor(made.patientId));
+  return { ...made, paymentId: payment.id, patient };
 }
 
 /** A consultation paid in time: its payment confirmed and its fee held in escrow. */

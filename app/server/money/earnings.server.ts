@@ -4,7 +4,7 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 
 import { consultations, escrows, ledgerEntries, ledgerLines, payouts, profiles } from "~/db/schema";
-import { splitRelease } from "~/domain/money";
+import { santimFromSum, splitRelease } from "~/domain/money";
 import type { PageRequest } from "~/domain/paging";
 import type { Database } from "~/server/db/client.server";
 
@@ -40,7 +40,7 @@ export async function earningsTotals(db: Database, doctorId: string): Promise<Ea
     // Both are kept as credits (negative): what the platform owes.
     availableSantim: 0 - available,
     inTransitSantim: 0 - inTransit,
-    paidOutSantim: Number(paid?.total ?? 0),
+    paidOutSantim: santimFromSum(paid?.total),
   };
 }
 
@@ -74,10 +74,10 @@ export async function earningsByConsultation(db: Database, doctorId: string, pag
     .offset(page.offset);
   return rows.map((row) => ({
     ...row,
-    releasedSantim: Number(row.releasedSantim),
+    releasedSantim: santimFromSum(row.releasedSantim),
     // What the doctor stands to receive while it is held; what they did receive once it is settled.
     shareSantim:
-      row.status === "released" || row.status === "refunded" ? Number(row.releasedSantim) : splitRelease(row.feeSantim).doctorSantim,
+      row.status === "released" || row.status === "refunded" ? santimFromSum(row.releasedSantim) : splitRelease(row.feeSantim).doctorSantim,
   }));
 }
 
@@ -89,7 +89,7 @@ export async function releasesOf(db: Database, doctorId: string) {
     .innerJoin(ledgerEntries, eq(ledgerEntries.id, ledgerLines.entryId))
     .where(and(eq(ledgerLines.account, "doctor_payable"), eq(ledgerLines.subject, doctorId), eq(ledgerEntries.kind, "escrow_released")))
     .orderBy(desc(ledgerEntries.createdAt));
-  return rows.map((row) => ({ releasedAt: row.releasedAt, amountSantim: Number(row.amountSantim) }));
+  return rows.map((row) => ({ releasedAt: row.releasedAt, amountSantim: santimFromSum(row.amountSantim) }));
 }
 
 /** The doctor's payouts, newest first. */

@@ -6,6 +6,7 @@ import { and, asc, desc, eq, gt, inArray, or, sql } from "drizzle-orm";
 
 import { consultations, disputes, escrows, ledgerEntries, ledgerLines, payouts, profiles, refunds } from "~/db/schema";
 import { LEDGER_ACCOUNTS, type LedgerAccount } from "~/domain/ledger";
+import { santimFromSum } from "~/domain/money";
 import type { Database } from "~/server/db/client.server";
 
 export interface Books {
@@ -28,7 +29,7 @@ export async function books(db: Database): Promise<Books> {
     ),
   ]);
   const balances = Object.fromEntries(LEDGER_ACCOUNTS.map((account) => [account, 0])) as Record<LedgerAccount, number>;
-  for (const row of rows) balances[row.account] = Number(row.total);
+  for (const row of rows) balances[row.account] = santimFromSum(row.total);
   return {
     balances,
     totalSantim: Object.values(balances).reduce((sum, balance) => sum + balance, 0),

@@ -9,6 +9,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 
 import { ledgerEntries, ledgerLines } from "~/db/schema";
 import { type LedgerAccount, type LedgerEntry, ledgerEntryRefusal } from "~/domain/ledger";
+import { santimFromSum } from "~/domain/money";
 import type { Database } from "~/server/db/client.server";
 import { insertWhere } from "~/server/db/insert-where.server";
 
@@ -46,5 +47,5 @@ export async function balanceOf(db: Database, account: LedgerAccount, subject = 
     .select({ total: sum(ledgerLines.amountSantim) })
     .from(ledgerLines)
     .where(and(eq(ledgerLines.account, account), eq(ledgerLines.subject, subject)));
-  return Number(row?.total ?? 0);
+  return santimFromSum(row?.total);
 }

@@ -8,7 +8,7 @@ import { and, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
 
 import { doctorPayoutAccounts, doctors, ledgerLines, payouts } from "~/db/schema";
 import { payoutReturned, payoutSettled, payoutStarted } from "~/domain/ledger";
-import { birrText } from "~/domain/money";
+import { birrText, santimFromSum } from "~/domain/money";
 import { MIN_PAYOUT_SANTIM, newPayoutReference } from "~/domain/payouts";
 import { auditIfChanged } from "~/server/audit.server";
 import { createDatabase, type Database } from "~/server/db/client.server";
@@ -74,7 +74,7 @@ export async function runPayouts(env: Env, config: AppConfig, now: Date, by: { a
 /** What `doctorId` is owed now (released to them, not yet paid out), in santim. */
 async function availableTo(db: Database, doctorId: string): Promise<number> {
   const row = await db.get<{ available: number | null }>(sql`SELECT ${availableSql(doctorId)} AS available`);
-  return Number(row?.available ?? 0);
+  return santimFromSum(row?.available);
 }
 
 /** The payout row and its ledger entry in one batch: none if one is in flight, or the balance is no longer there. */
