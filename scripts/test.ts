@@ -6,7 +6,7 @@
 // `N passed, N failed`.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 
 import { PROJECT_ROOT, SEEDED_STATE_VARIABLE, seededState } from "./local-stack.ts";
 
@@ -15,6 +15,26 @@ const LAYERS = [
   { name: "Workers-runtime tests", config: "vitest.config.ts", report: "workers.json" },
   { name: "browser journeys", config: "vitest.e2e.config.ts", report: "e2e.json" },
 ] as const;
+
+type VitestReport = {
+  numPassedTests: number;
+  numFailedTests: number;
+  numTotalTests: number;
+  testResults: { name: string; assertionResults: { fullName: string; status: string; failureMessages: string[] }[] }[];
+};
+
+// Each failed test by file and name with the first line of its error, so the summary (which is all a
+// CI log may keep) says what failed.
+function failuresOf(report: VitestReport): string[] {
+  return report.testResults.flatMap((file) =>
+    file.assertionResults
+      .filter((test) => test.status === "failed")
+      .map((test) => {
+        const firstLine = (test.failureMessages[0] ?? "").split("\n")[0]?.slice(0, 300);
+        return `  failed: ${relative(PROJECT_ROOT, file.name)} > ${test.fullName}: ${firstLine}`;
+      }),
+  );
+}
 
 const reportsDir = join(PROJECT_ROOT, "test-results");
 rmSync(reportsDir, { recursive: true, force: true });
@@ -54,13 +74,14 @@ for (const layer of LAYERS) {
     lines.push(`${layer.name}: no report (vitest exited with ${run.status}) in ${seconds(layerStartedMs)}`);
     continue;
   }
-  const report = JSON.parse(readFileSync(reportPath, "utf8")) as { numPassedTests: number; numFailedTests: number; numTotalTests: number };
+  const report = JSON.parse(readFileSync(reportPath, "utf8")) as VitestReport;
   // A layer that ran nothing, or exited non-zero with no failed test (a crash in setup), counts as a failure.
   const layerFailed =
     report.numFailedTests + (run.status !== 0 && report.numFailedTests === 0 ? 1 : 0) + (report.numTotalTests === 0 ? 1 : 0);
   passed += report.numPassedTests;
   failed += layerFailed;
   lines.push(`${layer.name}: ${report.numPassedTests} passed, ${layerFailed} failed in ${seconds(layerStartedMs)}`);
+  lines.push(...failuresOf(report));
 }
 
 // The size budgets and the accessibility audit of every page: the app was built by `pretest`, so the

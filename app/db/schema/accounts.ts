@@ -101,6 +101,8 @@ export const doctors = sqliteTable(
     licenceFileKey: text("licence_file_key"),
     experienceYears: integer("experience_years"),
     profilePictureKey: text("profile_picture_key"),
+    /** The languages the doctor consults in, comma-separated language codes (e.g. "am,en"). */
+    consultationLanguages: text("consultation_languages").notNull().default("am,en"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

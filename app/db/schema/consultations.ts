@@ -13,6 +13,16 @@ import {
   WITH_DOCTOR_STATUSES,
 } from "../../domain/consultation-status";
 import { CONTACT_METHODS } from "../../domain/feedback";
+import {
+  BODY_AREAS,
+  DURATION_UNITS,
+  MAX_AGE_YEARS,
+  MAX_DURATION_AMOUNT,
+  MAX_INTAKE_NOTE_CHARS,
+  PHOTO_KINDS,
+  PREGNANCY_STATES,
+  SEXES,
+} from "../../domain/intake";
 import { users } from "./accounts";
 import { createdAt, id, isBoolean, oneOf, quotedList, updatedAt } from "./columns";
 
@@ -39,6 +49,26 @@ export const consultations = sqliteTable(
     requestedDoctorCode: text("requested_doctor_code"),
     /** The request form's one-time key: the same form sent twice (a double click, a retry) makes one request. */
     submissionKey: text("submission_key"),
+    // The structured intake (app/domain/intake.ts); null on consultations from before it.
+    patientAgeYears: integer("patient_age_years"),
+    patientSex: text("patient_sex", { enum: SEXES }),
+    /** Known body areas, comma-separated in canonical order (`listOf` reads them). */
+    bodyAreas: text("body_areas").notNull().default(""),
+    durationAmount: integer("duration_amount"),
+    durationUnit: text("duration_unit", { enum: DURATION_UNITS }),
+    /** Known symptoms, comma-separated in canonical order. */
+    symptoms: text("symptoms").notNull().default(""),
+    treatmentsTried: text("treatments_tried").notNull().default(""),
+    allergies: text("allergies").notNull().default(""),
+    pregnancy: text("pregnancy", { enum: PREGNANCY_STATES }),
+    /** A follow-up names the completed consultation it continues (same patient, same doctor first). */
+    followUpOfId: text("follow_up_of_id"),
+    /** A follow-up waits for this doctor alone until `reservedUntil`, then for everyone. */
+    reservedForDoctorId: text("reserved_for_doctor_id").references(() => users.id),
+    reservedUntil: integer("reserved_until", { mode: "timestamp_ms" }),
+    /** The doctor's "send me new photos in N days": when the patient is reminded, and when that was done. */
+    newPhotosDueAt: integer("new_photos_due_at", { mode: "timestamp_ms" }),
+    newPhotosRemindedAt: integer("new_photos_reminded_at", { mode: "timestamp_ms" }),
     acceptedAt: integer("accepted_at", { mode: "timestamp_ms" }),
     paymentDeadlineAt: integer("payment_deadline_at", { mode: "timestamp_ms" }),
     startedAt: integer("started_at", { mode: "timestamp_ms" }),
@@ -68,6 +98,21 @@ export const consultations = sqliteTable(
     index("consultations_queue_idx").on(t.status, t.priority, t.createdAt),
     index("consultations_created_idx").on(t.createdAt),
     index("consultations_payment_deadline_idx").on(t.paymentDeadlineAt),
+    index("consultations_follow_up_of_idx").on(t.followUpOfId),
+    index("consultations_new_photos_due_idx").on(t.newPhotosDueAt),
+    check("consultations_patient_sex_valid", sql`${t.patientSex} IS NULL OR ${oneOf("patient_sex", SEXES)}`),
+    check(
+      "consultations_patient_age_range",
+      sql`${t.patientAgeYears} IS NULL OR ${t.patientAgeYears} BETWEEN 0 AND ${sql.raw(String(MAX_AGE_YEARS))}`,
+    ),
+    check("consultations_duration_unit_valid", sql`${t.durationUnit} IS NULL OR ${oneOf("duration_unit", DURATION_UNITS)}`),
+    check(
+      "consultations_duration_amount_range",
+      sql`${t.durationAmount} IS NULL OR ${t.durationAmount} BETWEEN 1 AND ${sql.raw(String(MAX_DURATION_AMOUNT))}`,
+    ),
+    check("consultations_pregnancy_valid", sql`${t.pregnancy} IS NULL OR ${oneOf("pregnancy", PREGNANCY_STATES)}`),
+    check("consultations_treatments_tried_length", sql`length(${t.treatmentsTried}) <= ${sql.raw(String(MAX_INTAKE_NOTE_CHARS))}`),
+    check("consultations_allergies_length", sql`length(${t.allergies}) <= ${sql.raw(String(MAX_INTAKE_NOTE_CHARS))}`),
     uniqueIndex("consultations_patient_submission_key_unique").on(t.patientId, t.submissionKey),
     check("consultations_status_valid", oneOf("status", CONSULTATION_STATUSES)),
     check("consultations_priority_valid", oneOf("priority", PRIORITIES)),
@@ -105,6 +150,9 @@ export const consultationFiles = sqliteTable(
     storageKey: text("storage_key").notNull(),
     contentType: text("content_type").notNull(),
     sizeBytes: integer("size_bytes").notNull(),
+    /** A request photo's kind and body area (guided photos); null on chat images and older photos. */
+    photoKind: text("photo_kind", { enum: PHOTO_KINDS }),
+    bodyArea: text("body_area", { enum: BODY_AREAS }),
     createdAt: createdAt(),
     /** Set when the patient deleted the photo; the object is gone from R2 by then. */
     deletedAt: integer("deleted_at", { mode: "timestamp_ms" }),
@@ -114,6 +162,8 @@ export const consultationFiles = sqliteTable(
     index("consultation_files_consultation_idx").on(t.consultationId, t.createdAt),
     index("consultation_files_uploader_idx").on(t.uploaderId),
     check("consultation_files_kind_valid", oneOf("kind", FILE_KINDS)),
+    check("consultation_files_photo_kind_valid", sql`${t.photoKind} IS NULL OR ${oneOf("photo_kind", PHOTO_KINDS)}`),
+    check("consultation_files_body_area_valid", sql`${t.bodyArea} IS NULL OR ${oneOf("body_area", BODY_AREAS)}`),
     check("consultation_files_content_type_valid", sql.raw(`content_type IN ('image/jpeg', 'image/png', 'image/webp')`)),
     check("consultation_files_size_range", sql`${t.sizeBytes} BETWEEN 1 AND ${sql.raw(String(MAX_PHOTO_BYTES))}`),
   ],
