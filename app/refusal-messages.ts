@@ -13,6 +13,7 @@ export const DECISION_REFUSAL_MESSAGES = {
   declined: "consultation.errors.alreadyDeclined",
   withdrawn: "consultation.errors.alreadyWithdrawn",
   not_waiting: "consultation.errors.notWaiting",
+  reserved: "followUp.reservedForItsDoctor",
 } as const satisfies Record<DecisionRefusal, TextKey>;
 
 /** The message for a refused summary save or end of a consultation. */

@@ -49,7 +49,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // Active doctors see the live request bell; the first count comes with the page.
   const doctorBell =
     user?.role === "doctor" && user.doctorStatus === "active"
-      ? { initialCount: await pendingRequestCount(context.db), doctorCode: await doctorCodeOf(context.db, user.userId) }
+      ? {
+          initialCount: await pendingRequestCount(context.db, user.userId, new Date()),
+          doctorCode: await doctorCodeOf(context.db, user.userId),
+        }
       : null;
   // Patients and doctors have the notifications bell; its count comes with every page.
   const unreadNotifications = user && user.role !== "admin" ? await unreadNotificationCount(context.db, user.userId) : null;

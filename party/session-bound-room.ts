@@ -74,6 +74,14 @@ export abstract class SessionBoundRoom extends Server<Env> {
     for (const connection of await this.liveConnections()) connection.send(message);
   }
 
+  /** Sends each live connection the message meant for its person (null: nothing for them); the others are closed instead. */
+  protected async sendToEachLive(messageFor: (userId: string) => string | null): Promise<void> {
+    for (const connection of await this.liveConnections()) {
+      const message = connection.state ? messageFor(connection.state.userId) : null;
+      if (message !== null) connection.send(message);
+    }
+  }
+
   /** Called when sessions have ended (sign-out, password change, deactivation…): their sockets close now. */
   async endSessions(sessionIds: string[]): Promise<void> {
     await this.close(

@@ -1,6 +1,7 @@
 // The demo accounts and consultations that `npm start` seeds into the local D1. Fixed ids make the
 // seed idempotent (INSERT OR IGNORE): running it again keeps whatever the data has become since.
 import { type Actor, type ConsultationMove, planCreation, planTransition } from "../app/domain/consultation-status.ts";
+import { followUpColumns, newPhotosDueAt } from "../app/domain/follow-ups.ts";
 import {
   escrowReleased,
   type LedgerEntry,
@@ -130,6 +131,10 @@ export interface DemoConsultation {
    * and waiting for an admin, part refunded by an admin's decision, or released by the 72-hour schedule.
    */
   money?: "disputed" | "part_refunded" | "released_by_schedule";
+  /** A follow-up: the completed consultation it continues (its doctor has it alone for the first minutes). */
+  followUpOf?: string;
+  /** The doctor's "send me new photos in N days", from the end. */
+  newPhotosInDays?: number;
 }
 
 // Fixed ids, so the seed is idempotent; their first characters (what people see) differ.
@@ -145,6 +150,7 @@ const CONSULTATION_ID_PREFIXES = [
   "9d4b6c21",
   "a1e5f7b8",
   "b7c3d9e2",
+  "c5d8e1f4",
 ];
 const c = (n: number) => `${CONSULTATION_ID_PREFIXES[n - 1]}-0000-4000-9000-${String(n).padStart(12, "0")}`;
 
@@ -318,6 +324,18 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
       treatmentPlan: "Permethrin 5% cream on the whole body, repeated after a week; treat the household too.",
     },
     money: "released_by_schedule",
+    newPhotosInDays: 14,
+  },
+  {
+    id: c(12),
+    patientId: dawit.id,
+    // A follow-up of the scabies consultation: Dr. Abebe has it alone for its first minutes, then every doctor.
+    doctorId: null,
+    followUpOf: c(11),
+    moves: [["submit", 0]],
+    priority: "normal",
+    mainConcern: "Still itchy at night after the second permethrin treatment, mostly between my fingers.",
+    minutesAgo: 4,
   },
 ];
 
@@ -360,6 +378,10 @@ function replayMoves(consultation: DemoConsultation, createdAtMs: number) {
 
 /** The statement that seeds `consultation` as its moves leave it (INSERT OR IGNORE: the seed is idempotent). */
 export function consultationSql(consultation: DemoConsultation, createdAtMs: number) {
+  const replayed = replayMoves(consultation, createdAtMs);
+  const earlier = consultation.followUpOf ? DEMO_CONSULTATIONS.find((other) => other.id === consultation.followUpOf) : undefined;
+  const followUp = earlier?.doctorId ? followUpColumns(earlier.id, earlier.doctorId, new Date(createdAtMs)) : null;
+  const completedAt = replayed.columns.completed_at;
   return insertOrIgnore("consultations", {
     id: consultation.id,
     patient_id: consultation.patientId,
@@ -372,7 +394,14 @@ export function consultationSql(consultation: DemoConsultation, createdAtMs: num
     observations: consultation.summary?.observations ?? null,
     diagnosis: consultation.summary?.diagnosis ?? null,
     treatment_plan: consultation.summary?.treatmentPlan ?? null,
-    ...replayMoves(consultation, createdAtMs).columns,
+    follow_up_of_id: followUp?.followUpOfId ?? null,
+    reserved_for_doctor_id: followUp?.reservedForDoctorId ?? null,
+    reserved_until: followUp?.reservedUntil.getTime() ?? null,
+    new_photos_due_at:
+      consultation.newPhotosInDays && typeof completedAt === "number"
+        ? newPhotosDueAt(consultation.newPhotosInDays, new Date(completedAt)).getTime()
+        : null,
+    ...replayed.columns,
   });
 }
 

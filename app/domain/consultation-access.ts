@@ -1,6 +1,7 @@
 // Who may see a consultation and who may listen in its rooms: the one rule pages, photos and both
 // rooms follow (docs/decisions/0012-threat-model.md).
 import type { ConsultationStatus } from "./consultation-status";
+import { isReservedForAnother, type Reservation } from "./reservations";
 import type { DoctorStatus, Role } from "./roles";
 
 export interface Viewer {
@@ -9,7 +10,7 @@ export interface Viewer {
   doctorStatus: DoctorStatus | null;
 }
 
-export interface ConsultationParties {
+export interface ConsultationParties extends Partial<Reservation> {
   patientId: string;
   doctorId: string | null;
   status: ConsultationStatus;
@@ -17,16 +18,28 @@ export interface ConsultationParties {
 
 const isActiveDoctor = (viewer: Viewer) => viewer.role === "doctor" && viewer.doctorStatus === "active";
 
+/** Whether a waiting request is, at `now`, kept for a doctor other than `doctorId` (a follow-up for its own doctor). */
+const keptFrom = (consultation: ConsultationParties, doctorId: string, now: Date) =>
+  isReservedForAnother(
+    { reservedForDoctorId: consultation.reservedForDoctorId ?? null, reservedUntil: consultation.reservedUntil ?? null },
+    doctorId,
+    now,
+  );
+
 /**
- * Its patient; any active doctor while it waits for one (to decide on it); its assigned doctor while
- * they are active; admins (audited by the caller). Nobody else learns it exists.
+ * Its patient; any active doctor while it waits for one (to decide on it), unless it is kept for
+ * another doctor for now; its assigned doctor while they are active; admins (audited by the caller).
+ * Nobody else learns it exists.
  */
-export function mayViewConsultation(viewer: Viewer, consultation: ConsultationParties): boolean {
+export function mayViewConsultation(viewer: Viewer, consultation: ConsultationParties, now = new Date()): boolean {
   switch (viewer.role) {
     case "patient":
       return consultation.patientId === viewer.userId;
     case "doctor":
-      return isActiveDoctor(viewer) && (consultation.status === "pending" || consultation.doctorId === viewer.userId);
+      return (
+        isActiveDoctor(viewer) &&
+        ((consultation.status === "pending" && !keptFrom(consultation, viewer.userId, now)) || consultation.doctorId === viewer.userId)
+      );
     case "admin":
       return true;
   }

@@ -5,19 +5,24 @@ import type { ConsultationStatus, DeclineReason } from "./consultation-status";
 /** The `intent` a decision form posts. */
 export const DECISION_INTENTS = { accept: "accept", decline: "decline", withdraw: "withdraw" } as const;
 
-export type DecisionRefusal = "not_found" | "not_permitted" | "already_taken" | "declined" | "withdrawn" | "not_waiting";
+/** `reserved`: a follow-up still waiting for its own doctor alone. */
+export type DecisionRefusal = "not_found" | "not_permitted" | "already_taken" | "declined" | "withdrawn" | "not_waiting" | "reserved";
 export type DecisionOutcome = { ok: true } | { ok: false; reason: DecisionRefusal };
 
-/** Why a request a doctor wanted to decide on is no longer waiting: taken, declined, or withdrawn. */
+/**
+ * Why a request a doctor wanted to decide on is not theirs to decide on: taken, declined, withdrawn, or
+ * (still waiting) kept for another doctor for now.
+ */
 export function whyNotWaiting(consultation: { status: ConsultationStatus; declineReason: DeclineReason | null }): DecisionRefusal {
   if (consultation.status === "cancelled") return consultation.declineReason ? "declined" : "withdrawn";
   if (consultation.status === "awaiting_assets") return "not_found";
+  if (consultation.status === "pending") return "reserved";
   return "already_taken";
 }
 
-/** A refused decision's HTTP status: gone (404), not theirs to make (403), or no longer possible (409). */
+/** A refused decision's HTTP status: gone (404), not theirs to make (403, also while kept for another doctor), or no longer possible (409). */
 export function refusalHttpStatus(refusal: DecisionRefusal): 404 | 403 | 409 {
-  return refusal === "not_found" ? 404 : refusal === "not_permitted" ? 403 : 409;
+  return refusal === "not_found" ? 404 : refusal === "not_permitted" || refusal === "reserved" ? 403 : 409;
 }
 
 /** Where "Start a new consultation" leads after a decline: for unclear photos, a new draft with the same words. */

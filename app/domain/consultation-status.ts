@@ -4,6 +4,7 @@
 
 // With its extension: the demo seed runs this module under Node as it is.
 import { PAYMENT_WINDOW_MS } from "./constants.ts";
+import { isReservedForAnother, type Reservation } from "./reservations.ts";
 import type { Role } from "./roles";
 
 export const CONSULTATION_STATUSES = [
@@ -73,7 +74,7 @@ const MOVES: Record<ConsultationMove, { from: ConsultationStatus; to: Consultati
   cancelAfterPayment: { from: "in_progress", to: "cancelled", by: "admin" },
 };
 
-export interface ConsultationFacts {
+export interface ConsultationFacts extends Partial<Reservation> {
   status: ConsultationStatus;
   patientId: string;
   doctorId: string | null;
@@ -91,7 +92,8 @@ interface ConsultationChanges {
   updatedAt: Date;
 }
 
-export type TransitionRefusal = "wrong_status" | "not_permitted";
+/** `reserved`: a waiting follow-up is kept for its own doctor a while longer; other doctors may not decide on it yet. */
+export type TransitionRefusal = "wrong_status" | "not_permitted" | "reserved";
 
 export type TransitionPlan =
   | { ok: true; move: ConsultationMove; from: ConsultationStatus; to: ConsultationStatus; changes: ConsultationChanges }
@@ -160,6 +162,8 @@ export function planTransition(
   const rule = MOVES[move];
   if (!isPermitted(rule.by, facts, actor)) return { ok: false, move, refusal: "not_permitted" };
   if (facts.status !== rule.from) return { ok: false, move, refusal: "wrong_status" };
+  if (rule.by === "any-doctor" && actor.kind === "user" && isReservedForAnother(reservationOf(facts), actor.userId, now))
+    return { ok: false, move, refusal: "reserved" };
   return {
     ok: true,
     move,
@@ -168,6 +172,11 @@ export function planTransition(
     changes: { status: rule.to, ...changesFor(move, actor, now, rules), updatedAt: now },
   };
 }
+
+const reservationOf = (facts: ConsultationFacts): Reservation => ({
+  reservedForDoctorId: facts.reservedForDoctorId ?? null,
+  reservedUntil: facts.reservedUntil ?? null,
+});
 
 export type CreationPlan =
   | { ok: true; creation: ConsultationCreation; changes: { status: ConsultationStatus; createdAt: Date; updatedAt: Date } }

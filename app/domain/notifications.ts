@@ -18,6 +18,7 @@ const NOTIFICATION_KINDS = [
   "payout_failed",
   "payout_account_changed",
   "consultation_cancelled",
+  "new_photos_due",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -80,6 +80,8 @@ export const RequestSummary = z.object({
   photoCount: z.int().check(z.minimum(0)),
   /** The doctor code the patient asked for, if any; the page marks it when it is the reader's. */
   requestedDoctorCode: z.nullable(z.string()),
+  /** A follow-up: the earlier consultation it continues, told only to the doctor that consultation was with. */
+  followUpOf: z.optional(z.string()),
 });
 export type RequestSummary = z.infer<typeof RequestSummary>;
 

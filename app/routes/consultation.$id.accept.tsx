@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { PriorityBadge } from "~/components/consultation-badges";
 import { SubmitButton } from "~/components/form-fields";
 import { type DecisionRefusal, refusalHttpStatus, whyNotWaiting } from "~/domain/consultation-decisions";
+import { isReservedForAnother } from "~/domain/reservations";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { DECISION_REFUSAL_MESSAGES } from "~/refusal-messages";
 import { requireUser, signOutInactiveDoctor } from "~/server/auth/guards.server";
@@ -32,6 +33,7 @@ export async function loader(args: LoaderFunctionArgs) {
   if (consultation?.doctorId === doctor.userId) throw redirect(`/doctor/consultation/${consultation.id}`);
   if (!consultation) return refused("not_found");
   if (consultation.status !== "pending") return refused(whyNotWaiting(consultation));
+  if (isReservedForAnother(consultation, doctor.userId, new Date())) return refused("reserved");
   return data({ title, refusal: null, request: { id: consultation.id, title: consultation.title, priority: consultation.priority } });
 }
 

@@ -18,11 +18,12 @@ import { useStillWaiting } from "~/components/realtime/use-still-waiting";
 import { WordedPanel, type WordedPanelProps } from "~/components/worded-panel";
 import { CHAT_INTENTS, hasChat } from "~/domain/chat";
 import { ACCEPT_CONFIRMATION_SHOWN_MS, formatConsultationId } from "~/domain/constants";
-import { CLOSING_INTENTS, type ClosingRefusal, SummarySchema } from "~/domain/consultation-closing";
+import { CLOSING_INTENTS, type ClosingRefusal } from "~/domain/consultation-closing";
 import { DECISION_INTENTS, type DecisionRefusal, refusalHttpStatus } from "~/domain/consultation-decisions";
 import { isActiveStatus } from "~/domain/consultation-status";
 import { DeclineSchema } from "~/domain/decline-schema";
 import { DISPUTE_INTENTS } from "~/domain/disputes";
+import { SummarySchema } from "~/domain/summary-schema";
 import { parseForm } from "~/forms";
 import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
 import { CLOSING_REFUSAL_MESSAGES, DECISION_REFUSAL_MESSAGES } from "~/refusal-messages";
@@ -36,6 +37,7 @@ import { endConsultation } from "~/server/consultations/end.server";
 import { saveSummary } from "~/server/consultations/summary.server";
 import { profileName } from "~/server/db/profiles.server";
 import { listPhotos } from "~/server/files.server";
+import { earlierConsultationPanel } from "~/server/follow-ups.server";
 import { readFormData } from "~/server/form-body.server";
 import { answerDisputeAction } from "~/server/money/doctor-money-actions.server";
 import { doctorMoneyPanel } from "~/server/money/escrow-view.server";
@@ -49,6 +51,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const { consultation, gone } = await consultationOrWhyGone(context, request, doctor, params.id ?? "");
   // Another doctor took it, or it was declined or withdrawn: said plainly, nothing of it shown.
   if (gone) return data({ title: pageTitle(t("consultation.gone.title")), gone, page: null }, { status: 409 });
+  const language = await detectLanguage(request);
   const [patient, photos] = await Promise.all([profileName(context.db, consultation.patientId), listPhotos(context.db, consultation.id)]);
   // The patient's full name is for their own doctor; doctors deciding on a request see the first name.
   const patientName = patient ? `${patient.firstName} ${consultation.doctorId === doctor.userId ? patient.lastName : ""}`.trim() : "";
@@ -68,7 +71,9 @@ export async function loader(args: LoaderFunctionArgs) {
         patientName,
       ),
       closingTexts: doctorClosingTexts(t),
-      dispute: await doctorMoneyPanel(context.db, t, await detectLanguage(request), consultation.id, doctor.userId),
+      dispute: await doctorMoneyPanel(context.db, t, language, consultation.id, doctor.userId),
+      /** A follow-up: the consultation it continues, beside it. */
+      earlier: await earlierConsultationPanel(context.db, request, t, language, consultation, doctor.userId),
     },
   });
 }
@@ -150,7 +155,7 @@ function NoLongerWaiting({ why }: { why: DecisionRefusal }) {
 
 type PageData = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["page"]>;
 
-function DoctorConsultation({ consultation, patientName, photoIds, chat, closingTexts, dispute }: PageData) {
+function DoctorConsultation({ consultation, patientName, photoIds, chat, closingTexts, dispute, earlier }: PageData) {
   const { t } = useTranslation();
   const actionData = useActionData<typeof action>();
   // The room admits only the patient and the assigned doctor, so this page joins it once the request is this doctor's.
@@ -232,6 +237,7 @@ function DoctorConsultation({ consultation, patientName, photoIds, chat, closing
         medicalHistory={consultation.medicalHistory}
         additionalComments={consultation.additionalComments}
       />
+      {earlier ? <WordedPanel {...earlier} /> : null}
       <section className="flex flex-col gap-2">
         <h2 className="font-bold">{t("consultation.photos")}</h2>
         <PhotoViewer photoIds={photoIds} />
@@ -255,6 +261,7 @@ function DoctorConsultation({ consultation, patientName, photoIds, chat, closing
       ) : isActiveStatus(currentStatus) ? (
         <SummaryForm
           saved={consultation.summary}
+          savedNewPhotosInDays={consultation.newPhotosInDays}
           lastResult={actionData?.summary}
           canEnd={currentStatus === "in_progress"}
           texts={closingTexts}

@@ -9,7 +9,7 @@ import { isActiveStatus } from "~/domain/consultation-status";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireActiveDoctor } from "~/server/auth/guards.server";
 import { doctorConsultations, doctorFigures } from "~/server/db/consultation-lists.server";
-import { doctorCodeOf, pendingRequestSummaries } from "~/server/db/requests.server";
+import { doctorCodeOf, waitingRequestsFor } from "~/server/db/requests.server";
 
 /** Midnight in Addis Ababa (UTC+3, no daylight saving), for "completed today". */
 function startOfTodayInEthiopia(now: Date) {
@@ -18,7 +18,8 @@ function startOfTodayInEthiopia(now: Date) {
   return new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate()) - offsetMs);
 }
 
-// Active doctors: their figures, their active consultations, and the requests waiting for anyone.
+// Active doctors: their figures, their active consultations, and the requests waiting for them (follow-ups
+// kept for another doctor for now are not among them).
 export async function loader(args: LoaderFunctionArgs) {
   const doctor = await requireActiveDoctor(args);
   const { context, request } = args;
@@ -26,7 +27,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const [figures, mine, waiting, doctorCode] = await Promise.all([
     doctorFigures(context.db, doctor.userId, startOfTodayInEthiopia(new Date())),
     doctorConsultations(context.db, doctor.userId),
-    pendingRequestSummaries(context.db),
+    waitingRequestsFor(context.db, doctor.userId, new Date()),
     doctorCodeOf(context.db, doctor.userId),
   ]);
   const active = mine.filter((row) => isActiveStatus(row.status));

@@ -30,6 +30,7 @@ import { feedbackOf } from "~/server/db/feedback.server";
 import { latePaymentsOf } from "~/server/db/payments.server";
 import { profileName } from "~/server/db/profiles.server";
 import { countStoredFiles, deleteConsultationPhotos, listPhotos } from "~/server/files.server";
+import { askAgainPanel } from "~/server/follow-ups.server";
 import { readFormData } from "~/server/form-body.server";
 import { latePaymentNotice, receiptPath } from "~/server/money/escrow-view.server";
 import {
@@ -80,6 +81,8 @@ export async function loader(args: LoaderFunctionArgs) {
     })),
     feedback: feedback && { rating: feedback.rating, message: feedback.feedbackMessage },
     moneyPanels: await patientMoneyPanelsFor(args, consultation),
+    /** "Ask Dr. X again": a follow-up of this completed consultation, while one may be asked. */
+    askAgain: await askAgainPanel(context.db, t, language, consultation, new Date()),
     storedFiles,
     chat: await chatForPage(context.cloudflare.env, t, consultation, { userId: patient.userId, pageUrl: new URL(request.url) }, doctorName),
   };
@@ -123,7 +126,7 @@ async function deletePhotos({ context, request, params }: ActionFunctionArgs, pa
 
 export default function PatientConsultation() {
   const { t } = useTranslation();
-  const { consultation, listening, paidFor, doctorFirstName, photoIds, chat, latePayments, feedback, storedFiles, moneyPanels } =
+  const { consultation, listening, paidFor, doctorFirstName, photoIds, chat, latePayments, feedback, storedFiles, moneyPanels, askAgain } =
     useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   // The room says live when a doctor accepts or declines it and when it is paid; then it carries the chat, and says when it ends.
@@ -218,6 +221,7 @@ export default function PatientConsultation() {
           {feedback.message ? <p className="whitespace-pre-wrap">{feedback.message}</p> : null}
         </section>
       ) : null}
+      {askAgain ? <WordedPanel {...askAgain} /> : null}
       {(actionData && "moneyPanels" in actionData ? actionData.moneyPanels : moneyPanels).map((panel) => (
         <WordedPanel key={panel.id} {...panel} />
       ))}

@@ -7,15 +7,18 @@ import { type DetailsProgress, DetailsStep } from "~/components/request-wizard/d
 import { PhotoStep } from "~/components/request-wizard/photo-step";
 import { RequestSidebar } from "~/components/request-wizard/sidebar";
 import { StepIndicator } from "~/components/request-wizard/step-indicator";
+import { WordedPanel } from "~/components/worded-panel";
 import { detailsFormOf } from "~/domain/consultation-request";
+import { FOLLOW_UP_PARAM, followUpRefusalHttpStatus } from "~/domain/follow-ups";
 import { uuidOrNull } from "~/domain/ids";
-import { getTranslator, pageTitle } from "~/i18n.server";
+import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
 import { requirePatient } from "~/server/auth/guards.server";
 import { consultationForPage } from "~/server/consultation-view.server";
 import { startDraftFrom } from "~/server/consultations/drafts.server";
 import { findOwnConsultation } from "~/server/db/consultations.server";
 import { findOwnDraft } from "~/server/db/requests.server";
 import { listPhotos } from "~/server/files.server";
+import { followUpIdOf, followUpRefusedPanel, wizardFollowUp } from "~/server/follow-ups.server";
 import { readFormData } from "~/server/form-body.server";
 import {
   keepDetails,
@@ -32,13 +35,17 @@ const LiveRequestStatus = lazy(() =>
   import("~/components/patient/live-request-status").then((module) => ({ default: module.LiveRequestStatus })),
 );
 
+/** What the wizard shows of the follow-up it carries: its notice, or why it cannot be sent. */
+type ShownFollowUp = NonNullable<Awaited<ReturnType<typeof wizardFollowUp>>>["shown"];
+
 function stepOf(url: URL): 1 | 2 | 3 {
   const step = Number(url.searchParams.get("step"));
   return step === 2 || step === 3 ? step : 1;
 }
 
 // Patients only. Three steps, each a real form post: photos (optional), details, then the thank-you
-// page that waits, live, for a doctor.
+// page that waits, live, for a doctor. A follow-up (?followUp=<consultation>) carries that address
+// through the steps, and goes to the doctor of the consultation it continues first.
 export async function loader(args: LoaderFunctionArgs) {
   const patient = await requirePatient(args);
   const { context, request } = args;
@@ -51,7 +58,8 @@ export async function loader(args: LoaderFunctionArgs) {
     if (!consultation) throw new Response("Not Found", { status: 404 });
     const { id, status, decline } = consultationForPage(consultation);
     const submitted = { id, status, decline };
-    return { title, step, draftId: null, photoIds: [], details: null, startedAgain: false, submitted, submissionKey: null };
+    const thanks = { title, step, draftId: null, photoIds: [], details: null, startedAgain: false, submitted, submissionKey: null };
+    return data({ ...thanks, followUp: null as ShownFollowUp | null });
   }
   const draftParam = uuidOrNull(url.searchParams.get("draft"));
   // "Start a new consultation" from a request declined for its photos: the same words, new photos.
@@ -62,7 +70,8 @@ export async function loader(args: LoaderFunctionArgs) {
   }
   const draft = draftParam ? await findOwnDraft(context.db, draftParam, patient.userId) : undefined;
   const photoIds = draft ? (await listPhotos(context.db, draft.id)).map((photo) => photo.id) : [];
-  return {
+  const followUp = await wizardFollowUp(context.db, t, await detectLanguage(request), patient.userId, url, new Date());
+  const page = {
     title,
     step,
     draftId: draft?.id ?? null,
@@ -74,13 +83,20 @@ export async function loader(args: LoaderFunctionArgs) {
     // A fresh key for this rendering of the form: sent twice, it still makes one request.
     submissionKey: crypto.randomUUID(),
   };
+  // A follow-up that may not be sent says why (4xx), and the wizard is not shown.
+  return data({ ...page, followUp: followUp?.shown ?? null }, { status: followUp?.status ?? 200 });
 }
 
-/** A step of the wizard, with its draft when there is one. */
-function wizardPath(step: 1 | 2, draftId: string | null, { again = false } = {}) {
+/** A step of the wizard, with its draft when there is one (and the follow-up it carries). */
+function wizardPath(
+  step: 1 | 2,
+  draftId: string | null,
+  { again = false, followUp = null }: { again?: boolean; followUp?: string | null } = {},
+) {
   const query = new URLSearchParams({ step: String(step) });
   if (draftId) query.set("draft", draftId);
   if (again) query.set("again", "1");
+  if (followUp) query.set(FOLLOW_UP_PARAM, followUp);
   return `/patient/new-consultation?${query}`;
 }
 
@@ -94,6 +110,7 @@ export async function action(args: ActionFunctionArgs) {
     return data({ refusals: [t("request.errors.uploadTooLarge")], submit: null, draftId: null }, { status: 413 });
   const formData = await readFormData(request);
   const intent = formData.get("intent");
+  const followUp = followUpIdOf(new URL(request.url));
 
   if (intent === "upload-photos") {
     const result = await receivePhotos(context, request, patient, formData);
@@ -101,20 +118,27 @@ export async function action(args: ActionFunctionArgs) {
       return data({ refusals: [t(`request.errors.${result.error}`)], submit: null, draftId: null }, { status: result.status });
     const refusals = refusalMessages(t, result.refused);
     if (refusals.length) return data({ refusals, submit: null, draftId: result.draftId }, { status: 422 });
-    return redirect(wizardPath(1, result.draftId));
+    return redirect(wizardPath(1, result.draftId, { followUp }));
   }
   if (intent === "remove-photo") {
     const draftId = uuidOrNull(formData.get("draftId"));
     if (!draftId) return data({ refusals: [t("request.errors.draftNotFound")], submit: null, draftId: null }, { status: 404 });
     await removePhoto(context, patient, draftId, formData.get("photoId")?.toString() ?? "");
-    return redirect(wizardPath(1, draftId));
+    return redirect(wizardPath(1, draftId, { followUp }));
   }
   if (intent === "back") {
     const kept = await keepDetails(context, patient, formData);
-    if (kept.ok) return redirect(wizardPath(1, kept.draftId));
+    if (kept.ok) return redirect(wizardPath(1, kept.draftId, { followUp }));
     return data({ refusals: [] as string[], submit: { result: kept.result, formError: undefined }, draftId: null }, { status: 400 });
   }
   const outcome = await submitNewConsultation(context, request, patient, formData);
+  if (!outcome.ok && "followUpRefusal" in outcome) {
+    const shown = { carried: null, panel: followUpRefusedPanel(t, outcome.followUpRefusal) };
+    return data(
+      { refusals: [] as string[], submit: null, draftId: null, followUp: shown },
+      { status: followUpRefusalHttpStatus(outcome.followUpRefusal) },
+    );
+  }
   if (!outcome.ok) {
     return data(
       { refusals: [] as string[], submit: { result: outcome.result, formError: outcome.formError }, draftId: null },
@@ -139,6 +163,8 @@ export default function NewConsultation() {
   // Step 1 counts its photos as they upload; the server's count is right again after any reload.
   const [photoCount, setPhotoCount] = useState<number | null>(null);
   const draftId: string | null = loaded.draftId ?? actionData?.draftId ?? null;
+  // Only the answer to a refused follow-up has the field (so `in` leaves the other answers' `unknown`).
+  const followUp = actionData && "followUp" in actionData ? (actionData.followUp as ShownFollowUp) : loaded.followUp;
   return (
     <div className="mx-auto flex max-w-5xl flex-col gap-6 px-4 py-6">
       <div className="flex items-center justify-between gap-2">
@@ -148,6 +174,7 @@ export default function NewConsultation() {
         </Link>
       </div>
       <StepIndicator step={loaded.step} />
+      {followUp ? <WordedPanel {...followUp.panel} /> : null}
       {loaded.step === 3 && loaded.submitted ? (
         <section className="flex flex-col gap-4">
           <h2 id="thank-you-heading" className="text-xl font-bold" data-focus-on-arrival>
@@ -162,7 +189,7 @@ export default function NewConsultation() {
             />
           </Suspense>
         </section>
-      ) : (
+      ) : followUp && !followUp.carried ? null : (
         <div className="grid gap-6 md:grid-cols-[1fr_18rem]">
           {loaded.step === 1 ? (
             <PhotoStep
@@ -171,6 +198,7 @@ export default function NewConsultation() {
               refusals={actionData?.refusals ?? []}
               startedAgain={loaded.startedAgain}
               onPhotoCount={setPhotoCount}
+              followUpOf={followUp?.carried ?? null}
             />
           ) : (
             <DetailsStep

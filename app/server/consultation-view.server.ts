@@ -3,6 +3,7 @@ import type { TFunction } from "i18next";
 
 import type { DoctorClosingTexts } from "~/components/doctor/closing-texts";
 import { SUMMARY_ERRORS } from "~/domain/consultation-closing";
+import { newPhotosDaysOf } from "~/domain/follow-ups";
 import { CLOSING_REFUSAL_MESSAGES } from "~/refusal-messages";
 import type { ConsultationRow } from "~/server/consultation-access.server";
 
@@ -23,6 +24,8 @@ export function consultationForPage(consultation: ConsultationRow) {
       diagnosis: consultation.diagnosis ?? "",
       treatmentPlan: consultation.treatmentPlan ?? "",
     },
+    /** The doctor's "new photos in N days", counted from when it was written (the end, or the last save). */
+    newPhotosInDays: newPhotosDaysOf(consultation.newPhotosDueAt, consultation.completedAt ?? consultation.updatedAt),
     /** Why a doctor declined it (the patient is told), or null. */
     decline: consultation.declineReason ? { reason: consultation.declineReason, note: consultation.declineNote } : null,
   };
@@ -41,6 +44,7 @@ export function doctorClosingTexts(t: TFunction): DoctorClosingTexts {
       treatmentPlan: t("consultation.summary.treatmentPlan"),
     },
     hint: t("doctor.closing.hint"),
+    newPhotos: { label: t("followUp.newPhotos.label"), hint: t("followUp.newPhotos.hint") },
     save: t("doctor.closing.save"),
     busy: t("forms.busy"),
     endOpen: t("doctor.closing.endOpen"),

@@ -7,6 +7,7 @@ import { DRAFT_LIFETIME_MS, SESSION_ABSOLUTE_LIFETIME_MS } from "~/domain/consta
 import { endLapsedSessions } from "~/server/auth/end-sessions.server";
 import { deleteDrafts } from "~/server/consultations/drafts.server";
 import { expirePayment, overduePayments } from "~/server/consultations/expire-payment.server";
+import { remindNewPhotos } from "~/server/consultations/new-photos-reminders.server";
 import { createDatabase } from "~/server/db/client.server";
 import { findAbandonedDrafts } from "~/server/db/consultations.server";
 import { deleteConnectionsOpenedBefore } from "~/server/db/room-connections.server";
@@ -17,6 +18,7 @@ import { movePayoutsOn, type PayoutRunReport, runPayouts } from "~/server/money/
 import { moveRefundsOn } from "~/server/money/refunds.server";
 import { reverifyOpenPayments, type ReverifyReport } from "~/server/payments/reverify.server";
 import { releaseStrandedApprovals } from "~/server/registrations/review.server";
+import { releaseEndedReservations } from "~/server/rooms.server";
 
 export interface HousekeepingReport {
   paymentsExpired: number;
@@ -38,6 +40,10 @@ export interface HousekeepingReport {
   payoutRun: PayoutRunReport;
   /** Open payment attempts asked about again (their webhook may never have come). */
   payments: ReverifyReport;
+  /** Patients reminded, on the day their doctor asked, to send new photos. */
+  newPhotosReminded: number;
+  /** Follow-ups handed to every doctor when their time with their own doctor ran out (the lobby's alarm missed it). */
+  reservationsReleased: number;
   mail: DeliveryReport;
 }
 
@@ -85,6 +91,8 @@ export async function runHousekeeping(env: Env, now: Date): Promise<Housekeeping
     refunds: await moveRefundsOn(env, config, now),
     payouts: await movePayoutsOn(env, config, now),
     payoutRun: await runPayouts(env, config, now, "schedule"),
+    newPhotosReminded: await remindNewPhotos(db, config.siteOrigin, now),
+    reservationsReleased: await releaseEndedReservations(env),
     // Whatever a request queued and did not deliver (a crash, a provider outage) goes out now.
     mail: await deliverDueMail(db, config, now),
   };

@@ -4,6 +4,7 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 
 import { MAX_PHOTO_PIXELS, MAX_UPLOAD_REQUEST_BYTES } from "~/domain/constants";
 import { DraftDetailsSchema, draftWordsOf, type PhotoRefusal, RequestDetailsSchema } from "~/domain/consultation-request";
+import { followUpColumns, type FollowUpRefusal } from "~/domain/follow-ups";
 import { isUuid } from "~/domain/ids";
 import { cleanLine } from "~/domain/text-hygiene";
 import { parseForm } from "~/forms";
@@ -15,6 +16,7 @@ import { createDraft, saveDraftWords } from "~/server/consultations/drafts.serve
 import { submitRequest } from "~/server/consultations/submit.server";
 import { findOwnDraft, isActiveDoctorCode } from "~/server/db/requests.server";
 import { photoRefusalOf, removeDraftPhoto, storePhoto } from "~/server/files.server";
+import { checkFollowUp, followUpIdOf } from "~/server/follow-ups.server";
 import { announceRequest } from "~/server/rooms.server";
 
 export type PhotoUploadResult =
@@ -110,7 +112,11 @@ const SUBMIT_REFUSAL_MESSAGES = {
   too_many_waiting: "request.errors.tooManyWaiting",
 } as const satisfies Record<string, TextKey>;
 
-export type SubmitResult = { ok: true; consultationId: string } | { ok: false; result: SubmissionResult<string[]>; formError?: TextKey };
+export type SubmitResult =
+  | { ok: true; consultationId: string }
+  | { ok: false; result: SubmissionResult<string[]>; formError?: TextKey }
+  /** The follow-up its address names may not be sent (someone else's, not completed, too late, its doctor gone). */
+  | { ok: false; followUpRefusal: FollowUpRefusal };
 
 export async function submitNewConsultation(
   context: AppLoadContext,
@@ -118,6 +124,11 @@ export async function submitNewConsultation(
   patient: SessionUser,
   formData: FormData,
 ): Promise<SubmitResult> {
+  const now = new Date();
+  // A follow-up (its address names the consultation it continues) is checked again as it is sent.
+  const followUpOf = followUpIdOf(new URL(request.url));
+  const followUp = followUpOf === null ? null : await checkFollowUp(context.db, patient.userId, followUpOf, now);
+  if (followUp && !followUp.ok) return { ok: false, followUpRefusal: followUp.refusal };
   const submission = parseForm(formData, RequestDetailsSchema);
   if (submission.status !== "success") return { ok: false, result: submission.reply() };
   const details = submission.value;
@@ -125,14 +136,19 @@ export async function submitNewConsultation(
     return { ok: false, result: submission.reply({ fieldErrors: { doctorCode: ["request.errors.unknownDoctorCode"] } }) };
   }
   const outcome = await submitRequest(context.db, context.cloudflare.env.FILES, patient.userId, details, {
-    now: new Date(),
+    now,
     ipAddress: clientAddress(request),
+    followUp: followUp ? followUpColumns(followUp.source.id, followUp.doctorId, now) : null,
   });
   if (!outcome.ok) {
     const formError = SUBMIT_REFUSAL_MESSAGES[outcome.reason];
     return { ok: false, result: submission.reply(), formError };
   }
   if ("repeated" in outcome) return { ok: true, consultationId: outcome.consultationId };
-  await announceRequest(context.cloudflare.env, { ...outcome.summary, patientFirstName: cleanLine(patient.firstName ?? "") });
+  const { submitted } = outcome;
+  await announceRequest(context.cloudflare.env, {
+    ...submitted,
+    summary: { ...submitted.summary, patientFirstName: cleanLine(patient.firstName ?? "") },
+  });
   return { ok: true, consultationId: outcome.consultationId };
 }

@@ -1,9 +1,10 @@
 // Typed calls from the Worker into the two kinds of rooms.
 import { getServerByName } from "partyserver";
 
-import { type ConsultationStatusEvent, type RequestSummary, ROOMS } from "~/realtime/protocol";
+import { type ConsultationStatusEvent, ROOMS } from "~/realtime/protocol";
 import type { ChatDraft } from "~/realtime/room-contract";
 import type { Database } from "~/server/db/client.server";
+import type { QueuedRequest } from "~/server/db/requests.server";
 import { forgetSessionsConnections, roomsWithSessions } from "~/server/db/room-connections.server";
 
 // The generated Env types both namespaces with their room classes, so the stubs are typed without
@@ -16,9 +17,14 @@ function consultationRoom(env: Env, consultationId: string) {
   return getServerByName(env.ConsultationRoom, consultationId);
 }
 
-/** Every connected doctor sees the request appear. */
-export async function announceRequest(env: Env, request: RequestSummary) {
+/** Every connected doctor sees the request appear (a follow-up: its own doctor alone, for a while). */
+export async function announceRequest(env: Env, request: QueuedRequest) {
   await (await lobby(env)).requestAdded(request);
+}
+
+/** Follow-ups whose time with their own doctor ran out reach the other doctors (the lobby's alarm does this too). */
+export async function releaseEndedReservations(env: Env) {
+  return (await lobby(env)).releaseEndedReservations();
 }
 
 /** Every connected doctor sees the request go (accepted, declined, withdrawn). */

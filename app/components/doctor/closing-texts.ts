@@ -6,6 +6,8 @@ export interface DoctorClosingTexts {
   summaryTitle: string;
   labels: { observations: string; diagnosis: string; treatmentPlan: string };
   hint: string;
+  /** The optional "send me new photos in N days". */
+  newPhotos: { label: string; hint: string };
   save: string;
   busy: string;
   endOpen: string;

@@ -2,9 +2,13 @@ import { useTranslation } from "react-i18next";
 
 import { PriorityBadge } from "~/components/consultation-badges";
 import { useNow } from "~/components/use-now";
+import { formatConsultationId } from "~/domain/constants";
 import type { RequestSummary } from "~/realtime/protocol";
 
-/** What a doctor needs to pick a request: priority, whether it asked for them, how long it has waited, and from whom. */
+/**
+ * What a doctor needs to pick a request: priority, whether it asked for them (or follows up their own
+ * consultation), how long it has waited, and from whom.
+ */
 export function RequestLine({ request, doctorCode }: { request: RequestSummary; doctorCode: string | null }) {
   const { t } = useTranslation();
   const minutes = Math.max(0, Math.floor((useNow() - request.waitingSince) / 60_000));
@@ -15,6 +19,11 @@ export function RequestLine({ request, doctorCode }: { request: RequestSummary; 
         {doctorCode && request.requestedDoctorCode === doctorCode ? (
           <span className="badge badge-accent badge-sm" data-testid="asked-for-you">
             {t("doctor.requests.forYou")}
+          </span>
+        ) : null}
+        {request.followUpOf ? (
+          <span className="badge badge-info badge-sm" data-testid="follow-up-of-yours">
+            {t("followUp.ofYours", { id: formatConsultationId(request.followUpOf) })}
           </span>
         ) : null}
         {/* The minute may turn between the server's render and the browser's: the browser's count wins. */}

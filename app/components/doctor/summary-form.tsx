@@ -19,11 +19,13 @@ const FORM_ID = "summary-form";
  */
 export function SummaryForm({
   saved,
+  savedNewPhotosInDays,
   lastResult,
   canEnd,
   texts,
 }: {
   saved: SummaryText;
+  savedNewPhotosInDays: number | null;
   lastResult?: SubmissionResult<string[]> | null;
   /** Only a consultation in progress can be ended (not one still waiting for payment). */
   canEnd: boolean;
@@ -67,6 +69,11 @@ export function SummaryForm({
             ) : null}
           </div>
         ))}
+        <NewPhotosField
+          value={typeof typed?.newPhotosInDays === "string" ? typed.newPhotosInDays : String(savedNewPhotosInDays ?? "")}
+          errors={errors.newPhotosInDays}
+          texts={texts}
+        />
         <SubmitButton name="intent" value={CLOSING_INTENTS.saveSummary} className="btn btn-primary self-start" busyLabel={texts.busy}>
           {texts.save}
         </SubmitButton>
@@ -88,5 +95,33 @@ export function SummaryForm({
         </details>
       ) : null}
     </section>
+  );
+}
+
+/** "Send me new photos in N days" (optional): on that day the patient is reminded, with a way to send them. */
+function NewPhotosField({ value, errors, texts }: { value: string; errors?: string[] | null; texts: DoctorClosingTexts }) {
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor="summary-newPhotosInDays" className="font-medium">
+        {texts.newPhotos.label}
+      </label>
+      <input
+        id="summary-newPhotosInDays"
+        name="newPhotosInDays"
+        inputMode="numeric"
+        defaultValue={value}
+        aria-invalid={errors ? true : undefined}
+        aria-describedby={`summary-newPhotosInDays-hint${errors ? " summary-newPhotosInDays-error" : ""}`}
+        className="input w-24"
+      />
+      <p id="summary-newPhotosInDays-hint" className="text-sm text-base-content/80">
+        {texts.newPhotos.hint}
+      </p>
+      {errors?.length ? (
+        <p id="summary-newPhotosInDays-error" className="text-sm text-error" aria-live="polite">
+          {texts.messages[errors[0]!] ?? texts.messages["forms.errors.invalid"]}
+        </p>
+      ) : null}
+    </div>
   );
 }

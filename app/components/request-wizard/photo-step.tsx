@@ -28,6 +28,7 @@ export function PhotoStep({
   refusals,
   startedAgain,
   onPhotoCount,
+  followUpOf,
 }: {
   draftId: string | null;
   storedPhotoIds: string[];
@@ -36,6 +37,8 @@ export function PhotoStep({
   startedAgain: boolean;
   /** How many photos are uploaded now (for the sidebar), told whenever it changes. */
   onPhotoCount: (count: number) => void;
+  /** The consultation this request follows up, carried to the next step in the address. */
+  followUpOf: string | null;
 }) {
   const { t } = useTranslation();
   const hydrated = useHydrated();
@@ -48,6 +51,7 @@ export function PhotoStep({
   const cancelled = useRef(new Set<string>());
   const [removedIds, setRemovedIds] = useState<string[]>([]);
 
+  const carried = followUpOf ? `&followUp=${followUpOf}` : "";
   const update = (key: string, change: Partial<Upload>) =>
     setUploads((all) => all.map((upload) => (upload.key === key ? { ...upload, ...change } : upload)));
   const uploadedHere = new Set(uploads.map((upload) => upload.photoId).filter(Boolean));
@@ -81,7 +85,7 @@ export function PhotoStep({
         if (answer.draftId && !draftRef.current) {
           draftRef.current = answer.draftId;
           setDraftId(answer.draftId);
-          navigate(`?step=1&draft=${answer.draftId}`, { replace: true, preventScrollReset: true });
+          navigate(`?step=1&draft=${answer.draftId}${carried}`, { replace: true, preventScrollReset: true });
         }
         const photoId = answer.photoIds?.[0];
         if (photoId) update(upload.key, { status: "done", progress: 1, photoId });
@@ -90,7 +94,7 @@ export function PhotoStep({
     });
   }
 
-  const nextHref = draftId ? `?step=2&draft=${draftId}` : "?step=2";
+  const nextHref = draftId ? `?step=2&draft=${draftId}${carried}` : `?step=2${carried}`;
   return (
     <section className="flex flex-col gap-4" aria-labelledby="photos-heading">
       <h2 id="photos-heading" className="text-xl font-bold" data-focus-on-arrival>

@@ -5,8 +5,8 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import { sql } from "drizzle-orm";
 
 import { chats, consultations } from "~/db/schema";
-import type { Summary } from "~/domain/consultation-closing";
 import { isUuid } from "~/domain/ids";
+import type { Summary } from "~/domain/summary-schema";
 import type { SessionUser } from "~/server/auth/session.server";
 import { clientAddress } from "~/server/client-address.server";
 import type { Database } from "~/server/db/client.server";
@@ -14,7 +14,7 @@ import { findConsultationById } from "~/server/db/consultations.server";
 import { tellParticipants } from "~/server/rooms.server";
 
 import { auditOfMove, moveConsultation, type MovedByThisCall } from "./move.server";
-import { type ClosingOutcome, closingRefusal } from "./summary.server";
+import { type ClosingOutcome, closingRefusal, summaryColumns } from "./summary.server";
 import { deliverAfterResponse, summaryReadyTidings, tidingsOfMove } from "./tell-patient.server";
 
 export async function endConsultation(
@@ -35,7 +35,7 @@ export async function endConsultation(
     move: "complete",
     actor: { kind: "user", userId: doctor.userId, role: doctor.role },
     now,
-    alsoSet: { observations: summary.observations, diagnosis: summary.diagnosis, treatmentPlan: summary.treatmentPlan },
+    alsoSet: summaryColumns(summary, now),
     alsoWrite: (db, moved) => {
       const told = tidings ? tidingsOfMove(db, moved, tidings, now) : null;
       mailId = told?.mailId ?? null;

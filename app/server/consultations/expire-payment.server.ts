@@ -6,7 +6,7 @@ import { and, eq, lte } from "drizzle-orm";
 import { consultations } from "~/db/schema";
 import type { ConsultationStatusEvent } from "~/realtime/protocol";
 import { createDatabase, type Database } from "~/server/db/client.server";
-import { requestSummary } from "~/server/db/requests.server";
+import { waitingRequest } from "~/server/db/requests.server";
 import { announceRequest, tellParticipants } from "~/server/rooms.server";
 
 import { moveConsultation } from "./move.server";
@@ -33,7 +33,7 @@ export async function expirePayment(
   const outcome = await moveConsultation(db, { consultationId, move: "expirePayment", actor: { kind: "system" }, now });
   if (!outcome.ok) return { kind: "nothing_to_expire" };
   await tell({ type: "status", consultationId, status: "pending", reason: "payment_expired" });
-  const summary = await requestSummary(db, consultationId);
+  const summary = await waitingRequest(db, consultationId);
   if (summary) await announceRequest(env, summary);
   return { kind: "expired" };
 }

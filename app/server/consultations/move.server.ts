@@ -52,6 +52,10 @@ interface Move {
       | "observations"
       | "diagnosis"
       | "treatmentPlan"
+      | "newPhotosDueAt"
+      | "followUpOfId"
+      | "reservedForDoctorId"
+      | "reservedUntil"
     >
   >;
   /** A further condition the move needs, checked in the same statement (a cap that must hold under races). */

@@ -12,7 +12,8 @@ export async function refusalOf(
   consultationId: string,
   outcome: Extract<MoveOutcome, { ok: false }>,
 ): Promise<DecisionOutcome> {
-  if (outcome.reason === "not_found" || outcome.reason === "not_permitted") return { ok: false, reason: outcome.reason };
+  if (outcome.reason === "not_found" || outcome.reason === "not_permitted" || outcome.reason === "reserved")
+    return { ok: false, reason: outcome.reason };
   // Refused for its status, or beaten by another caller: what it is now says why.
   const now =
     outcome.reason === "lost_race"

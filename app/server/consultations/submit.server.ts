@@ -1,20 +1,25 @@
 // A patient's request: a draft that gathers photos first, and the submit that puts it in front of the
 // doctors. One form makes one request however often it arrives (a draft moves once; a request without
 // photos carries the form's one-time key), and a patient has at most 3 requests waiting at once: both
-// hold under any concurrency, since each is a condition of the very statement that writes.
+// hold under any concurrency, since each is a condition of the very statement that writes. A follow-up
+// (checked by the caller) is written with the consultation it continues and the doctor it waits for.
 import { and, eq, sql } from "drizzle-orm";
 
 import { consultations } from "~/db/schema";
 import { MAX_WAITING_REQUESTS_PER_PATIENT } from "~/domain/constants";
 import { type RequestDetails, titleFromComplaint } from "~/domain/consultation-request";
-import type { RequestSummary } from "~/realtime/protocol";
+import type { followUpColumns } from "~/domain/follow-ups";
 import type { Database } from "~/server/db/client.server";
+import type { QueuedRequest } from "~/server/db/requests.server";
 import { everyPhotoStored } from "~/server/files.server";
 
 import { auditOfMove, createConsultation, moveConsultation, type MovedByThisCall } from "./move.server";
 
+/** What the lobby is told of a request just submitted, but the patient's name (the caller has it). */
+type Submitted = Omit<QueuedRequest, "summary"> & { summary: Omit<QueuedRequest["summary"], "patientFirstName"> };
+
 export type SubmitOutcome =
-  | { ok: true; consultationId: string; summary: Omit<RequestSummary, "patientFirstName"> }
+  | { ok: true; consultationId: string; submitted: Submitted }
   /** The same form arrived again (a double click, a retry): the request it made the first time. */
   | { ok: true; consultationId: string; repeated: true }
   | { ok: false; reason: "draft_not_found" | "photos_missing" | "too_many_waiting" };
@@ -29,7 +34,7 @@ export async function submitRequest(
   bucket: R2Bucket,
   patientId: string,
   details: RequestDetails,
-  { now, ipAddress }: { now: Date; ipAddress: string | null },
+  { now, ipAddress, followUp = null }: { now: Date; ipAddress: string | null; followUp?: ReturnType<typeof followUpColumns> | null },
 ): Promise<SubmitOutcome> {
   const audit = (moved: MovedByThisCall) => [
     auditOfMove(db, moved, { actorId: patientId, action: "consultation.submitted", ipAddress, now }),
@@ -41,6 +46,7 @@ export async function submitRequest(
     additionalComments: details.additionalComments,
     requestedDoctorCode: details.doctorCode,
     priority: details.priority,
+    ...followUp,
   };
   if (!details.draftId) return createRequest(db, patientId, words, details.submissionKey ?? crypto.randomUUID(), now, audit);
 
@@ -61,7 +67,7 @@ export async function submitRequest(
     onlyIf: hasRoomToWait(patientId),
     alsoWrite: (_db, moved) => audit(moved),
   });
-  if (outcome.ok) return { ok: true, consultationId: draft.id, summary: summaryOf(draft.id, words, now, photos.count) };
+  if (outcome.ok) return { ok: true, consultationId: draft.id, submitted: submittedOf(draft.id, words, now, photos.count) };
   if (outcome.reason === "not_permitted" || outcome.reason === "not_found") return { ok: false, reason: "draft_not_found" };
   // Not moved: a racing submit of the same form moved it, or the patient already has enough waiting.
   const after = await db.query.consultations.findFirst({ columns: { status: true }, where: eq(consultations.id, draft.id) });
@@ -72,14 +78,22 @@ export async function submitRequest(
 
 type Words = Pick<
   typeof consultations.$inferInsert,
-  "title" | "mainConcern" | "medicalHistory" | "additionalComments" | "requestedDoctorCode" | "priority"
+  | "title"
+  | "mainConcern"
+  | "medicalHistory"
+  | "additionalComments"
+  | "requestedDoctorCode"
+  | "priority"
+  | "followUpOfId"
+  | "reservedForDoctorId"
+  | "reservedUntil"
 >;
 
 /** A request without photos: created waiting for a doctor, once per form, within the waiting cap. */
 async function createRequest(
   db: Database,
   patientId: string,
-  words: Words & { title: string; priority: RequestSummary["priority"] },
+  words: Words & { title: string; priority: Submitted["summary"]["priority"] },
   submissionKey: string,
   now: Date,
   audit: (moved: MovedByThisCall) => ReturnType<typeof auditOfMove>[],
@@ -93,7 +107,8 @@ async function createRequest(
     onlyIf: hasRoomToWait(patientId),
     alsoWrite: (_db, moved) => audit(moved),
   });
-  if (created.ok) return { ok: true, consultationId: created.consultationId, summary: summaryOf(created.consultationId, words, now, 0) };
+  if (created.ok)
+    return { ok: true, consultationId: created.consultationId, submitted: submittedOf(created.consultationId, words, now, 0) };
   // Not created: the same form made it already (its one-time key), or the patient has enough waiting.
   const repeated = await db.query.consultations.findFirst({
     columns: { id: true },
@@ -102,19 +117,24 @@ async function createRequest(
   return repeated ? { ok: true, consultationId: repeated.id, repeated: true } : { ok: false, reason: "too_many_waiting" };
 }
 
-/** The lobby's summary of a request just submitted, from what the submit already knows (no extra reads). */
-function summaryOf(
+/** The lobby's news of a request just submitted, from what the submit already knows (no extra reads). */
+function submittedOf(
   id: string,
-  words: { title: string; priority: RequestSummary["priority"]; requestedDoctorCode?: string | null },
+  words: Words & { title: string; priority: Submitted["summary"]["priority"] },
   now: Date,
   photoCount: number,
-) {
+): Submitted {
   return {
-    id,
-    title: words.title,
-    priority: words.priority,
-    waitingSince: now.getTime(),
-    photoCount,
-    requestedDoctorCode: words.requestedDoctorCode ?? null,
+    summary: {
+      id,
+      title: words.title,
+      priority: words.priority,
+      waitingSince: now.getTime(),
+      photoCount,
+      requestedDoctorCode: words.requestedDoctorCode ?? null,
+    },
+    followUpOfId: words.followUpOfId ?? null,
+    reservedForDoctorId: words.reservedForDoctorId ?? null,
+    reservedUntil: words.reservedUntil?.getTime() ?? null,
   };
 }

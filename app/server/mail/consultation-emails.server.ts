@@ -1,5 +1,6 @@
 // What a patient is told by email when a doctor decides on their request: accepted (pay within the
-// window, with the link) or declined (why, and a way to start again).
+// window, with the link) or declined (why, and a way to start again); and, after it, the summary, late
+// payments and refunds, and the day the doctor asked for new photos.
 import type { TFunction } from "i18next";
 
 import { PAYMENT_WINDOW_MINUTES } from "~/domain/constants";
@@ -86,4 +87,20 @@ export function summaryReadyEmail(
   return htmlEmail(to.email, t("email.summaryReady.subject"), lines, [
     { label: t("email.summaryReady.action"), href: details.consultationLink },
   ]);
+}
+
+/** The day the doctor asked for new photos: send them as a follow-up (or, their doctor gone, in a new consultation). */
+export function newPhotosEmail(
+  t: Translate,
+  to: { email: string; firstName: string },
+  details: { doctorName: string; title: string; link: string; followUpOpen: boolean },
+): MailMessage {
+  const values = { name: details.doctorName, title: details.title };
+  const lines = [
+    t("email.greeting", { name: to.firstName }),
+    t("followUp.reminder.body", values),
+    details.followUpOpen ? t("followUp.reminder.followUp", values) : t("followUp.reminder.newConsultation", values),
+  ];
+  const action = details.followUpOpen ? t("followUp.reminder.action", values) : t("followUp.reminder.actionNew");
+  return htmlEmail(to.email, t("followUp.reminder.subject"), lines, [{ label: action, href: details.link }]);
 }
