@@ -120,6 +120,17 @@ export interface DemoConsultation {
   priority: string;
   mainConcern: string;
   medicalHistory?: string;
+  /** The structured intake (app/domain/intake.ts); one consultation has none, as those from before it. */
+  intake?: {
+    ageYears: number;
+    sex: "female" | "male";
+    bodyAreas: string;
+    durationAmount: number;
+    durationUnit: "days" | "weeks" | "months" | "years";
+    symptoms: string;
+    treatmentsTried: string;
+    allergies: string;
+  };
   minutesAgo: number;
   requestedDoctorCode?: string;
   summary?: { observations: string; diagnosis: string; treatmentPlan: string };
@@ -156,6 +167,16 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
     moves: [],
     priority: "normal",
     mainConcern: "Dry, flaky patches on both elbows that itch at night.",
+    intake: {
+      ageYears: 28,
+      sex: "female",
+      bodyAreas: "right_forearm,left_forearm",
+      durationAmount: 2,
+      durationUnit: "weeks",
+      symptoms: "itch",
+      treatmentsTried: "Vaseline",
+      allergies: "",
+    },
     minutesAgo: 5,
   },
   {
@@ -165,6 +186,16 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
     moves: [["submit", 0]],
     priority: "normal",
     mainConcern: "A mole on my back has grown darker over the last two months.",
+    intake: {
+      ageYears: 28,
+      sex: "female",
+      bodyAreas: "upper_back",
+      durationAmount: 2,
+      durationUnit: "months",
+      symptoms: "",
+      treatmentsTried: "",
+      allergies: "",
+    },
     medicalHistory: "No known illnesses.",
     minutesAgo: 12,
   },
@@ -175,6 +206,16 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
     moves: [["submit", 0]],
     priority: "urgent",
     mainConcern: "Painful red rash spreading on my forearm since yesterday.",
+    intake: {
+      ageYears: 41,
+      sex: "male",
+      bodyAreas: "left_forearm",
+      durationAmount: 1,
+      durationUnit: "days",
+      symptoms: "pain,spreading",
+      treatmentsTried: "",
+      allergies: "Penicillin",
+    },
     medicalHistory: "Type 2 diabetes.",
     minutesAgo: 3,
     requestedDoctorCode: "ABEBE1",
@@ -189,6 +230,16 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
     ],
     priority: "high",
     mainConcern: "Acne on my cheeks that has not improved with soap and water.",
+    intake: {
+      ageYears: 41,
+      sex: "male",
+      bodyAreas: "face",
+      durationAmount: 6,
+      durationUnit: "months",
+      symptoms: "",
+      treatmentsTried: "Soap and water",
+      allergies: "",
+    },
     minutesAgo: 20,
   },
   {
@@ -202,6 +253,16 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
     ],
     priority: "normal",
     mainConcern: "White spots on my neck and shoulders.",
+    intake: {
+      ageYears: 28,
+      sex: "female",
+      bodyAreas: "neck,upper_back",
+      durationAmount: 3,
+      durationUnit: "months",
+      symptoms: "",
+      treatmentsTried: "",
+      allergies: "",
+    },
     minutesAgo: 90,
   },
   {
@@ -216,6 +277,16 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
     ],
     priority: "normal",
     mainConcern: "Itchy scalp with flakes.",
+    intake: {
+      ageYears: 28,
+      sex: "female",
+      bodyAreas: "scalp",
+      durationAmount: 4,
+      durationUnit: "weeks",
+      symptoms: "itch",
+      treatmentsTried: "Anti-dandruff shampoo",
+      allergies: "",
+    },
     minutesAgo: 3 * 24 * 60,
     summary: {
       observations: "Fine white scales across the scalp, no hair loss.",
@@ -236,6 +307,16 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
     ],
     priority: "normal",
     mainConcern: "Dark spots on my hands.",
+    intake: {
+      ageYears: 41,
+      sex: "male",
+      bodyAreas: "right_hand,left_hand",
+      durationAmount: 1,
+      durationUnit: "years",
+      symptoms: "",
+      treatmentsTried: "",
+      allergies: "",
+    },
     minutesAgo: 5 * 24 * 60,
   },
   {
@@ -250,6 +331,16 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
     ],
     priority: "normal",
     mainConcern: "Dry, cracked skin on my heels.",
+    intake: {
+      ageYears: 28,
+      sex: "female",
+      bodyAreas: "right_foot,left_foot",
+      durationAmount: 2,
+      durationUnit: "months",
+      symptoms: "pain",
+      treatmentsTried: "Foot cream",
+      allergies: "",
+    },
     minutesAgo: 26 * 60,
     summary: {
       observations: "Thick, dry skin with shallow fissures on both heels; no sign of infection.",
@@ -270,6 +361,16 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
     ],
     priority: "normal",
     mainConcern: "Red, scaly patches on my knees that keep coming back.",
+    intake: {
+      ageYears: 41,
+      sex: "male",
+      bodyAreas: "right_lower_leg,left_lower_leg",
+      durationAmount: 3,
+      durationUnit: "years",
+      symptoms: "itch",
+      treatmentsTried: "Hydrocortisone cream",
+      allergies: "",
+    },
     minutesAgo: 2 * 24 * 60,
     summary: {
       observations: "Well-defined red plaques with silvery scale on both knees.",
@@ -311,6 +412,16 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
     ],
     priority: "normal",
     mainConcern: "Small itchy bumps on my wrists and between my fingers.",
+    intake: {
+      ageYears: 41,
+      sex: "male",
+      bodyAreas: "right_hand,left_hand",
+      durationAmount: 2,
+      durationUnit: "weeks",
+      symptoms: "itch,spreading",
+      treatmentsTried: "",
+      allergies: "",
+    },
     minutesAgo: 5 * 24 * 60,
     summary: {
       observations: "Burrows and small papules in the finger webs and on the wrists.",
@@ -369,6 +480,15 @@ export function consultationSql(consultation: DemoConsultation, createdAtMs: num
     medical_history: consultation.medicalHistory ?? "",
     additional_comments: "",
     requested_doctor_code: consultation.requestedDoctorCode ?? null,
+    patient_age_years: consultation.intake?.ageYears ?? null,
+    patient_sex: consultation.intake?.sex ?? null,
+    body_areas: consultation.intake?.bodyAreas ?? "",
+    duration_amount: consultation.intake?.durationAmount ?? null,
+    duration_unit: consultation.intake?.durationUnit ?? null,
+    symptoms: consultation.intake?.symptoms ?? "",
+    treatments_tried: consultation.intake?.treatmentsTried ?? "",
+    allergies: consultation.intake?.allergies ?? "",
+    pregnancy: consultation.intake?.sex === "female" ? "no" : null,
     observations: consultation.summary?.observations ?? null,
     diagnosis: consultation.summary?.diagnosis ?? null,
     treatment_plan: consultation.summary?.treatmentPlan ?? null,

@@ -80,6 +80,8 @@ export const RequestSummary = z.object({
   photoCount: z.int().check(z.minimum(0)),
   /** The doctor code the patient asked for, if any; the page marks it when it is the reader's. */
   requestedDoctorCode: z.nullable(z.string()),
+  /** The intake's one-line triage summary in each language ("" for a request from before the intake). */
+  triage: z.object({ en: z.string(), am: z.string() }),
 });
 export type RequestSummary = z.infer<typeof RequestSummary>;
 

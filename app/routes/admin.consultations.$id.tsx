@@ -8,6 +8,7 @@ import { ConsultationHeader } from "~/components/consultation-header";
 import { ConsultationSections } from "~/components/consultation-sections";
 import { ConsultationSummary } from "~/components/consultation-summary";
 import { FormAlert, SubmitButton } from "~/components/form-fields";
+import { IntakeSummary } from "~/components/intake-summary";
 import { PhotoViewer } from "~/components/photo-viewer";
 import {
   CANCEL_PAID_INTENT,
@@ -227,6 +228,7 @@ function ConsultationRecord({ record, opening }: { record: RecordData; opening: 
           {doctor?.email ? <dd className="text-sm break-all">{doctor.email}</dd> : null}
         </div>
       </dl>
+      <IntakeSummary intake={record.intake} />
       <ConsultationSections
         mainConcern={consultation.mainConcern}
         medicalHistory={consultation.medicalHistory}

@@ -11,6 +11,7 @@ import { ConsultationSummary } from "~/components/consultation-summary";
 import { DeclineForm } from "~/components/doctor/decline-form";
 import { SummaryForm } from "~/components/doctor/summary-form";
 import { FormAlert, SubmitButton } from "~/components/form-fields";
+import { IntakeSummary } from "~/components/intake-summary";
 import { PaymentCountdown } from "~/components/payment-countdown";
 import { PhotoViewer } from "~/components/photo-viewer";
 import { useConsultationRoom } from "~/components/realtime/use-consultation-room";
@@ -20,6 +21,7 @@ import { CHAT_INTENTS, hasChat } from "~/domain/chat";
 import { ACCEPT_CONFIRMATION_SHOWN_MS, formatConsultationId } from "~/domain/constants";
 import { CLOSING_INTENTS, type ClosingRefusal, SummarySchema } from "~/domain/consultation-closing";
 import { DECISION_INTENTS, type DecisionRefusal, refusalHttpStatus } from "~/domain/consultation-decisions";
+import { intakeOf } from "~/domain/consultation-request";
 import { isActiveStatus } from "~/domain/consultation-status";
 import { DeclineSchema } from "~/domain/decline-schema";
 import { DISPUTE_INTENTS } from "~/domain/disputes";
@@ -37,6 +39,7 @@ import { saveSummary } from "~/server/consultations/summary.server";
 import { profileName } from "~/server/db/profiles.server";
 import { listPhotos } from "~/server/files.server";
 import { readFormData } from "~/server/form-body.server";
+import { intakeView } from "~/server/intake-words.server";
 import { answerDisputeAction } from "~/server/money/doctor-money-actions.server";
 import { doctorMoneyPanel } from "~/server/money/escrow-view.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -57,6 +60,7 @@ export async function loader(args: LoaderFunctionArgs) {
     gone: null,
     page: {
       consultation: consultationForPage(consultation),
+      intake: intakeView(t, intakeOf(consultation)),
       patientName,
       photoIds: photos.map((photo) => photo.id),
       // For the doctor the consultation is with (null for a doctor deciding on a request).
@@ -150,7 +154,7 @@ function NoLongerWaiting({ why }: { why: DecisionRefusal }) {
 
 type PageData = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["page"]>;
 
-function DoctorConsultation({ consultation, patientName, photoIds, chat, closingTexts, dispute }: PageData) {
+function DoctorConsultation({ consultation, intake, patientName, photoIds, chat, closingTexts, dispute }: PageData) {
   const { t } = useTranslation();
   const actionData = useActionData<typeof action>();
   // The room admits only the patient and the assigned doctor, so this page joins it once the request is this doctor's.
@@ -227,6 +231,7 @@ function DoctorConsultation({ consultation, patientName, photoIds, chat, closing
           live={listening}
         />
       ) : null}
+      <IntakeSummary intake={intake} />
       <ConsultationSections
         mainConcern={consultation.mainConcern}
         medicalHistory={consultation.medicalHistory}

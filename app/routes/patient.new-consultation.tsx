@@ -17,6 +17,7 @@ import { findOwnConsultation } from "~/server/db/consultations.server";
 import { findOwnDraft } from "~/server/db/requests.server";
 import { listPhotos } from "~/server/files.server";
 import { readFormData } from "~/server/form-body.server";
+import { intakeFormWords } from "~/server/intake-words.server";
 import {
   keepDetails,
   receivePhotos,
@@ -51,7 +52,17 @@ export async function loader(args: LoaderFunctionArgs) {
     if (!consultation) throw new Response("Not Found", { status: 404 });
     const { id, status, decline } = consultationForPage(consultation);
     const submitted = { id, status, decline };
-    return { title, step, draftId: null, photoIds: [], details: null, startedAgain: false, submitted, submissionKey: null };
+    return {
+      title,
+      step,
+      draftId: null,
+      photoIds: [],
+      details: null,
+      startedAgain: false,
+      submitted,
+      submissionKey: null,
+      intakeWords: null,
+    };
   }
   const draftParam = uuidOrNull(url.searchParams.get("draft"));
   // "Start a new consultation" from a request declined for its photos: the same words, new photos.
@@ -73,6 +84,7 @@ export async function loader(args: LoaderFunctionArgs) {
     submitted: null,
     // A fresh key for this rendering of the form: sent twice, it still makes one request.
     submissionKey: crypto.randomUUID(),
+    intakeWords: step === 2 ? intakeFormWords(t) : null,
   };
 }
 
@@ -172,8 +184,9 @@ export default function NewConsultation() {
               startedAgain={loaded.startedAgain}
               onPhotoCount={setPhotoCount}
             />
-          ) : (
+          ) : loaded.intakeWords ? (
             <DetailsStep
+              intakeWords={loaded.intakeWords}
               draftId={draftId}
               submissionKey={loaded.submissionKey}
               details={loaded.details}
@@ -181,7 +194,7 @@ export default function NewConsultation() {
               formError={actionData?.submit?.formError}
               onProgress={setProgress}
             />
-          )}
+          ) : null}
           <RequestSidebar
             photoCount={loaded.step === 1 ? (photoCount ?? loaded.photoIds.length) : loaded.photoIds.length}
             complaintFilled={progress.complaintFilled}

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, inject, it } from "vitest";
 
 import { DEMO_PASSWORD } from "../../scripts/demo-data";
 import { expectAccessible } from "./accessibility";
-import { baseUrl, endJourneys, signIn, signUpNewPatient, startJourney } from "./journey";
+import { baseUrl, endJourneys, fillIntake, signIn, signUpNewPatient, startJourney } from "./journey";
 
 afterEach(endJourneys);
 
@@ -32,6 +32,7 @@ async function sendRequestWithPhoto(page: Page, origin = baseUrl) {
   await page.waitForURL(/step=2/);
   const complaint = `Red patches on my elbows ${Date.now()}`;
   await page.getByLabel("What is going on with your skin?").fill(complaint);
+  await fillIntake(page);
   await page.getByRole("button", { name: "Submit request" }).click();
   await page.waitForURL(/step=3/);
   return complaint;
@@ -156,6 +157,7 @@ describe("paying, closing and rating", () => {
     const complaint = `Itchy wrists ${Date.now()}`;
     await patient.page.goto(`${baseUrl}/patient/new-consultation?step=2`);
     await patient.page.getByLabel("What is going on with your skin?").fill(complaint);
+    await fillIntake(patient.page);
     await patient.page.getByRole("button", { name: "Submit request" }).click();
     await patient.page.waitForURL(/step=3/);
     await acceptFromDashboard(doctor.page, complaint);

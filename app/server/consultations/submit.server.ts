@@ -6,10 +6,11 @@ import { and, eq, sql } from "drizzle-orm";
 
 import { consultations } from "~/db/schema";
 import { MAX_WAITING_REQUESTS_PER_PATIENT } from "~/domain/constants";
-import { type RequestDetails, titleFromComplaint } from "~/domain/consultation-request";
+import { intakeOf, type RequestDetails, type StoredIntake, storedIntakeOf, titleFromComplaint } from "~/domain/consultation-request";
 import type { RequestSummary } from "~/realtime/protocol";
 import type { Database } from "~/server/db/client.server";
 import { everyPhotoStored } from "~/server/files.server";
+import { triageLines } from "~/server/intake-words.server";
 
 import { auditOfMove, createConsultation, moveConsultation, type MovedByThisCall } from "./move.server";
 
@@ -41,6 +42,7 @@ export async function submitRequest(
     additionalComments: details.additionalComments,
     requestedDoctorCode: details.doctorCode,
     priority: details.priority,
+    ...storedIntakeOf(details),
   };
   if (!details.draftId) return createRequest(db, patientId, words, details.submissionKey ?? crypto.randomUUID(), now, audit);
 
@@ -61,7 +63,7 @@ export async function submitRequest(
     onlyIf: hasRoomToWait(patientId),
     alsoWrite: (_db, moved) => audit(moved),
   });
-  if (outcome.ok) return { ok: true, consultationId: draft.id, summary: summaryOf(draft.id, words, now, photos.count) };
+  if (outcome.ok) return { ok: true, consultationId: draft.id, summary: await summaryOf(draft.id, words, now, photos.count) };
   if (outcome.reason === "not_permitted" || outcome.reason === "not_found") return { ok: false, reason: "draft_not_found" };
   // Not moved: a racing submit of the same form moved it, or the patient already has enough waiting.
   const after = await db.query.consultations.findFirst({ columns: { status: true }, where: eq(consultations.id, draft.id) });
@@ -73,7 +75,8 @@ export async function submitRequest(
 type Words = Pick<
   typeof consultations.$inferInsert,
   "title" | "mainConcern" | "medicalHistory" | "additionalComments" | "requestedDoctorCode" | "priority"
->;
+> &
+  StoredIntake;
 
 /** A request without photos: created waiting for a doctor, once per form, within the waiting cap. */
 async function createRequest(
@@ -93,7 +96,8 @@ async function createRequest(
     onlyIf: hasRoomToWait(patientId),
     alsoWrite: (_db, moved) => audit(moved),
   });
-  if (created.ok) return { ok: true, consultationId: created.consultationId, summary: summaryOf(created.consultationId, words, now, 0) };
+  if (created.ok)
+    return { ok: true, consultationId: created.consultationId, summary: await summaryOf(created.consultationId, words, now, 0) };
   // Not created: the same form made it already (its one-time key), or the patient has enough waiting.
   const repeated = await db.query.consultations.findFirst({
     columns: { id: true },
@@ -103,13 +107,14 @@ async function createRequest(
 }
 
 /** The lobby's summary of a request just submitted, from what the submit already knows (no extra reads). */
-function summaryOf(
+async function summaryOf(
   id: string,
-  words: { title: string; priority: RequestSummary["priority"]; requestedDoctorCode?: string | null },
+  words: { title: string; priority: RequestSummary["priority"]; requestedDoctorCode?: string | null } & StoredIntake,
   now: Date,
   photoCount: number,
 ) {
   return {
+    triage: await triageLines(intakeOf(words)),
     id,
     title: words.title,
     priority: words.priority,

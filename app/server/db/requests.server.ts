@@ -3,9 +3,12 @@
 import { and, asc, count, eq, inArray, isNull, sql } from "drizzle-orm";
 
 import { consultationFiles, consultations, doctors, profiles } from "~/db/schema";
+import { intakeOf, type StoredIntake } from "~/domain/consultation-request";
 import { cleanLine } from "~/domain/text-hygiene";
 import { byQueueOrder, type RequestSummary } from "~/realtime/protocol";
 import type { Database } from "~/server/db/client.server";
+import { intakeColumns } from "~/server/db/intake-columns.server";
+import { triageLines } from "~/server/intake-words.server";
 
 /** The patient's own draft, or undefined (someone else's id finds nothing). */
 export async function findOwnDraft(db: Database, draftId: string, patientId: string) {
@@ -30,18 +33,21 @@ const summaryColumns = {
   updatedAt: consultations.updatedAt,
   requestedDoctorCode: consultations.requestedDoctorCode,
   patientFirstName: profiles.firstName,
+  ...intakeColumns,
 };
 
 async function withPhotoCounts(
   db: Database,
-  rows: Array<{
-    id: string;
-    title: string;
-    priority: RequestSummary["priority"];
-    createdAt: Date;
-    requestedDoctorCode: string | null;
-    patientFirstName: string | null;
-  }>,
+  rows: Array<
+    {
+      id: string;
+      title: string;
+      priority: RequestSummary["priority"];
+      createdAt: Date;
+      requestedDoctorCode: string | null;
+      patientFirstName: string | null;
+    } & StoredIntake
+  >,
 ): Promise<RequestSummary[]> {
   if (rows.length === 0) return [];
   const photoCounts = new Map<string, number>();
@@ -54,8 +60,9 @@ async function withPhotoCounts(
       .groupBy(consultationFiles.consultationId);
     for (const row of counted) photoCounts.set(row.consultationId, row.photos);
   }
+  const triages = await Promise.all(rows.map((row) => triageLines(intakeOf(row))));
   return rows
-    .map((row) => ({
+    .map((row, index) => ({
       id: row.id,
       // Cleaned again on the way out, for rows written before input was cleaned.
       title: cleanLine(row.title),
@@ -64,6 +71,7 @@ async function withPhotoCounts(
       patientFirstName: cleanLine(row.patientFirstName ?? ""),
       photoCount: photoCounts.get(row.id) ?? 0,
       requestedDoctorCode: row.requestedDoctorCode,
+      triage: triages[index]!,
     }))
     .sort(byQueueOrder);
 }
