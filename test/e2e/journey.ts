@@ -108,7 +108,7 @@ export async function signUpNewPatient(page: Page, firstName: string, origin = b
 /** Answers the details step's required intake (age, sex, a body area, how long) as a person would. */
 export async function fillIntake(page: Page) {
   await page.getByLabel("Age (years)").fill("34");
-  await page.getByLabel("Female").check();
+  await page.getByLabel("Female", { exact: true }).check();
   await page.getByLabel("Left forearm").check();
   await page.getByLabel("How many").fill("3");
   await page.getByLabel("Days, weeks, months or years").selectOption("weeks");

@@ -2,6 +2,7 @@ import type { Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { DEMO_PASSWORD } from "../../scripts/demo-data";
+import { expectAccessible } from "./accessibility";
 import { baseUrl, endJourneys, fillIntake, photoOnDisk, signIn, signUpNewPatient, startJourney } from "./journey";
 
 afterEach(endJourneys);
@@ -82,6 +83,7 @@ describe("a patient using only the keyboard", () => {
     expect(await page.getByLabel("Left forearm").isChecked()).toBe(true);
     expect(await page.getByLabel("Upper back").isChecked()).toBe(true);
     expect(await page.getByLabel("Days, weeks, months or years").inputValue()).toBe("weeks");
+    await expectAccessible(page);
     await tabUntil(page, (now) => now.text === "Submit request", 80);
     await page.keyboard.press("Enter");
     await page.waitForURL(/step=3/);

@@ -26,7 +26,7 @@ describe("a request reaches the doctors live", () => {
     const complaint = `Blisters on my feet ${Date.now()}`;
     await patient.page.getByLabel("What is going on with your skin?").fill(complaint);
     await fillIntake(patient.page);
-    await patient.page.getByLabel("High").check();
+    await patient.page.getByLabel("High", { exact: true }).check();
     await patient.page.getByRole("button", { name: "Submit request" }).click();
     await patient.page.waitForURL(/step=3/);
     expect(await patient.page.getByTestId("waiting-screen").getAttribute("data-state")).toBe("looking");

@@ -99,7 +99,8 @@ export function IntakeFields({ fields, words }: { fields: Fields; words: IntakeF
   );
   return (
     <section id="intake" className="flex flex-col gap-4" aria-labelledby="intake-heading">
-      <style>{INTAKE_CSS}</style>
+      {/* Raw, as a style element's text must be (React would escape its quotes); our own constants only. */}
+      <style dangerouslySetInnerHTML={{ __html: INTAKE_CSS }} />
       <h3 id="intake-heading" className="text-lg font-semibold">
         {words.title}
       </h3>
