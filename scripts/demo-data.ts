@@ -1,5 +1,7 @@
 // The demo accounts and consultations that `npm start` seeds into the local D1. Fixed ids make the
 // seed idempotent (INSERT OR IGNORE): running it again keeps whatever the data has become since.
+import { crc32, deflateSync } from "node:zlib";
+
 import { type Actor, type ConsultationMove, planCreation, planTransition } from "../app/domain/consultation-status.ts";
 import {
   escrowReleased,
@@ -33,7 +35,13 @@ export const DEMO_ACCOUNTS = [
     firstName: "Abebe",
     lastName: "Kebede",
     note: "active doctor, code ABEBE1",
-    doctor: { status: "active", code: "ABEBE1", experienceYears: 9 },
+    doctor: {
+      status: "active",
+      code: "ABEBE1",
+      experienceYears: 9,
+      languages: "am,en",
+      colors: { back: [38, 110, 120], front: [214, 236, 232] },
+    },
   },
   {
     id: "00000000-0000-4000-8000-000000000003",
@@ -42,7 +50,13 @@ export const DEMO_ACCOUNTS = [
     firstName: "Selam",
     lastName: "Girma",
     note: "inactive doctor",
-    doctor: { status: "inactive", code: "SELAM2", experienceYears: 4 },
+    doctor: {
+      status: "inactive",
+      code: "SELAM2",
+      experienceYears: 4,
+      languages: "am",
+      colors: { back: [150, 84, 60], front: [246, 226, 214] },
+    },
   },
   {
     id: "00000000-0000-4000-8000-000000000004",
@@ -622,6 +636,51 @@ function payoutsSql(at: (minutesAgo: number) => number): string[] {
   ];
 }
 
+const demoPictureKey = (doctorId: string) => `doctor-pictures/${doctorId}/demo`;
+
+type Rgb = readonly [number, number, number];
+
+/** A 256×256 PNG of a head and shoulders in `front` on `back`: a stand-in for a doctor's photo. */
+function avatarPng(back: Rgb, front: Rgb): Buffer {
+  const size = 256;
+  const rows: number[] = [];
+  for (let y = 0; y < size; y++) {
+    rows.push(0); // No filter on this scanline.
+    for (let x = 0; x < size; x++) {
+      const head = (x - 128) ** 2 + (y - 100) ** 2 < 48 ** 2;
+      const shoulders = y > 160 && ((x - 128) / 100) ** 2 + ((y - 256) / 96) ** 2 < 1;
+      rows.push(...(head || shoulders ? front : back));
+    }
+  }
+  const chunk = (type: string, body: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(body.length);
+    const typed = Buffer.concat([Buffer.from(type, "ascii"), body]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(typed));
+    return Buffer.concat([length, typed, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8 bits a channel, RGB, no interlace.
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(Buffer.from(rows))),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
+/** The demo doctors' pictures, for the local R2 (the seed points their rows at these keys). */
+export function demoDoctorPictures() {
+  return DEMO_ACCOUNTS.flatMap((account) =>
+    "doctor" in account
+      ? [{ key: demoPictureKey(account.id), png: avatarPng(account.doctor.colors.back, account.doctor.colors.front) }]
+      : [],
+  );
+}
+
 /** A small, real one-page PDF that says `title`: the demo applications' licence files (and the journeys'). */
 export function licencePdf(title: string): string {
   const text = `BT /F1 18 Tf 20 70 Td (${title.replace(/[()\\]/g, "")}) Tj ET`;
@@ -718,6 +777,8 @@ export async function buildSeedSql(now: Date): Promise<string> {
           specialty: "Dermatologist",
           doctor_code: account.doctor.code,
           experience_years: account.doctor.experienceYears,
+          consultation_languages: account.doctor.languages,
+          profile_picture_key: demoPictureKey(account.id),
           created_at: at(60 * 24 * 30),
           updated_at: at(60 * 24 * 30),
         }),

@@ -6,7 +6,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { buildSeedSql, DEMO_REGISTRATIONS, demoSandboxTransactions, licencePdf } from "./demo-data.ts";
+import { buildSeedSql, DEMO_REGISTRATIONS, demoDoctorPictures, demoSandboxTransactions, licencePdf } from "./demo-data.ts";
 
 export const PROJECT_ROOT = new URL("..", import.meta.url).pathname;
 
@@ -83,6 +83,16 @@ export async function seedDemoData(persistTo?: string, options?: { quiet?: boole
         "--content-type=application/json",
         ...persistArgs(persistTo),
       ],
+      options,
+    );
+  }
+  // The demo doctors' pictures, as patients see them on the card before paying.
+  for (const [index, { key, png }] of demoDoctorPictures().entries()) {
+    const picture = join(dir, `doctor-${index}.png`);
+    writeFileSync(picture, png);
+    await run(
+      "wrangler",
+      ["r2", "object", "put", `qoda-files/${key}`, "--local", `--file=${picture}`, "--content-type=image/png", ...persistArgs(persistTo)],
       options,
     );
   }

@@ -66,6 +66,10 @@ describe("paying, closing and rating", () => {
     // Who accepted, before paying: the doctor's card.
     const card = patient.page.getByRole("region", { name: "Dr. Abebe Kebede" });
     expect(await card.textContent()).toContain("9 years of experience");
+    expect(await card.textContent()).toContain("Speaks: Amharic, English");
+    // The demo doctor's picture, served to this patient.
+    const picture = card.getByRole("img", { name: "Photo of Dr. Abebe Kebede" });
+    await expect.poll(() => picture.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0);
     expect(await card.textContent()).toMatch(/consultations? completed on Qoda/);
     expect(await card.textContent()).toContain("Licence verified by Qoda on");
     // The payment page open in a second tab too: both tabs' Pay lead to one checkout, so only one payment can be made.

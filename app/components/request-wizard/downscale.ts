@@ -1,14 +1,14 @@
 import { MAX_PHOTO_LONG_SIDE_PX } from "~/domain/constants";
 
 /**
- * Redraws a photo in the browser before upload: at most 2048 px on its long side, as JPEG. Redrawing
- * also drops EXIF data such as the location. Falls back to the original when the browser cannot decode it
- * (the server then explains what it accepts).
+ * Redraws a photo in the browser before upload: at most `longSidePx` (2048 px unless told) on its long
+ * side, as JPEG. Redrawing also drops EXIF data such as the location. Falls back to the original when the
+ * browser cannot decode it (the server then explains what it accepts).
  */
-export async function preparePhoto(file: File): Promise<Blob> {
+export async function preparePhoto(file: File, longSidePx = MAX_PHOTO_LONG_SIDE_PX): Promise<Blob> {
   try {
     const bitmap = await createImageBitmap(file, { imageOrientation: "from-image" });
-    const scale = Math.min(1, MAX_PHOTO_LONG_SIDE_PX / Math.max(bitmap.width, bitmap.height));
+    const scale = Math.min(1, longSidePx / Math.max(bitmap.width, bitmap.height));
     const canvas = document.createElement("canvas");
     canvas.width = Math.round(bitmap.width * scale);
     canvas.height = Math.round(bitmap.height * scale);
