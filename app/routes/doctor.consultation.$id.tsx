@@ -37,6 +37,7 @@ import { saveSummary } from "~/server/consultations/summary.server";
 import { profileName } from "~/server/db/profiles.server";
 import { listPhotos } from "~/server/files.server";
 import { readFormData } from "~/server/form-body.server";
+import { photoCaption } from "~/server/guided-photos.server";
 import { answerDisputeAction } from "~/server/money/doctor-money-actions.server";
 import { doctorMoneyPanel } from "~/server/money/escrow-view.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -59,6 +60,8 @@ export async function loader(args: LoaderFunctionArgs) {
       consultation: consultationForPage(consultation),
       patientName,
       photoIds: photos.map((photo) => photo.id),
+      // What each photo shows, as the patient said (kind and body area), in the doctor's words.
+      photoCaptions: photos.map((photo) => photoCaption(t, photo)),
       // For the doctor the consultation is with (null for a doctor deciding on a request).
       chat: await chatForPage(
         context.cloudflare.env,
@@ -150,7 +153,7 @@ function NoLongerWaiting({ why }: { why: DecisionRefusal }) {
 
 type PageData = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["page"]>;
 
-function DoctorConsultation({ consultation, patientName, photoIds, chat, closingTexts, dispute }: PageData) {
+function DoctorConsultation({ consultation, patientName, photoIds, photoCaptions, chat, closingTexts, dispute }: PageData) {
   const { t } = useTranslation();
   const actionData = useActionData<typeof action>();
   // The room admits only the patient and the assigned doctor, so this page joins it once the request is this doctor's.
@@ -234,7 +237,7 @@ function DoctorConsultation({ consultation, patientName, photoIds, chat, closing
       />
       <section className="flex flex-col gap-2">
         <h2 className="font-bold">{t("consultation.photos")}</h2>
-        <PhotoViewer photoIds={photoIds} />
+        <PhotoViewer photoIds={photoIds} captions={photoCaptions} />
       </section>
       {actionData?.closingRefusal ? (
         <FormAlert

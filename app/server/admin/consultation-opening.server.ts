@@ -10,6 +10,7 @@ import type { Database } from "~/server/db/client.server";
 import { feedbackOf } from "~/server/db/feedback.server";
 import { contactOf, profileName } from "~/server/db/profiles.server";
 import { listPhotos } from "~/server/files.server";
+import { photoCaption } from "~/server/guided-photos.server";
 
 async function person(db: Database, userId: string | null) {
   if (!userId) return null;
@@ -42,6 +43,7 @@ export async function consultationRecord(context: AppLoadContext, request: Reque
     patient,
     doctor,
     photoIds: photos.map((photo) => photo.id),
+    photoCaptions: photos.map((photo) => photoCaption(t, photo)),
     chat,
     feedback: feedback ? { rating: feedback.rating, message: feedback.feedbackMessage, createdAt: feedback.createdAt.toISOString() } : null,
   };
