@@ -6,7 +6,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { buildSeedSql, DEMO_REGISTRATIONS, demoSandboxTransactions, licencePdf } from "./demo-data.ts";
+import { buildSeedSql, DEMO_PHOTOS, DEMO_REGISTRATIONS, demoPhotoPng, demoSandboxTransactions, licencePdf } from "./demo-data.ts";
 
 export const PROJECT_ROOT = new URL("..", import.meta.url).pathname;
 
@@ -81,6 +81,25 @@ export async function seedDemoData(persistTo?: string, options?: { quiet?: boole
         "--local",
         `--file=${json}`,
         "--content-type=application/json",
+        ...persistArgs(persistTo),
+      ],
+      options,
+    );
+  }
+  // The demo's request photos, so doctors (and their patients) see them.
+  for (const photo of DEMO_PHOTOS) {
+    const file = join(dir, `${photo.id}.png`);
+    writeFileSync(file, demoPhotoPng(photo.spotRadius));
+    await run(
+      "wrangler",
+      [
+        "r2",
+        "object",
+        "put",
+        `qoda-files/${photo.storageKey}`,
+        "--local",
+        `--file=${file}`,
+        "--content-type=image/png",
         ...persistArgs(persistTo),
       ],
       options,
