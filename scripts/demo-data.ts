@@ -3,6 +3,7 @@
 import { crc32, deflateSync } from "node:zlib";
 
 import { type Actor, type ConsultationMove, planCreation, planTransition } from "../app/domain/consultation-status.ts";
+import type { BodyArea, PhotoKind } from "../app/domain/intake.ts";
 import {
   escrowReleased,
   type LedgerEntry,
@@ -447,6 +448,61 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
 ];
 
 /**
+ * A drawn stand-in for a photo of skin, as a real PNG: a skin tone with a little grain (so it is not
+ * flat) and a darker patch of `spotRadius` px in the middle, larger for a close-up.
+ */
+export function demoPhotoPng(spotRadius: number): Buffer {
+  const [width, height] = [240, 180];
+  let seed = spotRadius;
+  const grain = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) % 13) - 6;
+  const pixels = Buffer.alloc(height * (1 + width * 3));
+  for (let y = 0, at = 0; y < height; y++) {
+    pixels[at++] = 0; // this row is not filtered
+    for (let x = 0; x < width; x++) {
+      const inSpot = (x - width / 2) ** 2 + (y - height / 2) ** 2 < spotRadius ** 2;
+      const shade = grain();
+      for (const level of inSpot ? [92, 42, 28] : [160, 103, 74]) pixels[at++] = level + shade;
+    }
+  }
+  const chunk = (type: string, data: Buffer) => {
+    const typed = Buffer.concat([Buffer.from(type, "latin1"), data]);
+    const framed = Buffer.alloc(typed.length + 8);
+    framed.writeUInt32BE(data.length, 0);
+    typed.copy(framed, 4);
+    framed.writeUInt32BE(crc32(typed), typed.length + 4);
+    return framed;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8 bits a channel, RGB
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(pixels)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
+/** Request photos of the demo, each saying what it shows (guided photos); their files go to the local R2. */
+interface DemoPhoto {
+  id: string;
+  consultationId: string;
+  photoKind: PhotoKind;
+  bodyArea: BodyArea;
+  /** The darker patch's radius in the drawn photo, in px. */
+  spotRadius: number;
+}
+export const DEMO_PHOTOS = (
+  [
+    { id: "00000000-0000-4000-8100-000000000001", consultationId: c(2), photoKind: "close_up", bodyArea: "upper_back", spotRadius: 60 },
+    { id: "00000000-0000-4000-8100-000000000002", consultationId: c(2), photoKind: "distance", bodyArea: "upper_back", spotRadius: 8 },
+    { id: "00000000-0000-4000-8100-000000000003", consultationId: c(3), photoKind: "close_up", bodyArea: "right_forearm", spotRadius: 50 },
+    { id: "00000000-0000-4000-8100-000000000004", consultationId: c(5), photoKind: "close_up", bodyArea: "neck", spotRadius: 40 },
+  ] satisfies DemoPhoto[]
+).map((photo) => ({ ...photo, storageKey: `consultations/${photo.consultationId}/photos/${photo.id}` }));
+
+/**
  * The consultation's columns after its moves, as the state machine plans them: created as a draft by
  * its patient, then each move in turn by whoever may make it. A move the machine refuses stops the seed.
  */
@@ -880,6 +936,24 @@ export async function buildSeedSql(now: Date): Promise<string> {
         }),
       );
     }
+  }
+  for (const [index, photo] of DEMO_PHOTOS.entries()) {
+    const consultation = DEMO_CONSULTATIONS.find((item) => item.id === photo.consultationId)!;
+    statements.push(
+      insertOrIgnore("consultation_files", {
+        id: photo.id,
+        consultation_id: photo.consultationId,
+        uploader_id: consultation.patientId,
+        kind: "photo",
+        storage_key: photo.storageKey,
+        content_type: "image/png",
+        size_bytes: demoPhotoPng(photo.spotRadius).length,
+        photo_kind: photo.photoKind,
+        body_area: photo.bodyArea,
+        // Uploaded before the request was sent, in this order.
+        created_at: at(consultation.minutesAgo) - (DEMO_PHOTOS.length - index) * 1000,
+      }),
+    );
   }
   // A payment that arrived after its window had closed (the request was then withdrawn): its refund failed.
   const late = DEMO_CONSULTATIONS.find((consultation) => consultation.moves.some(([move]) => move === "expirePayment"))!;

@@ -6,7 +6,15 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { buildSeedSql, DEMO_REGISTRATIONS, demoDoctorPictures, demoSandboxTransactions, licencePdf } from "./demo-data.ts";
+import {
+  buildSeedSql,
+  DEMO_PHOTOS,
+  DEMO_REGISTRATIONS,
+  demoDoctorPictures,
+  demoPhotoPng,
+  demoSandboxTransactions,
+  licencePdf,
+} from "./demo-data.ts";
 
 export const PROJECT_ROOT = new URL("..", import.meta.url).pathname;
 
@@ -93,6 +101,25 @@ export async function seedDemoData(persistTo?: string, options?: { quiet?: boole
     await run(
       "wrangler",
       ["r2", "object", "put", `qoda-files/${key}`, "--local", `--file=${picture}`, "--content-type=image/png", ...persistArgs(persistTo)],
+      options,
+    );
+  }
+  // The demo's request photos, so doctors (and their patients) see them.
+  for (const photo of DEMO_PHOTOS) {
+    const file = join(dir, `${photo.id}.png`);
+    writeFileSync(file, demoPhotoPng(photo.spotRadius));
+    await run(
+      "wrangler",
+      [
+        "r2",
+        "object",
+        "put",
+        `qoda-files/${photo.storageKey}`,
+        "--local",
+        `--file=${file}`,
+        "--content-type=image/png",
+        ...persistArgs(persistTo),
+      ],
       options,
     );
   }

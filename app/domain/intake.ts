@@ -27,6 +27,7 @@ export type BodyArea = (typeof BODY_AREAS)[number];
 
 /** What a request photo shows (guided photos). */
 export const PHOTO_KINDS = ["close_up", "distance", "other"] as const;
+export type PhotoKind = (typeof PHOTO_KINDS)[number];
 
 export const SEXES = ["female", "male"] as const;
 export type Sex = (typeof SEXES)[number];
@@ -45,6 +46,10 @@ const PREGNANCY_AGE_YEARS = { min: 12, max: 55 } as const;
 
 export const MAX_AGE_YEARS = 120;
 export const MAX_INTAKE_NOTE_CHARS = 1000;
+
+export function isBodyArea(value: unknown): value is BodyArea {
+  return typeof value === "string" && (BODY_AREAS as readonly string[]).includes(value);
+}
 
 /** A comma-separated list as stored, read back as the known values only, in their canonical order. */
 export function listOf<Value extends string>(known: readonly Value[], stored: string | null | undefined): Value[] {

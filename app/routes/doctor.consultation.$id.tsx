@@ -40,6 +40,7 @@ import { profileName } from "~/server/db/profiles.server";
 import { listPhotos } from "~/server/files.server";
 import { readFormData } from "~/server/form-body.server";
 import { intakeView } from "~/server/intake-words.server";
+import { photoCaption } from "~/server/guided-photos.server";
 import { answerDisputeAction } from "~/server/money/doctor-money-actions.server";
 import { doctorMoneyPanel } from "~/server/money/escrow-view.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -63,6 +64,8 @@ export async function loader(args: LoaderFunctionArgs) {
       intake: intakeView(t, intakeOf(consultation)),
       patientName,
       photoIds: photos.map((photo) => photo.id),
+      // What each photo shows, as the patient said (kind and body area), in the doctor's words.
+      photoCaptions: photos.map((photo) => photoCaption(t, photo)),
       // For the doctor the consultation is with (null for a doctor deciding on a request).
       chat: await chatForPage(
         context.cloudflare.env,
@@ -154,7 +157,7 @@ function NoLongerWaiting({ why }: { why: DecisionRefusal }) {
 
 type PageData = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["page"]>;
 
-function DoctorConsultation({ consultation, intake, patientName, photoIds, chat, closingTexts, dispute }: PageData) {
+function DoctorConsultation({ consultation, intake, patientName, photoIds, photoCaptions, chat, closingTexts, dispute }: PageData) {
   const { t } = useTranslation();
   const actionData = useActionData<typeof action>();
   // The room admits only the patient and the assigned doctor, so this page joins it once the request is this doctor's.
@@ -239,7 +242,7 @@ function DoctorConsultation({ consultation, intake, patientName, photoIds, chat,
       />
       <section className="flex flex-col gap-2">
         <h2 className="font-bold">{t("consultation.photos")}</h2>
-        <PhotoViewer photoIds={photoIds} />
+        <PhotoViewer photoIds={photoIds} captions={photoCaptions} />
       </section>
       {actionData?.closingRefusal ? (
         <FormAlert

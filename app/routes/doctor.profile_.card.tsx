@@ -58,7 +58,7 @@ function PictureForm({ picture, busy, error }: { picture: Page["picture"]; busy:
     const file = input.files?.[0];
     if (!file) return;
     setPreparing(true);
-    const smaller = await preparePhoto(file, DOCTOR_PICTURE_LONG_SIDE_PX);
+    const smaller = (await preparePhoto(file, DOCTOR_PICTURE_LONG_SIDE_PX)).photo;
     if (smaller !== file) {
       const files = new DataTransfer();
       files.items.add(new File([smaller], "picture.jpg", { type: smaller.type }));

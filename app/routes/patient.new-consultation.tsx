@@ -9,6 +9,7 @@ import { RequestSidebar } from "~/components/request-wizard/sidebar";
 import { StepIndicator } from "~/components/request-wizard/step-indicator";
 import { detailsFormOf } from "~/domain/consultation-request";
 import { uuidOrNull } from "~/domain/ids";
+import { DESCRIBE_PHOTO_INTENT } from "~/domain/photo-description";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requirePatient } from "~/server/auth/guards.server";
 import { consultationForPage } from "~/server/consultation-view.server";
@@ -18,7 +19,9 @@ import { findOwnDraft } from "~/server/db/requests.server";
 import { listPhotos } from "~/server/files.server";
 import { readFormData } from "~/server/form-body.server";
 import { intakeFormWords } from "~/server/intake-words.server";
+import { photoStepWords } from "~/server/guided-photos.server";
 import {
+  describePhoto,
   keepDetails,
   receivePhotos,
   refusalMessages,
@@ -56,7 +59,8 @@ export async function loader(args: LoaderFunctionArgs) {
       title,
       step,
       draftId: null,
-      photoIds: [],
+      photos: [],
+      photoWords: null,
       details: null,
       startedAgain: false,
       submitted,
@@ -72,12 +76,14 @@ export async function loader(args: LoaderFunctionArgs) {
     throw redirect(started ? wizardPath(1, started, { again: true }) : wizardPath(1, null));
   }
   const draft = draftParam ? await findOwnDraft(context.db, draftParam, patient.userId) : undefined;
-  const photoIds = draft ? (await listPhotos(context.db, draft.id)).map((photo) => photo.id) : [];
+  const photos = draft ? (await listPhotos(context.db, draft.id)).map(({ id, photoKind, bodyArea }) => ({ id, photoKind, bodyArea })) : [];
   return {
     title,
     step,
     draftId: draft?.id ?? null,
-    photoIds,
+    photos,
+    // The guide and each photo's choices, worded here: the words travel as data, not in the page's script.
+    photoWords: step === 1 ? photoStepWords(t) : null,
     // Words kept from an earlier visit to step 2 (or a declined request), shown again there.
     details: draft ? detailsFormOf(draft) : null,
     startedAgain: Boolean(draft) && url.searchParams.has("again"),
@@ -109,8 +115,7 @@ export async function action(args: ActionFunctionArgs) {
 
   if (intent === "upload-photos") {
     const result = await receivePhotos(context, request, patient, formData);
-    if (!result.ok)
-      return data({ refusals: [t(`request.errors.${result.error}`)], submit: null, draftId: null }, { status: result.status });
+    if (!result.ok) return data({ refusals: [t(result.error)], submit: null, draftId: null }, { status: result.status });
     const refusals = refusalMessages(t, result.refused);
     if (refusals.length) return data({ refusals, submit: null, draftId: result.draftId }, { status: 422 });
     return redirect(wizardPath(1, result.draftId));
@@ -120,6 +125,11 @@ export async function action(args: ActionFunctionArgs) {
     if (!draftId) return data({ refusals: [t("request.errors.draftNotFound")], submit: null, draftId: null }, { status: 404 });
     await removePhoto(context, patient, draftId, formData.get("photoId")?.toString() ?? "");
     return redirect(wizardPath(1, draftId));
+  }
+  if (intent === DESCRIBE_PHOTO_INTENT) {
+    const described = await describePhoto(context, patient, formData);
+    if (described.ok) return redirect(wizardPath(1, described.draftId));
+    return data({ refusals: [t(described.error)], submit: null, draftId: null }, { status: described.status });
   }
   if (intent === "back") {
     const kept = await keepDetails(context, patient, formData);
@@ -176,10 +186,11 @@ export default function NewConsultation() {
         </section>
       ) : (
         <div className="grid gap-6 md:grid-cols-[1fr_18rem]">
-          {loaded.step === 1 ? (
+          {loaded.step === 1 && loaded.photoWords ? (
             <PhotoStep
               draftId={draftId}
-              storedPhotoIds={loaded.photoIds}
+              storedPhotos={loaded.photos}
+              words={loaded.photoWords}
               refusals={actionData?.refusals ?? []}
               startedAgain={loaded.startedAgain}
               onPhotoCount={setPhotoCount}
@@ -196,7 +207,7 @@ export default function NewConsultation() {
             />
           ) : null}
           <RequestSidebar
-            photoCount={loaded.step === 1 ? (photoCount ?? loaded.photoIds.length) : loaded.photoIds.length}
+            photoCount={loaded.step === 1 ? (photoCount ?? loaded.photos.length) : loaded.photos.length}
             complaintFilled={progress.complaintFilled}
             historyFilled={progress.historyFilled}
           />

@@ -12,6 +12,7 @@ import { feedbackOf } from "~/server/db/feedback.server";
 import { contactOf, profileName } from "~/server/db/profiles.server";
 import { listPhotos } from "~/server/files.server";
 import { intakeView } from "~/server/intake-words.server";
+import { photoCaption } from "~/server/guided-photos.server";
 
 async function person(db: Database, userId: string | null) {
   if (!userId) return null;
@@ -45,6 +46,7 @@ export async function consultationRecord(context: AppLoadContext, request: Reque
     patient,
     doctor,
     photoIds: photos.map((photo) => photo.id),
+    photoCaptions: photos.map((photo) => photoCaption(t, photo)),
     chat,
     feedback: feedback ? { rating: feedback.rating, message: feedback.feedbackMessage, createdAt: feedback.createdAt.toISOString() } : null,
   };
