@@ -55,7 +55,16 @@ try {
       method: "POST",
       redirect: "manual",
       headers: { Cookie: patients[index]!.cookie, Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ intent: "submit", chiefComplaint: title, priority: "normal" }),
+      body: new URLSearchParams({
+        intent: "submit",
+        chiefComplaint: title,
+        priority: "normal",
+        ageYears: "34",
+        sex: "female",
+        bodyAreas: "left_forearm",
+        durationAmount: "3",
+        durationUnit: "weeks",
+      }),
     });
     if (response.status !== 302) throw new Error(`submit answered ${response.status}: ${await response.text()}`);
     const deadline = Date.now() + 10_000;

@@ -86,6 +86,7 @@ const PAGES: Array<{ route: string; path: string; as: Visitor }> = [
   { route: "doctor.consultation.$id_.summary", path: `/doctor/consultation/${consultation("completed")}/summary`, as: "doctor" },
   { route: "doctor.profile", path: "/doctor/profile", as: "doctor" },
   { route: "doctor.profile_.payout", path: "/doctor/profile/payout", as: "doctor" },
+  { route: "doctor.profile_.card", path: "/doctor/profile/card", as: "doctor" },
   { route: "doctor.thank-you", path: "/doctor/thank-you", as: "doctor" },
   { route: "consultation.$id.accept", path: `/consultation/${consultation("pending")}/accept`, as: "doctor" },
   { route: "admin", path: "/admin/dashboard", as: "admin" },

@@ -1,7 +1,10 @@
 // The demo accounts and consultations that `npm start` seeds into the local D1. Fixed ids make the
 // seed idempotent (INSERT OR IGNORE): running it again keeps whatever the data has become since.
+import { crc32, deflateSync } from "node:zlib";
+
 import { type Actor, type ConsultationMove, planCreation, planTransition } from "../app/domain/consultation-status.ts";
 import { followUpColumns, newPhotosDueAt } from "../app/domain/follow-ups.ts";
+import type { BodyArea, PhotoKind } from "../app/domain/intake.ts";
 import {
   escrowReleased,
   type LedgerEntry,
@@ -34,7 +37,13 @@ export const DEMO_ACCOUNTS = [
     firstName: "Abebe",
     lastName: "Kebede",
     note: "active doctor, code ABEBE1",
-    doctor: { status: "active", code: "ABEBE1", experienceYears: 9 },
+    doctor: {
+      status: "active",
+      code: "ABEBE1",
+      experienceYears: 9,
+      languages: "am,en",
+      colors: { back: [38, 110, 120], front: [214, 236, 232] },
+    },
   },
   {
     id: "00000000-0000-4000-8000-000000000003",
@@ -43,7 +52,13 @@ export const DEMO_ACCOUNTS = [
     firstName: "Selam",
     lastName: "Girma",
     note: "inactive doctor",
-    doctor: { status: "inactive", code: "SELAM2", experienceYears: 4 },
+    doctor: {
+      status: "inactive",
+      code: "SELAM2",
+      experienceYears: 4,
+      languages: "am",
+      colors: { back: [150, 84, 60], front: [246, 226, 214] },
+    },
   },
   {
     id: "00000000-0000-4000-8000-000000000004",
@@ -121,6 +136,17 @@ export interface DemoConsultation {
   priority: string;
   mainConcern: string;
   medicalHistory?: string;
+  /** The structured intake (app/domain/intake.ts); one consultation has none, as those from before it. */
+  intake?: {
+    ageYears: number;
+    sex: "female" | "male";
+    bodyAreas: string;
+    durationAmount: number;
+    durationUnit: "days" | "weeks" | "months" | "years";
+    symptoms: string;
+    treatmentsTried: string;
+    allergies: string;
+  };
   minutesAgo: number;
   requestedDoctorCode?: string;
   summary?: { observations: string; diagnosis: string; treatmentPlan: string };
@@ -162,6 +188,16 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
     moves: [],
     priority: "normal",
     mainConcern: "Dry, flaky patches on both elbows that itch at night.",
+    intake: {
+      ageYears: 28,
+      sex: "female",
+      bodyAreas: "right_forearm,left_forearm",
+      durationAmount: 2,
+      durationUnit: "weeks",
+      symptoms: "itch",
+      treatmentsTried: "Vaseline",
+      allergies: "",
+    },
     minutesAgo: 5,
   },
   {
@@ -171,6 +207,16 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
     moves: [["submit", 0]],
     priority: "normal",
     mainConcern: "A mole on my back has grown darker over the last two months.",
+    intake: {
+      ageYears: 28,
+      sex: "female",
+      bodyAreas: "upper_back",
+      durationAmount: 2,
+      durationUnit: "months",
+      symptoms: "",
+      treatmentsTried: "",
+      allergies: "",
+    },
     medicalHistory: "No known illnesses.",
     minutesAgo: 12,
   },
@@ -181,6 +227,16 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
     moves: [["submit", 0]],
     priority: "urgent",
     mainConcern: "Painful red rash spreading on my forearm since yesterday.",
+    intake: {
+      ageYears: 41,
+      sex: "male",
+      bodyAreas: "left_forearm",
+      durationAmount: 1,
+      durationUnit: "days",
+      symptoms: "pain,spreading",
+      treatmentsTried: "",
+      allergies: "Penicillin",
+    },
     medicalHistory: "Type 2 diabetes.",
     minutesAgo: 3,
     requestedDoctorCode: "ABEBE1",
@@ -195,6 +251,16 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
     ],
     priority: "high",
     mainConcern: "Acne on my cheeks that has not improved with soap and water.",
+    intake: {
+      ageYears: 41,
+      sex: "male",
+      bodyAreas: "face",
+      durationAmount: 6,
+      durationUnit: "months",
+      symptoms: "",
+      treatmentsTried: "Soap and water",
+      allergies: "",
+    },
     minutesAgo: 20,
   },
   {
@@ -208,6 +274,16 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
     ],
     priority: "normal",
     mainConcern: "White spots on my neck and shoulders.",
+    intake: {
+      ageYears: 28,
+      sex: "female",
+      bodyAreas: "neck,upper_back",
+      durationAmount: 3,
+      durationUnit: "months",
+      symptoms: "",
+      treatmentsTried: "",
+      allergies: "",
+    },
     minutesAgo: 90,
   },
   {
@@ -222,6 +298,16 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
     ],
     priority: "normal",
     mainConcern: "Itchy scalp with flakes.",
+    intake: {
+      ageYears: 28,
+      sex: "female",
+      bodyAreas: "scalp",
+      durationAmount: 4,
+      durationUnit: "weeks",
+      symptoms: "itch",
+      treatmentsTried: "Anti-dandruff shampoo",
+      allergies: "",
+    },
     minutesAgo: 3 * 24 * 60,
     summary: {
       observations: "Fine white scales across the scalp, no hair loss.",
@@ -242,6 +328,16 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
     ],
     priority: "normal",
     mainConcern: "Dark spots on my hands.",
+    intake: {
+      ageYears: 41,
+      sex: "male",
+      bodyAreas: "right_hand,left_hand",
+      durationAmount: 1,
+      durationUnit: "years",
+      symptoms: "",
+      treatmentsTried: "",
+      allergies: "",
+    },
     minutesAgo: 5 * 24 * 60,
   },
   {
@@ -256,6 +352,16 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
     ],
     priority: "normal",
     mainConcern: "Dry, cracked skin on my heels.",
+    intake: {
+      ageYears: 28,
+      sex: "female",
+      bodyAreas: "right_foot,left_foot",
+      durationAmount: 2,
+      durationUnit: "months",
+      symptoms: "pain",
+      treatmentsTried: "Foot cream",
+      allergies: "",
+    },
     minutesAgo: 26 * 60,
     summary: {
       observations: "Thick, dry skin with shallow fissures on both heels; no sign of infection.",
@@ -276,6 +382,16 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
     ],
     priority: "normal",
     mainConcern: "Red, scaly patches on my knees that keep coming back.",
+    intake: {
+      ageYears: 41,
+      sex: "male",
+      bodyAreas: "right_lower_leg,left_lower_leg",
+      durationAmount: 3,
+      durationUnit: "years",
+      symptoms: "itch",
+      treatmentsTried: "Hydrocortisone cream",
+      allergies: "",
+    },
     minutesAgo: 2 * 24 * 60,
     summary: {
       observations: "Well-defined red plaques with silvery scale on both knees.",
@@ -317,6 +433,16 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
     ],
     priority: "normal",
     mainConcern: "Small itchy bumps on my wrists and between my fingers.",
+    intake: {
+      ageYears: 41,
+      sex: "male",
+      bodyAreas: "right_hand,left_hand",
+      durationAmount: 2,
+      durationUnit: "weeks",
+      symptoms: "itch,spreading",
+      treatmentsTried: "",
+      allergies: "",
+    },
     minutesAgo: 5 * 24 * 60,
     summary: {
       observations: "Burrows and small papules in the finger webs and on the wrists.",
@@ -335,9 +461,74 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
     moves: [["submit", 0]],
     priority: "normal",
     mainConcern: "Still itchy at night after the second permethrin treatment, mostly between my fingers.",
+    intake: {
+      ageYears: 41,
+      sex: "male",
+      bodyAreas: "right_hand,left_hand",
+      durationAmount: 3,
+      durationUnit: "weeks",
+      symptoms: "itch",
+      treatmentsTried: "Permethrin 5% cream twice, a week apart.",
+      allergies: "",
+    },
     minutesAgo: 4,
   },
 ];
+
+/**
+ * A drawn stand-in for a photo of skin, as a real PNG: a skin tone with a little grain (so it is not
+ * flat) and a darker patch of `spotRadius` px in the middle, larger for a close-up.
+ */
+export function demoPhotoPng(spotRadius: number): Buffer {
+  const [width, height] = [240, 180];
+  let seed = spotRadius;
+  const grain = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) % 13) - 6;
+  const pixels = Buffer.alloc(height * (1 + width * 3));
+  for (let y = 0, at = 0; y < height; y++) {
+    pixels[at++] = 0; // this row is not filtered
+    for (let x = 0; x < width; x++) {
+      const inSpot = (x - width / 2) ** 2 + (y - height / 2) ** 2 < spotRadius ** 2;
+      const shade = grain();
+      for (const level of inSpot ? [92, 42, 28] : [160, 103, 74]) pixels[at++] = level + shade;
+    }
+  }
+  const chunk = (type: string, data: Buffer) => {
+    const typed = Buffer.concat([Buffer.from(type, "latin1"), data]);
+    const framed = Buffer.alloc(typed.length + 8);
+    framed.writeUInt32BE(data.length, 0);
+    typed.copy(framed, 4);
+    framed.writeUInt32BE(crc32(typed), typed.length + 4);
+    return framed;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8 bits a channel, RGB
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(pixels)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
+/** Request photos of the demo, each saying what it shows (guided photos); their files go to the local R2. */
+interface DemoPhoto {
+  id: string;
+  consultationId: string;
+  photoKind: PhotoKind;
+  bodyArea: BodyArea;
+  /** The darker patch's radius in the drawn photo, in px. */
+  spotRadius: number;
+}
+export const DEMO_PHOTOS = (
+  [
+    { id: "00000000-0000-4000-8100-000000000001", consultationId: c(2), photoKind: "close_up", bodyArea: "upper_back", spotRadius: 60 },
+    { id: "00000000-0000-4000-8100-000000000002", consultationId: c(2), photoKind: "distance", bodyArea: "upper_back", spotRadius: 8 },
+    { id: "00000000-0000-4000-8100-000000000003", consultationId: c(3), photoKind: "close_up", bodyArea: "right_forearm", spotRadius: 50 },
+    { id: "00000000-0000-4000-8100-000000000004", consultationId: c(5), photoKind: "close_up", bodyArea: "neck", spotRadius: 40 },
+  ] satisfies DemoPhoto[]
+).map((photo) => ({ ...photo, storageKey: `consultations/${photo.consultationId}/photos/${photo.id}` }));
 
 /**
  * The consultation's columns after its moves, as the state machine plans them: created as a draft by
@@ -391,6 +582,15 @@ export function consultationSql(consultation: DemoConsultation, createdAtMs: num
     medical_history: consultation.medicalHistory ?? "",
     additional_comments: "",
     requested_doctor_code: consultation.requestedDoctorCode ?? null,
+    patient_age_years: consultation.intake?.ageYears ?? null,
+    patient_sex: consultation.intake?.sex ?? null,
+    body_areas: consultation.intake?.bodyAreas ?? "",
+    duration_amount: consultation.intake?.durationAmount ?? null,
+    duration_unit: consultation.intake?.durationUnit ?? null,
+    symptoms: consultation.intake?.symptoms ?? "",
+    treatments_tried: consultation.intake?.treatmentsTried ?? "",
+    allergies: consultation.intake?.allergies ?? "",
+    pregnancy: consultation.intake?.sex === "female" ? "no" : null,
     observations: consultation.summary?.observations ?? null,
     diagnosis: consultation.summary?.diagnosis ?? null,
     treatment_plan: consultation.summary?.treatmentPlan ?? null,
@@ -531,6 +731,51 @@ function payoutsSql(at: (minutesAgo: number) => number): string[] {
   ];
 }
 
+const demoPictureKey = (doctorId: string) => `doctor-pictures/${doctorId}/demo`;
+
+type Rgb = readonly [number, number, number];
+
+/** A 256×256 PNG of a head and shoulders in `front` on `back`: a stand-in for a doctor's photo. */
+function avatarPng(back: Rgb, front: Rgb): Buffer {
+  const size = 256;
+  const rows: number[] = [];
+  for (let y = 0; y < size; y++) {
+    rows.push(0); // No filter on this scanline.
+    for (let x = 0; x < size; x++) {
+      const head = (x - 128) ** 2 + (y - 100) ** 2 < 48 ** 2;
+      const shoulders = y > 160 && ((x - 128) / 100) ** 2 + ((y - 256) / 96) ** 2 < 1;
+      rows.push(...(head || shoulders ? front : back));
+    }
+  }
+  const chunk = (type: string, body: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(body.length);
+    const typed = Buffer.concat([Buffer.from(type, "ascii"), body]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(typed));
+    return Buffer.concat([length, typed, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8 bits a channel, RGB, no interlace.
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(Buffer.from(rows))),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
+/** The demo doctors' pictures, for the local R2 (the seed points their rows at these keys). */
+export function demoDoctorPictures() {
+  return DEMO_ACCOUNTS.flatMap((account) =>
+    "doctor" in account
+      ? [{ key: demoPictureKey(account.id), png: avatarPng(account.doctor.colors.back, account.doctor.colors.front) }]
+      : [],
+  );
+}
+
 /** A small, real one-page PDF that says `title`: the demo applications' licence files (and the journeys'). */
 export function licencePdf(title: string): string {
   const text = `BT /F1 18 Tf 20 70 Td (${title.replace(/[()\\]/g, "")}) Tj ET`;
@@ -627,6 +872,8 @@ export async function buildSeedSql(now: Date): Promise<string> {
           specialty: "Dermatologist",
           doctor_code: account.doctor.code,
           experience_years: account.doctor.experienceYears,
+          consultation_languages: account.doctor.languages,
+          profile_picture_key: demoPictureKey(account.id),
           created_at: at(60 * 24 * 30),
           updated_at: at(60 * 24 * 30),
         }),
@@ -728,6 +975,24 @@ export async function buildSeedSql(now: Date): Promise<string> {
         }),
       );
     }
+  }
+  for (const [index, photo] of DEMO_PHOTOS.entries()) {
+    const consultation = DEMO_CONSULTATIONS.find((item) => item.id === photo.consultationId)!;
+    statements.push(
+      insertOrIgnore("consultation_files", {
+        id: photo.id,
+        consultation_id: photo.consultationId,
+        uploader_id: consultation.patientId,
+        kind: "photo",
+        storage_key: photo.storageKey,
+        content_type: "image/png",
+        size_bytes: demoPhotoPng(photo.spotRadius).length,
+        photo_kind: photo.photoKind,
+        body_area: photo.bodyArea,
+        // Uploaded before the request was sent, in this order.
+        created_at: at(consultation.minutesAgo) - (DEMO_PHOTOS.length - index) * 1000,
+      }),
+    );
   }
   // A payment that arrived after its window had closed (the request was then withdrawn): its refund failed.
   const late = DEMO_CONSULTATIONS.find((consultation) => consultation.moves.some(([move]) => move === "expirePayment"))!;

@@ -6,7 +6,15 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { buildSeedSql, DEMO_REGISTRATIONS, demoSandboxTransactions, licencePdf } from "./demo-data.ts";
+import {
+  buildSeedSql,
+  DEMO_PHOTOS,
+  DEMO_REGISTRATIONS,
+  demoDoctorPictures,
+  demoPhotoPng,
+  demoSandboxTransactions,
+  licencePdf,
+} from "./demo-data.ts";
 
 export const PROJECT_ROOT = new URL("..", import.meta.url).pathname;
 
@@ -81,6 +89,35 @@ export async function seedDemoData(persistTo?: string, options?: { quiet?: boole
         "--local",
         `--file=${json}`,
         "--content-type=application/json",
+        ...persistArgs(persistTo),
+      ],
+      options,
+    );
+  }
+  // The demo doctors' pictures, as patients see them on the card before paying.
+  for (const [index, { key, png }] of demoDoctorPictures().entries()) {
+    const picture = join(dir, `doctor-${index}.png`);
+    writeFileSync(picture, png);
+    await run(
+      "wrangler",
+      ["r2", "object", "put", `qoda-files/${key}`, "--local", `--file=${picture}`, "--content-type=image/png", ...persistArgs(persistTo)],
+      options,
+    );
+  }
+  // The demo's request photos, so doctors (and their patients) see them.
+  for (const photo of DEMO_PHOTOS) {
+    const file = join(dir, `${photo.id}.png`);
+    writeFileSync(file, demoPhotoPng(photo.spotRadius));
+    await run(
+      "wrangler",
+      [
+        "r2",
+        "object",
+        "put",
+        `qoda-files/${photo.storageKey}`,
+        "--local",
+        `--file=${file}`,
+        "--content-type=image/png",
         ...persistArgs(persistTo),
       ],
       options,

@@ -20,10 +20,13 @@ function keepFocusInside(event: KeyboardEvent<HTMLDialogElement>) {
  */
 export function PhotoViewer({
   photoIds,
+  captions,
   describe,
   listClassName = "grid grid-cols-3 gap-2 sm:grid-cols-4",
 }: {
   photoIds: string[];
+  /** What each photo shows, in words from the server (e.g. "Close-up · Right forearm"), shown under it. */
+  captions?: string[];
   /** The photo's text alternative (by default "Photo N"). */
   describe?: (index: number) => string;
   listClassName?: string;
@@ -55,6 +58,11 @@ export function PhotoViewer({
             >
               <img src={`/files/${id}`} alt={label(index)} className="h-24 w-full rounded-box object-cover" loading="lazy" />
             </a>
+            {captions?.[index] ? (
+              <p className="text-xs" data-testid="photo-caption">
+                {captions[index]}
+              </p>
+            ) : null}
           </li>
         ))}
       </ul>
@@ -80,7 +88,7 @@ export function PhotoViewer({
               {t("consultation.previousPhoto")}
             </button>
             <span className="self-center text-sm text-white">
-              {open + 1} / {photoIds.length}
+              {open + 1} / {photoIds.length} {captions?.[open]}
             </span>
             <button type="button" className="btn btn-sm" onClick={() => step(1)}>
               {t("consultation.nextPhoto")}

@@ -17,6 +17,8 @@ export const MAX_WAITING_REQUESTS_PER_PATIENT = 3;
 export const MAX_PHOTO_PIXELS = 50_000_000;
 /** Browsers downscale photos to this long side before upload (which also drops EXIF location). */
 export const MAX_PHOTO_LONG_SIDE_PX = 2048;
+/** A doctor's picture is redrawn in the browser to this long side before upload (a card shows it small). */
+export const DOCTOR_PICTURE_LONG_SIDE_PX = 512;
 export const PHOTO_CONTENT_TYPES = ["image/jpeg", "image/png", "image/webp"] as const;
 
 export const MAX_LICENCE_BYTES = 10 * 1024 * 1024;

@@ -42,7 +42,7 @@ export type Symptom = (typeof SYMPTOMS)[number];
 /** Asked when it applies (a woman of 12 to 55); "no" is the default answer. */
 export const PREGNANCY_STATES = ["no", "pregnant", "breastfeeding"] as const;
 export type PregnancyState = (typeof PREGNANCY_STATES)[number];
-export const PREGNANCY_AGE_YEARS = { min: 12, max: 55 } as const;
+const PREGNANCY_AGE_YEARS = { min: 12, max: 55 } as const;
 
 export const MAX_AGE_YEARS = 120;
 export const MAX_INTAKE_NOTE_CHARS = 1000;
@@ -55,11 +55,6 @@ export function isBodyArea(value: unknown): value is BodyArea {
 export function listOf<Value extends string>(known: readonly Value[], stored: string | null | undefined): Value[] {
   const given = new Set((stored ?? "").split(",").map((item) => item.trim()));
   return known.filter((value) => given.has(value));
-}
-
-/** A list as stored: known values only, each once, in canonical order. */
-export function storedList<Value extends string>(known: readonly Value[], values: readonly string[]): string {
-  return listOf(known, values.join(",")).join(",");
 }
 
 /** What the intake holds, as stored on the consultation; older consultations have none of it (nulls). */
@@ -81,6 +76,8 @@ export function pregnancyApplies(sex: Sex | null, ageYears: number | null): bool
 
 /** The words a triage line is made of, in the reader's language. */
 export interface TriageWords {
+  /** Between the items of a list: ", " in English, "፣ " in Amharic. */
+  separator: string;
   sexInitial: Record<Sex, string>;
   bodyArea: Record<BodyArea, string>;
   /** "{{count}} weeks", chosen by count. */
@@ -96,12 +93,12 @@ export interface TriageWords {
 export function triageLine(intake: Intake, words: TriageWords): string {
   const who = [intake.sex ? words.sexInitial[intake.sex] : null, intake.ageYears === null ? null : String(intake.ageYears)]
     .filter(Boolean)
-    .join(", ");
+    .join(words.separator);
   const parts = [
     who,
-    intake.bodyAreas.map((area) => words.bodyArea[area]).join(", "),
+    intake.bodyAreas.map((area) => words.bodyArea[area]).join(words.separator),
     intake.durationAmount !== null && intake.durationUnit ? words.duration(intake.durationAmount, intake.durationUnit) : "",
-    intake.symptoms.map((symptom) => words.symptom[symptom]).join(", "),
+    intake.symptoms.map((symptom) => words.symptom[symptom]).join(words.separator),
     intake.pregnancy && intake.pregnancy !== "no" ? words.pregnancy[intake.pregnancy] : "",
   ];
   return parts.filter((part) => part !== "").join(" · ");

@@ -82,6 +82,8 @@ export const RequestSummary = z.object({
   requestedDoctorCode: z.nullable(z.string()),
   /** A follow-up: the earlier consultation it continues, told only to the doctor that consultation was with. */
   followUpOf: z.optional(z.string()),
+  /** The intake's one-line triage summary in each language ("" for a request from before the intake). */
+  triage: z.object({ en: z.string(), am: z.string() }),
 });
 export type RequestSummary = z.infer<typeof RequestSummary>;
 

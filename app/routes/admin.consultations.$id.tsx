@@ -8,6 +8,7 @@ import { ConsultationHeader } from "~/components/consultation-header";
 import { ConsultationSections } from "~/components/consultation-sections";
 import { ConsultationSummary } from "~/components/consultation-summary";
 import { FormAlert, SubmitButton } from "~/components/form-fields";
+import { IntakeSummary } from "~/components/intake-summary";
 import { PhotoViewer } from "~/components/photo-viewer";
 import {
   CANCEL_PAID_INTENT,
@@ -188,7 +189,7 @@ type RecordData = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["r
 
 function ConsultationRecord({ record, opening }: { record: RecordData; opening: { reason: string; until: string } }) {
   const { t } = useTranslation();
-  const { consultation, patient, doctor, photoIds, chat, feedback } = record;
+  const { consultation, patient, doctor, photoIds, photoCaptions, chat, feedback } = record;
   const declined = consultation.status === "cancelled" && consultation.decline !== null;
   return (
     <article className="mx-auto flex max-w-3xl flex-col gap-5 px-4 py-6" data-testid="consultation-record">
@@ -227,6 +228,7 @@ function ConsultationRecord({ record, opening }: { record: RecordData; opening: 
           {doctor?.email ? <dd className="text-sm break-all">{doctor.email}</dd> : null}
         </div>
       </dl>
+      <IntakeSummary intake={record.intake} />
       <ConsultationSections
         mainConcern={consultation.mainConcern}
         medicalHistory={consultation.medicalHistory}
@@ -234,7 +236,7 @@ function ConsultationRecord({ record, opening }: { record: RecordData; opening: 
       />
       <section className="flex flex-col gap-2" data-testid="record-photos">
         <h2 className="font-bold">{t("consultation.photos")}</h2>
-        <PhotoViewer photoIds={photoIds} />
+        <PhotoViewer photoIds={photoIds} captions={photoCaptions} />
       </section>
       <section className="flex flex-col gap-2" aria-labelledby="record-chat-title">
         <h2 id="record-chat-title" className="font-bold">

@@ -9,6 +9,7 @@ import { DOCTOR_STATUS_INTENTS, type DoctorStatusIntent } from "~/domain/staff-i
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { handleDoctorAction, loadDoctorForAdmin } from "~/server/admin/doctors.server";
 import { requireAdmin } from "~/server/auth/guards.server";
+import { spokenLanguages } from "~/server/doctor-card.server";
 
 // One doctor for an admin: their details and files, the edit form, and activation or deactivation
 // behind a confirmation (a page state, `?confirm=`, so it works without JavaScript too).
@@ -19,7 +20,13 @@ export async function loader(args: LoaderFunctionArgs) {
   const asked = new URL(request.url).searchParams.get("confirm");
   const confirm = (DOCTOR_STATUS_INTENTS as readonly string[]).includes(asked ?? "") ? (asked as DoctorStatusIntent) : null;
   const t = await getTranslator(request);
-  return { title: pageTitle(`${doctor.firstName ?? ""} ${doctor.lastName ?? ""} · ${t("admin.doctors.title")}`), doctor, confirm };
+  return {
+    title: pageTitle(`${doctor.firstName ?? ""} ${doctor.lastName ?? ""} · ${t("admin.doctors.title")}`),
+    doctor,
+    confirm,
+    // Worded here (as on the patients' card): the admin pages ship no text for it.
+    languages: t("cardForPatients.adminLanguages", { languages: spokenLanguages(t, doctor.consultationLanguages) }),
+  };
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -32,7 +39,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.t
 export default function AdminDoctor() {
   const { t } = useTranslation();
   const date = useAdminDate();
-  const { doctor, confirm } = useLoaderData<typeof loader>();
+  const { doctor, confirm, languages } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const name = `${doctor.firstName ?? ""} ${doctor.lastName ?? ""}`.trim();
   return (
@@ -66,6 +73,7 @@ export default function AdminDoctor() {
             ? t("admin.doctors.experienceUnknown")
             : t("admin.doctors.experience", { count: doctor.experienceYears })}
         </p>
+        <p data-testid="doctor-languages">{languages}</p>
         <p>
           {doctor.licenceNumber && doctor.licenceExpiresOn
             ? t("admin.doctors.licence", { number: doctor.licenceNumber, date: date(doctor.licenceExpiresOn) })

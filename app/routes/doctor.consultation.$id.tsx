@@ -11,6 +11,7 @@ import { ConsultationSummary } from "~/components/consultation-summary";
 import { DeclineForm } from "~/components/doctor/decline-form";
 import { SummaryForm } from "~/components/doctor/summary-form";
 import { FormAlert, SubmitButton } from "~/components/form-fields";
+import { IntakeSummary } from "~/components/intake-summary";
 import { PaymentCountdown } from "~/components/payment-countdown";
 import { PhotoViewer } from "~/components/photo-viewer";
 import { useConsultationRoom } from "~/components/realtime/use-consultation-room";
@@ -20,6 +21,7 @@ import { CHAT_INTENTS, hasChat } from "~/domain/chat";
 import { ACCEPT_CONFIRMATION_SHOWN_MS, formatConsultationId } from "~/domain/constants";
 import { CLOSING_INTENTS, type ClosingRefusal } from "~/domain/consultation-closing";
 import { DECISION_INTENTS, type DecisionRefusal, refusalHttpStatus } from "~/domain/consultation-decisions";
+import { intakeOf } from "~/domain/consultation-request";
 import { isActiveStatus } from "~/domain/consultation-status";
 import { DeclineSchema } from "~/domain/decline-schema";
 import { DISPUTE_INTENTS } from "~/domain/disputes";
@@ -39,6 +41,8 @@ import { profileName } from "~/server/db/profiles.server";
 import { listPhotos } from "~/server/files.server";
 import { earlierConsultationPanel } from "~/server/follow-ups.server";
 import { readFormData } from "~/server/form-body.server";
+import { photoCaption } from "~/server/guided-photos.server";
+import { intakeView } from "~/server/intake-words.server";
 import { answerDisputeAction } from "~/server/money/doctor-money-actions.server";
 import { doctorMoneyPanel } from "~/server/money/escrow-view.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -60,8 +64,11 @@ export async function loader(args: LoaderFunctionArgs) {
     gone: null,
     page: {
       consultation: consultationForPage(consultation),
+      intake: intakeView(t, intakeOf(consultation)),
       patientName,
       photoIds: photos.map((photo) => photo.id),
+      // What each photo shows, as the patient said (kind and body area), in the doctor's words.
+      photoCaptions: photos.map((photo) => photoCaption(t, photo)),
       // For the doctor the consultation is with (null for a doctor deciding on a request).
       chat: await chatForPage(
         context.cloudflare.env,
@@ -155,7 +162,17 @@ function NoLongerWaiting({ why }: { why: DecisionRefusal }) {
 
 type PageData = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["page"]>;
 
-function DoctorConsultation({ consultation, patientName, photoIds, chat, closingTexts, dispute, earlier }: PageData) {
+function DoctorConsultation({
+  consultation,
+  intake,
+  patientName,
+  photoIds,
+  photoCaptions,
+  chat,
+  closingTexts,
+  dispute,
+  earlier,
+}: PageData) {
   const { t } = useTranslation();
   const actionData = useActionData<typeof action>();
   // The room admits only the patient and the assigned doctor, so this page joins it once the request is this doctor's.
@@ -232,6 +249,7 @@ function DoctorConsultation({ consultation, patientName, photoIds, chat, closing
           live={listening}
         />
       ) : null}
+      <IntakeSummary intake={intake} />
       <ConsultationSections
         mainConcern={consultation.mainConcern}
         medicalHistory={consultation.medicalHistory}
@@ -240,7 +258,7 @@ function DoctorConsultation({ consultation, patientName, photoIds, chat, closing
       {earlier ? <WordedPanel {...earlier} /> : null}
       <section className="flex flex-col gap-2">
         <h2 className="font-bold">{t("consultation.photos")}</h2>
-        <PhotoViewer photoIds={photoIds} />
+        <PhotoViewer photoIds={photoIds} captions={photoCaptions} />
       </section>
       {actionData?.closingRefusal ? (
         <FormAlert

@@ -4,6 +4,7 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ProfilePage } from "~/components/profile-page";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireActiveDoctor } from "~/server/auth/guards.server";
+import { cardSummary } from "~/server/doctor-card-settings.server";
 import { payoutAccountSummary } from "~/server/money/payout-account.server";
 import { handleProfileAction, loadProfile } from "~/server/profile.server";
 
@@ -13,7 +14,11 @@ export async function loader(args: LoaderFunctionArgs) {
   return {
     title: pageTitle(t("profile.title")),
     profile: await loadProfile(args.context, user),
-    payout: await payoutAccountSummary(args.context.db, t, user.userId),
+    // What patients read of the doctor before paying, and where earnings go: each has a page of its own.
+    sections: [
+      await cardSummary(args.context.db, t, user.userId),
+      { id: "payout-account", ...(await payoutAccountSummary(args.context.db, t, user.userId)) },
+    ],
   };
 }
 
@@ -25,21 +30,23 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function DoctorProfile() {
-  const { profile, payout } = useLoaderData<typeof loader>();
+  const { profile, sections } = useLoaderData<typeof loader>();
   return (
     <ProfilePage profile={profile} actionData={useActionData<typeof action>()}>
-      {/* Where the doctor's earnings go: worded on the server; its form has a page of its own. */}
-      <section id="payout-account" aria-labelledby="payout-account-title" className="card border border-base-300">
-        <div className="card-body gap-2 p-4">
-          <h2 id="payout-account-title" className="card-title text-lg">
-            {payout.title}
-          </h2>
-          <p>{payout.line}</p>
-          <Link to={payout.href} className="link">
-            {payout.change}
-          </Link>
-        </div>
-      </section>
+      {/* Worded on the server; each form has a page of its own. */}
+      {sections.map((section) => (
+        <section key={section.id} id={section.id} aria-labelledby={`${section.id}-title`} className="card border border-base-300">
+          <div className="card-body gap-2 p-4">
+            <h2 id={`${section.id}-title`} className="card-title text-lg">
+              {section.title}
+            </h2>
+            <p>{section.line}</p>
+            <Link to={section.href} className="link">
+              {section.change}
+            </Link>
+          </div>
+        </section>
+      ))}
     </ProfilePage>
   );
 }

@@ -11,6 +11,7 @@ import { WordedPanel } from "~/components/worded-panel";
 import { detailsFormOf } from "~/domain/consultation-request";
 import { FOLLOW_UP_PARAM, followUpRefusalHttpStatus } from "~/domain/follow-ups";
 import { uuidOrNull } from "~/domain/ids";
+import { DESCRIBE_PHOTO_INTENT } from "~/domain/photo-description";
 import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
 import { requirePatient } from "~/server/auth/guards.server";
 import { consultationForPage } from "~/server/consultation-view.server";
@@ -20,7 +21,10 @@ import { findOwnDraft } from "~/server/db/requests.server";
 import { listPhotos } from "~/server/files.server";
 import { followUpIdOf, followUpRefusedPanel, wizardFollowUp } from "~/server/follow-ups.server";
 import { readFormData } from "~/server/form-body.server";
+import { photoStepWords } from "~/server/guided-photos.server";
+import { intakeFormWords } from "~/server/intake-words.server";
 import {
+  describePhoto,
   keepDetails,
   receivePhotos,
   refusalMessages,
@@ -58,8 +62,19 @@ export async function loader(args: LoaderFunctionArgs) {
     if (!consultation) throw new Response("Not Found", { status: 404 });
     const { id, status, decline } = consultationForPage(consultation);
     const submitted = { id, status, decline };
-    const thanks = { title, step, draftId: null, photoIds: [], details: null, startedAgain: false, submitted, submissionKey: null };
-    return data({ ...thanks, followUp: null as ShownFollowUp | null });
+    return data({
+      title,
+      step,
+      draftId: null,
+      photos: [],
+      photoWords: null,
+      details: null,
+      startedAgain: false,
+      submitted,
+      submissionKey: null,
+      intakeWords: null,
+      followUp: null as ShownFollowUp | null,
+    });
   }
   const draftParam = uuidOrNull(url.searchParams.get("draft"));
   // "Start a new consultation" from a request declined for its photos: the same words, new photos.
@@ -69,19 +84,22 @@ export async function loader(args: LoaderFunctionArgs) {
     throw redirect(started ? wizardPath(1, started, { again: true }) : wizardPath(1, null));
   }
   const draft = draftParam ? await findOwnDraft(context.db, draftParam, patient.userId) : undefined;
-  const photoIds = draft ? (await listPhotos(context.db, draft.id)).map((photo) => photo.id) : [];
+  const photos = draft ? (await listPhotos(context.db, draft.id)).map(({ id, photoKind, bodyArea }) => ({ id, photoKind, bodyArea })) : [];
   const followUp = await wizardFollowUp(context.db, t, await detectLanguage(request), patient.userId, url, new Date());
   const page = {
     title,
     step,
     draftId: draft?.id ?? null,
-    photoIds,
+    photos,
+    // The guide and each photo's choices, worded here: the words travel as data, not in the page's script.
+    photoWords: step === 1 ? photoStepWords(t) : null,
     // Words kept from an earlier visit to step 2 (or a declined request), shown again there.
     details: draft ? detailsFormOf(draft) : null,
     startedAgain: Boolean(draft) && url.searchParams.has("again"),
     submitted: null,
     // A fresh key for this rendering of the form: sent twice, it still makes one request.
     submissionKey: crypto.randomUUID(),
+    intakeWords: step === 2 ? intakeFormWords(t) : null,
   };
   // A follow-up that may not be sent says why (4xx), and the wizard is not shown.
   return data({ ...page, followUp: followUp?.shown ?? null }, { status: followUp?.status ?? 200 });
@@ -114,8 +132,7 @@ export async function action(args: ActionFunctionArgs) {
 
   if (intent === "upload-photos") {
     const result = await receivePhotos(context, request, patient, formData);
-    if (!result.ok)
-      return data({ refusals: [t(`request.errors.${result.error}`)], submit: null, draftId: null }, { status: result.status });
+    if (!result.ok) return data({ refusals: [t(result.error)], submit: null, draftId: null }, { status: result.status });
     const refusals = refusalMessages(t, result.refused);
     if (refusals.length) return data({ refusals, submit: null, draftId: result.draftId }, { status: 422 });
     return redirect(wizardPath(1, result.draftId, { followUp }));
@@ -125,6 +142,11 @@ export async function action(args: ActionFunctionArgs) {
     if (!draftId) return data({ refusals: [t("request.errors.draftNotFound")], submit: null, draftId: null }, { status: 404 });
     await removePhoto(context, patient, draftId, formData.get("photoId")?.toString() ?? "");
     return redirect(wizardPath(1, draftId, { followUp }));
+  }
+  if (intent === DESCRIBE_PHOTO_INTENT) {
+    const described = await describePhoto(context, patient, formData);
+    if (described.ok) return redirect(wizardPath(1, described.draftId, { followUp }));
+    return data({ refusals: [t(described.error)], submit: null, draftId: null }, { status: described.status });
   }
   if (intent === "back") {
     const kept = await keepDetails(context, patient, formData);
@@ -191,17 +213,19 @@ export default function NewConsultation() {
         </section>
       ) : followUp && !followUp.carried ? null : (
         <div className="grid gap-6 md:grid-cols-[1fr_18rem]">
-          {loaded.step === 1 ? (
+          {loaded.step === 1 && loaded.photoWords ? (
             <PhotoStep
               draftId={draftId}
-              storedPhotoIds={loaded.photoIds}
+              storedPhotos={loaded.photos}
+              words={loaded.photoWords}
               refusals={actionData?.refusals ?? []}
               startedAgain={loaded.startedAgain}
               onPhotoCount={setPhotoCount}
               followUpOf={followUp?.carried ?? null}
             />
-          ) : (
+          ) : loaded.intakeWords ? (
             <DetailsStep
+              intakeWords={loaded.intakeWords}
               draftId={draftId}
               submissionKey={loaded.submissionKey}
               details={loaded.details}
@@ -209,9 +233,9 @@ export default function NewConsultation() {
               formError={actionData?.submit?.formError}
               onProgress={setProgress}
             />
-          )}
+          ) : null}
           <RequestSidebar
-            photoCount={loaded.step === 1 ? (photoCount ?? loaded.photoIds.length) : loaded.photoIds.length}
+            photoCount={loaded.step === 1 ? (photoCount ?? loaded.photos.length) : loaded.photos.length}
             complaintFilled={progress.complaintFilled}
             historyFilled={progress.historyFilled}
           />

@@ -3,6 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigate } from "@remix-ru
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 
+import { DoctorCardView } from "~/components/doctor-card";
 import { FormAlert, SubmitButton } from "~/components/form-fields";
 import { PaymentCountdown } from "~/components/payment-countdown";
 import { useConsultationStatus } from "~/components/realtime/use-consultation-status";
@@ -108,32 +109,7 @@ export default function Payment() {
       ) : (
         <>
           <p>{t("payment.doctorAccepted", { name: doctorFirstName })}</p>
-          {doctorCard ? (
-            <section
-              className="flex items-center gap-3 rounded-box border border-base-300 p-3 text-start"
-              aria-label={doctorCard.name}
-              data-testid="paying-doctor"
-            >
-              {doctorCard.pictureUrl ? (
-                <img
-                  src={doctorCard.pictureUrl}
-                  alt={doctorCard.pictureAlt}
-                  width={64}
-                  height={64}
-                  className="h-16 w-16 shrink-0 rounded-full object-cover"
-                />
-              ) : null}
-              <div className="flex min-w-0 flex-col text-sm">
-                <p className="text-base font-bold">{doctorCard.name}</p>
-                {doctorCard.lines.map((line) => (
-                  <p key={line}>{line}</p>
-                ))}
-                {doctorCard.verified ? (
-                  <p className="badge mt-1 h-auto badge-sm whitespace-normal badge-success">{doctorCard.verified}</p>
-                ) : null}
-              </div>
-            </section>
-          ) : null}
+          {doctorCard ? <DoctorCardView card={doctorCard} /> : null}
           <p className="text-lg">{t("payment.amount", { amount: birrText(CONSULTATION_FEE_SANTIM) })}</p>
           <p className="text-sm text-base-content/80">{t("payment.timeLeft")}</p>
           <PaymentCountdown deadline={deadline} />

@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { doctors } from "~/db/schema";
 import { requirePatient } from "~/server/auth/guards.server";
 import { findConsultationById } from "~/server/db/consultations.server";
+import { pictureResponse } from "~/server/doctor-picture.server";
 
 // The picture of the doctor who accepted a patient's request, for that patient only (anyone else's
 // consultation, or one no doctor has taken, is "not found"). Private to the browser, never sniffed.
@@ -18,11 +19,5 @@ export async function loader(args: LoaderFunctionArgs) {
     : null;
   const object = doctor?.profilePictureKey ? await context.cloudflare.env.FILES.get(doctor.profilePictureKey) : null;
   if (!object) throw new Response("Not Found", { status: 404 });
-  return new Response(object.body, {
-    headers: {
-      "Content-Type": object.httpMetadata?.contentType ?? "application/octet-stream",
-      "Cache-Control": "private, max-age=3600",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
+  return pictureResponse(object);
 }

@@ -54,7 +54,10 @@ export type AuditAction =
   | "payout.sent"
   | "payout.settled"
   | "payout.failed"
-  | "payout_account.changed";
+  | "payout_account.changed"
+  | "doctor.picture_changed"
+  | "doctor.picture_removed"
+  | "doctor.languages_changed";
 
 export interface AuditEvent {
   action: AuditAction;

@@ -1,11 +1,13 @@
 // Who accepted a patient's request, as the patient reads it before paying (issue 17, item 3): name,
 // specialty, years of experience, consultations completed on Qoda, the average rating once there are
-// enough ratings to mean something, and when an admin verified the licence. Worded on the server.
+// enough ratings to mean something, the languages they consult in, and when an admin verified the licence.
+// Worded on the server.
 import { and, avg, count, eq, sql } from "drizzle-orm";
 import type { TFunction } from "i18next";
 
 import { consultations, doctorRegistrations, doctors, patientFeedback, profiles, users } from "~/db/schema";
 import { formatDay } from "~/domain/dates";
+import { storedConsultationLanguages } from "~/domain/doctor-card";
 import type { Database } from "~/server/db/client.server";
 
 /** Fewer ratings than this say little: the card then says the doctor is new to ratings. */
@@ -33,6 +35,8 @@ export async function doctorCard(
       specialty: doctors.specialty,
       experienceYears: doctors.experienceYears,
       hasPicture: sql<number>`${doctors.profilePictureKey} IS NOT NULL`,
+      consultationLanguages: doctors.consultationLanguages,
+      updatedAt: doctors.updatedAt,
       // The approval of their application, if they applied (an admin-added doctor was verified when added).
       verifiedAt: sql<
         number | null
@@ -57,6 +61,7 @@ export async function doctorCard(
   const rated = Number(ratings?.count ?? 0);
   const lines = [
     doctor.specialty,
+    t("cardForPatients.speaks", { languages: spokenLanguages(t, doctor.consultationLanguages) }),
     ...(doctor.experienceYears ? [t("payingDoctor.experience", { count: doctor.experienceYears })] : []),
     t("payingDoctor.completed", { count: Number(completed?.count ?? 0) }),
     rated >= MIN_RATINGS_SHOWN
@@ -67,7 +72,15 @@ export async function doctorCard(
     name,
     lines,
     verified: doctor.verifiedAt ? t("payingDoctor.verified", { date: formatDay(new Date(Number(doctor.verifiedAt)), language) }) : null,
-    pictureUrl: Number(doctor.hasPicture) === 1 ? pictureUrl : null,
+    // Versioned by the last change, so a new picture is never served from the browser's memory of the old one.
+    pictureUrl: Number(doctor.hasPicture) === 1 ? `${pictureUrl}?v=${doctor.updatedAt.getTime()}` : null,
     pictureAlt: t("payingDoctor.pictureAlt", { name }),
   };
+}
+
+/** A doctor's stored consultation languages ("am,en") as the reader names them: "Amharic, English". */
+export function spokenLanguages(t: TFunction, stored: string) {
+  return storedConsultationLanguages(stored)
+    .map((language) => t(`cardForPatients.languageNames.${language}`))
+    .join(t("cardForPatients.listSeparator"));
 }

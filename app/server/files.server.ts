@@ -2,13 +2,14 @@
 // under generated keys, recorded in D1, and served only through the authorized resource route
 // (routes/files.$fileId.ts).
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { and, count, eq, isNull, sql } from "drizzle-orm";
+import { and, count, eq, inArray, isNull, sql } from "drizzle-orm";
 
 import { consultationFiles, consultations } from "~/db/schema";
 import { MAX_PHOTO_BYTES, MAX_PHOTOS_PER_REQUEST } from "~/domain/constants";
 import { mayOpenChatImage, mayViewConsultation } from "~/domain/consultation-access";
 import { type PhotoRefusal, photoRefusal, sniffPhotoType } from "~/domain/consultation-request";
 import { isUuid } from "~/domain/ids";
+import type { PhotoDescription } from "~/domain/photo-description";
 import { openingInForce } from "~/server/admin/opening-grant.server";
 import { auditStatement } from "~/server/audit.server";
 import type { SessionUser } from "~/server/auth/session.server";
@@ -47,10 +48,11 @@ export async function photoRefusalOf(file: File, photosAlready: number) {
 async function reservePhotoRow(
   db: Database,
   row: { id: string; consultationId: string; uploaderId: string; storageKey: string; contentType: string; sizeBytes: number },
+  { photoKind, bodyArea }: PhotoDescription,
 ) {
   const result = await db.run(sql`
-    INSERT INTO ${consultationFiles} (id, consultation_id, uploader_id, kind, storage_key, content_type, size_bytes, created_at)
-    SELECT ${row.id}, ${consultations.id}, ${row.uploaderId}, 'photo', ${row.storageKey}, ${row.contentType}, ${row.sizeBytes}, ${Date.now()}
+    INSERT INTO ${consultationFiles} (id, consultation_id, uploader_id, kind, storage_key, content_type, size_bytes, photo_kind, body_area, created_at)
+    SELECT ${row.id}, ${consultations.id}, ${row.uploaderId}, 'photo', ${row.storageKey}, ${row.contentType}, ${row.sizeBytes}, ${photoKind}, ${bodyArea}, ${Date.now()}
     FROM ${consultations}
     WHERE ${consultations.id} = ${row.consultationId}
       AND ${consultations.patientId} = ${row.uploaderId}
@@ -61,15 +63,14 @@ async function reservePhotoRow(
 }
 
 /**
- * Checks and stores one photo of a draft. The row is reserved first (the cap holds under any
- * concurrency), then the object is written; the final submit waits until every row has its object.
- * Nothing is left behind when the photo is refused or the write fails.
+ * Checks and stores one photo of a draft, with what it shows. The row is reserved first (the cap holds
+ * under any concurrency), then the object is written; the final submit waits until every row has its
+ * object. Nothing is left behind when the photo is refused or the write fails.
  */
 export async function storePhoto(
   db: Database,
   bucket: R2Bucket,
-  consultationId: string,
-  uploaderId: string,
+  { consultationId, uploaderId, description }: { consultationId: string; uploaderId: string; description: PhotoDescription },
   file: File,
 ): Promise<StoredPhoto> {
   const header = await headerOf(file);
@@ -78,7 +79,7 @@ export async function storePhoto(
   const contentType = sniffPhotoType(header)!;
   const id = crypto.randomUUID();
   const storageKey = `consultations/${consultationId}/photos/${id}`;
-  if (!(await reservePhotoRow(db, { id, consultationId, uploaderId, storageKey, contentType, sizeBytes: file.size }))) {
+  if (!(await reservePhotoRow(db, { id, consultationId, uploaderId, storageKey, contentType, sizeBytes: file.size }, description))) {
     const full = (await countPhotos(db, consultationId)) >= MAX_PHOTOS_PER_REQUEST;
     return { ok: false, refusal: full ? "tooManyPhotos" : "alreadySubmitted", fileName: file.name };
   }
@@ -135,7 +136,13 @@ export async function removeChatImage(db: Database, bucket: R2Bucket, consultati
 
 export async function listPhotos(db: Database, consultationId: string) {
   return db
-    .select({ id: consultationFiles.id, storageKey: consultationFiles.storageKey, contentType: consultationFiles.contentType })
+    .select({
+      id: consultationFiles.id,
+      storageKey: consultationFiles.storageKey,
+      contentType: consultationFiles.contentType,
+      photoKind: consultationFiles.photoKind,
+      bodyArea: consultationFiles.bodyArea,
+    })
     .from(consultationFiles)
     .where(
       and(eq(consultationFiles.consultationId, consultationId), eq(consultationFiles.kind, "photo"), isNull(consultationFiles.deletedAt)),
@@ -148,6 +155,33 @@ export async function everyPhotoStored(db: Database, bucket: R2Bucket, consultat
   const photos = await listPhotos(db, consultationId);
   const heads = await Promise.all(photos.map((photo) => bucket.head(photo.storageKey)));
   return { allStored: heads.every((head) => head !== null), count: photos.length };
+}
+
+/**
+ * Sets what a photo of the uploader's own draft shows; returns its draft, or null when there is no such
+ * photo (another person's, a chat's, or one whose request was already sent).
+ */
+export async function describeDraftPhoto(db: Database, uploaderId: string, photoId: string, description: PhotoDescription) {
+  const [described] = await db
+    .update(consultationFiles)
+    .set(description)
+    .where(
+      and(
+        eq(consultationFiles.id, photoId),
+        eq(consultationFiles.uploaderId, uploaderId),
+        eq(consultationFiles.kind, "photo"),
+        isNull(consultationFiles.deletedAt),
+        inArray(
+          consultationFiles.consultationId,
+          db
+            .select({ id: consultations.id })
+            .from(consultations)
+            .where(and(eq(consultations.patientId, uploaderId), eq(consultations.status, "awaiting_assets"))),
+        ),
+      ),
+    )
+    .returning({ draftId: consultationFiles.consultationId });
+  return described?.draftId ?? null;
 }
 
 /** Removes a photo of a draft, from R2 and D1. */

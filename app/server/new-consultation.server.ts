@@ -6,6 +6,7 @@ import { MAX_PHOTO_PIXELS, MAX_UPLOAD_REQUEST_BYTES } from "~/domain/constants";
 import { DraftDetailsSchema, draftWordsOf, type PhotoRefusal, RequestDetailsSchema } from "~/domain/consultation-request";
 import { followUpColumns, type FollowUpRefusal } from "~/domain/follow-ups";
 import { isUuid } from "~/domain/ids";
+import { type PhotoDescriptionRefusal, readPhotoDescription } from "~/domain/photo-description";
 import { cleanLine } from "~/domain/text-hygiene";
 import { parseForm } from "~/forms";
 import type { TextKey } from "~/i18n";
@@ -15,7 +16,7 @@ import { clientAddress } from "~/server/client-address.server";
 import { createDraft, saveDraftWords } from "~/server/consultations/drafts.server";
 import { submitRequest } from "~/server/consultations/submit.server";
 import { findOwnDraft, isActiveDoctorCode } from "~/server/db/requests.server";
-import { photoRefusalOf, removeDraftPhoto, storePhoto } from "~/server/files.server";
+import { describeDraftPhoto, photoRefusalOf, removeDraftPhoto, storePhoto } from "~/server/files.server";
 import { checkFollowUp, followUpIdOf } from "~/server/follow-ups.server";
 import { announceRequest } from "~/server/rooms.server";
 
@@ -26,7 +27,12 @@ export type PhotoUploadResult =
       storedIds: string[];
       refused: Array<{ fileName: string; refusal: PhotoRefusal | "alreadySubmitted" }>;
     }
-  | { ok: false; status: 400 | 404 | 413; error: "uploadTooLarge" | "uploadUnreadable" | "draftNotFound" };
+  | { ok: false; status: 400 | 404 | 413; error: TextKey };
+
+const DESCRIPTION_REFUSAL_MESSAGES = {
+  unknownPhotoKind: "guidedPhotos.errors.unknownPhotoKind",
+  unknownBodyArea: "guidedPhotos.errors.unknownBodyArea",
+} as const satisfies Record<PhotoDescriptionRefusal, TextKey>;
 
 /** True when the request says it is bigger than a full set of photos could be; refuse it unread. */
 export function uploadTooLarge(request: Request) {
@@ -40,17 +46,20 @@ export async function receivePhotos(
   patient: SessionUser,
   formData?: FormData,
 ): Promise<PhotoUploadResult> {
-  if (!formData && uploadTooLarge(request)) return { ok: false, status: 413, error: "uploadTooLarge" };
+  if (!formData && uploadTooLarge(request)) return { ok: false, status: 413, error: "request.errors.uploadTooLarge" };
   let form: FormData;
   try {
     form = formData ?? (await request.formData());
   } catch {
-    return { ok: false, status: 400, error: "uploadUnreadable" };
+    return { ok: false, status: 400, error: "request.errors.uploadUnreadable" };
   }
   const files = form.getAll("photo").filter((value): value is File => typeof value !== "string" && (value.size > 0 || value.name !== ""));
+  // What these photos show (the form without JavaScript says it once for all of them).
+  const described = readPhotoDescription(form.get("photoKind"), form.get("bodyArea"));
+  if (!described.ok) return { ok: false, status: 400, error: DESCRIPTION_REFUSAL_MESSAGES[described.refusal] };
   const givenDraft = form.get("draftId") ?? undefined;
   if (givenDraft !== undefined && (!isUuid(givenDraft) || !(await findOwnDraft(context.db, givenDraft, patient.userId)))) {
-    return { ok: false, status: 404, error: "draftNotFound" };
+    return { ok: false, status: 404, error: "request.errors.draftNotFound" };
   }
   const storedIds: string[] = [];
   const refused: Array<{ fileName: string; refusal: PhotoRefusal | "alreadySubmitted" }> = [];
@@ -67,7 +76,12 @@ export async function receivePhotos(
     draftId = await createDraft(context.db, patient.userId, new Date());
   }
   for (const file of files) {
-    const stored = await storePhoto(context.db, context.cloudflare.env.FILES, draftId, patient.userId, file);
+    const stored = await storePhoto(
+      context.db,
+      context.cloudflare.env.FILES,
+      { consultationId: draftId, uploaderId: patient.userId, description: described.description },
+      file,
+    );
     if (stored.ok) storedIds.push(stored.id);
     else refused.push({ fileName: stored.fileName, refusal: stored.refusal });
   }
@@ -86,6 +100,20 @@ export function refusalMessages(t: Translate, refused: Array<{ fileName: string;
 export async function removePhoto(context: AppLoadContext, patient: SessionUser, draftId: string, photoId: string) {
   if (!isUuid(photoId) || !(await findOwnDraft(context.db, draftId, patient.userId))) return false;
   return removeDraftPhoto(context.db, context.cloudflare.env.FILES, draftId, photoId);
+}
+
+/** Sets what one photo of the patient's draft shows (its kind and body area), from its form. */
+export async function describePhoto(
+  context: AppLoadContext,
+  patient: SessionUser,
+  formData: FormData,
+): Promise<{ ok: true; draftId: string } | { ok: false; status: 400 | 404; error: TextKey }> {
+  const described = readPhotoDescription(formData.get("photoKind"), formData.get("bodyArea"));
+  if (!described.ok) return { ok: false, status: 400, error: DESCRIPTION_REFUSAL_MESSAGES[described.refusal] };
+  const photoId = formData.get("photoId");
+  const draftId = isUuid(photoId) ? await describeDraftPhoto(context.db, patient.userId, photoId, described.description) : null;
+  if (!draftId) return { ok: false, status: 404, error: "guidedPhotos.errors.photoNotFound" };
+  return { ok: true, draftId };
 }
 
 /**

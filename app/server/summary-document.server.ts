@@ -7,12 +7,14 @@ import { eq } from "drizzle-orm";
 import type { SummaryDocument } from "~/components/summary-sheet";
 import { doctors } from "~/db/schema";
 import { formatConsultationId } from "~/domain/constants";
+import { intakeOf } from "~/domain/consultation-request";
 import { formatDocumentDay } from "~/domain/dates";
 import type { Language } from "~/domain/languages";
 import { detectLanguage, getTranslatorFor, pageTitle } from "~/i18n.server";
 import type { ConsultationRow } from "~/server/consultation-access.server";
 import type { Database } from "~/server/db/client.server";
 import { profileName } from "~/server/db/profiles.server";
+import { intakeView } from "~/server/intake-words.server";
 
 /** The summary of a completed consultation in `language`. */
 async function summaryDocument(db: Database, consultation: ConsultationRow, language: Language): Promise<SummaryDocument> {
@@ -26,6 +28,7 @@ async function summaryDocument(db: Database, consultation: ConsultationRow, lang
   ]);
   const fullName = (name: { firstName: string; lastName: string } | null) => (name ? `${name.firstName} ${name.lastName}`.trim() : "");
   const text = (body: string | null) => body?.trim() || t("summaryDocument.none");
+  const intake = intakeView(t, intakeOf(consultation));
   return {
     language,
     heading: t("summaryDocument.heading"),
@@ -45,6 +48,7 @@ async function summaryDocument(db: Database, consultation: ConsultationRow, lang
       {
         title: t("summaryDocument.request"),
         parts: [
+          ...(intake ? [{ title: intake.heading, body: intake.rows.map((row) => `${row.label}: ${row.text}`).join("\n") }] : []),
           { title: t("consultation.mainConcern"), body: text(consultation.mainConcern) },
           { title: t("consultation.medicalHistory"), body: text(consultation.medicalHistory) },
           { title: t("consultation.additionalComments"), body: text(consultation.additionalComments) },

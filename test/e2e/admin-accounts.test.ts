@@ -95,7 +95,7 @@ describe("the admin console", () => {
 
     // The doctor's open dashboard is told at once.
     const notice = doctor.page.getByRole("alert").filter({ hasText: "You have been signed out" });
-    await notice.waitFor({ timeout: 5_000 });
+    await notice.waitFor();
 
     // A patient found by the name of the doctor they saw.
     await page.goto(`${baseUrl}/admin/patients`);

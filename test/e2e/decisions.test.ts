@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { DEMO_PASSWORD } from "../../scripts/demo-data";
 import { expectAccessible } from "./accessibility";
-import { baseUrl, endJourneys, path, signIn, signUpNewPatient, startJourney } from "./journey";
+import { baseUrl, endJourneys, fillIntake, path, signIn, signUpNewPatient, startJourney, waitingCount } from "./journey";
 
 afterEach(endJourneys);
 
@@ -11,6 +11,7 @@ async function sendRequest(page: Page, complaint: string) {
   await page.goto(`${baseUrl}/patient/new-consultation`);
   await page.getByTestId("wizard-next").click();
   await page.getByLabel("What is going on with your skin?").fill(complaint);
+  await fillIntake(page);
   await page.getByRole("button", { name: "Submit request" }).click();
   await page.waitForURL(/step=3/);
   await expect.poll(() => page.getByTestId("waiting-screen").getAttribute("data-state")).toBe("looking");
@@ -72,7 +73,7 @@ describe("a patient withdraws a waiting request", () => {
     await sendRequest(patient.page, complaint);
     const item = doctor.page.getByTestId("waiting-request").filter({ hasText: complaint });
     await item.waitFor();
-    const countWith = Number(await doctor.page.getByTestId("requests-count").textContent());
+    const countWith = await waitingCount(doctor.page);
 
     await patient.page.getByText("Withdraw this request…").click();
     await patient.page.getByRole("button", { name: "Yes, withdraw it" }).click();
@@ -80,7 +81,7 @@ describe("a patient withdraws a waiting request", () => {
     await patient.page.getByText("You withdrew this request").waitFor();
 
     await item.waitFor({ state: "detached" });
-    await expect.poll(async () => Number(await doctor.page.getByTestId("requests-count").textContent())).toBe(countWith - 1);
+    await expect.poll(() => waitingCount(doctor.page)).toBe(countWith - 1);
     expect(path(patient.page)).toMatch(/^\/patient\/consultation\/[0-9a-f-]{36}$/);
     expect(doctor.problems.join("\n")).toBe("");
     expect(patient.problems.join("\n")).toBe("");

@@ -105,11 +105,23 @@ export async function signUpNewPatient(page: Page, firstName: string, origin = b
   return email;
 }
 
+/** Answers the details step's required intake (age, sex, a body area, how long) as a person would. */
+export async function fillIntake(page: Page) {
+  await page.getByLabel("Age (years)").fill("34");
+  await page.getByLabel("Female", { exact: true }).check();
+  await page.getByLabel("Left forearm").check();
+  await page.getByLabel("How many").fill("3");
+  await page.getByLabel("Days, weeks, months or years").selectOption("weeks");
+}
+
+/** The intake's required answers as the details form posts them. */
+const INTAKE_FORM = { ageYears: "34", sex: "female", bodyAreas: "left_forearm", durationAmount: "3", durationUnit: "weeks" };
+
 /** Sends a request without photos from the patient signed in on `page`, as the details form posts it. */
 export async function sendRequestDirectly(page: Page, chiefComplaint: string, origin = baseUrl) {
   const response = await page.request.post(`${origin}/patient/new-consultation?step=2`, {
     headers: { Origin: origin },
-    form: { intent: "submit", chiefComplaint, submissionKey: crypto.randomUUID() },
+    form: { intent: "submit", ...INTAKE_FORM, chiefComplaint, submissionKey: crypto.randomUUID() },
     maxRedirects: 0,
   });
   if (response.status() !== 302) throw new Error(`Submitting answered ${response.status()}`);
@@ -123,4 +135,13 @@ export function photoOnDisk(name = "rash.png") {
     Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC", "base64"),
   );
   return file;
+}
+
+/** The waiting requests the bell counts: its badge (absent at none) or, past the badge's cap, its list. */
+export async function waitingCount(page: Page) {
+  const badge = page.getByTestId("requests-count");
+  if ((await badge.count()) === 0) return 0;
+  const shown = (await badge.textContent()) ?? "";
+  if (/^\d+$/.test(shown)) return Number(shown);
+  return page.getByTestId("waiting-request").count();
 }

@@ -2,7 +2,8 @@ import type { Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { DEMO_PASSWORD } from "../../scripts/demo-data";
-import { baseUrl, endJourneys, photoOnDisk, signIn, signUpNewPatient, startJourney } from "./journey";
+import { expectAccessible } from "./accessibility";
+import { baseUrl, endJourneys, fillIntake, photoOnDisk, signIn, signUpNewPatient, startJourney } from "./journey";
 
 afterEach(endJourneys);
 
@@ -13,6 +14,8 @@ const focused = (page: Page, within?: string) =>
     return {
       tag: element?.tagName.toLowerCase() ?? "",
       type: element?.getAttribute("type") ?? "",
+      name: element?.getAttribute("name") ?? "",
+      value: element?.getAttribute("value") ?? "",
       text: (element?.getAttribute("aria-label") ?? (element?.textContent?.trim() || element?.querySelector("img")?.alt) ?? "").trim(),
       inside: selector ? Boolean(element?.closest(selector)) : false,
     };
@@ -52,6 +55,21 @@ describe("a patient using only the keyboard", () => {
     await expect.poll(async () => (await focused(page)).text).toBe("Tell us about your skin");
     await page.keyboard.press("Tab");
     await page.keyboard.type("A ring-shaped rash on my arm");
+    // The intake, keys only: the body map's areas are checkboxes in the tab order.
+    await tabUntil(page, (now) => now.name === "ageYears");
+    await page.keyboard.type("29");
+    await tabUntil(page, (now) => now.name === "sex" && now.value === "female");
+    await page.keyboard.press("Space");
+    await tabUntil(page, (now) => now.name === "bodyAreas" && now.value === "left_forearm");
+    await page.keyboard.press("Space");
+    await tabUntil(page, (now) => now.name === "bodyAreas" && now.value === "upper_back");
+    await page.keyboard.press("Space");
+    await tabUntil(page, (now) => now.name === "durationAmount");
+    await page.keyboard.type("3");
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("w");
+    await tabUntil(page, (now) => now.name === "symptoms" && now.value === "itch");
+    await page.keyboard.press("Space");
     await tabUntil(page, (now) => now.text === "Previous");
     await page.keyboard.press("Enter");
     await page.waitForURL(/step=1&draft=/);
@@ -60,7 +78,13 @@ describe("a patient using only the keyboard", () => {
     await page.keyboard.press("Enter");
     await page.waitForURL(/step=2/);
     expect(await page.getByLabel("What is going on with your skin?").inputValue()).toBe("A ring-shaped rash on my arm");
-    await tabUntil(page, (now) => now.text === "Submit request");
+    // "Previous" kept the intake too.
+    expect(await page.getByLabel("Age (years)").inputValue()).toBe("29");
+    expect(await page.getByLabel("Left forearm").isChecked()).toBe(true);
+    expect(await page.getByLabel("Upper back").isChecked()).toBe(true);
+    expect(await page.getByLabel("Days, weeks, months or years").inputValue()).toBe("weeks");
+    await expectAccessible(page);
+    await tabUntil(page, (now) => now.text === "Submit request", 80);
     await page.keyboard.press("Enter");
     await page.waitForURL(/step=3/);
     await expect.poll(async () => (await focused(page)).text).toBe("Thank you!");
@@ -88,6 +112,7 @@ describe("a doctor using only the keyboard", () => {
     await signUpNewPatient(patient.page, "Kidist");
     await patient.page.goto(`${baseUrl}/patient/new-consultation?step=2`);
     await patient.page.getByLabel("What is going on with your skin?").fill(`Keyboard request ${Date.now()}`);
+    await fillIntake(patient.page);
     await patient.page.getByRole("button", { name: "Submit request" }).click();
     await patient.page.waitForURL(/step=3/);
     const id = new URL(patient.page.url()).searchParams.get("id");

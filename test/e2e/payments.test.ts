@@ -10,7 +10,7 @@ import { afterEach, describe, expect, inject, it } from "vitest";
 
 import { DEMO_PASSWORD } from "../../scripts/demo-data";
 import { expectAccessible } from "./accessibility";
-import { baseUrl, endJourneys, signIn, signUpNewPatient, startJourney } from "./journey";
+import { baseUrl, endJourneys, fillIntake, signIn, signUpNewPatient, startJourney } from "./journey";
 
 afterEach(endJourneys);
 
@@ -32,6 +32,7 @@ async function sendRequestWithPhoto(page: Page, origin = baseUrl) {
   await page.waitForURL(/step=2/);
   const complaint = `Red patches on my elbows ${Date.now()}`;
   await page.getByLabel("What is going on with your skin?").fill(complaint);
+  await fillIntake(page);
   await page.getByRole("button", { name: "Submit request" }).click();
   await page.waitForURL(/step=3/);
   return complaint;
@@ -65,6 +66,10 @@ describe("paying, closing and rating", () => {
     // Who accepted, before paying: the doctor's card.
     const card = patient.page.getByRole("region", { name: "Dr. Abebe Kebede" });
     expect(await card.textContent()).toContain("9 years of experience");
+    expect(await card.textContent()).toContain("Speaks: Amharic, English");
+    // The demo doctor's picture, served to this patient.
+    const picture = card.getByRole("img", { name: "Photo of Dr. Abebe Kebede" });
+    await expect.poll(() => picture.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0);
     expect(await card.textContent()).toMatch(/consultations? completed on Qoda/);
     expect(await card.textContent()).toContain("Licence verified by Qoda on");
     // The payment page open in a second tab too: both tabs' Pay lead to one checkout, so only one payment can be made.
@@ -156,6 +161,7 @@ describe("paying, closing and rating", () => {
     const complaint = `Itchy wrists ${Date.now()}`;
     await patient.page.goto(`${baseUrl}/patient/new-consultation?step=2`);
     await patient.page.getByLabel("What is going on with your skin?").fill(complaint);
+    await fillIntake(patient.page);
     await patient.page.getByRole("button", { name: "Submit request" }).click();
     await patient.page.waitForURL(/step=3/);
     await acceptFromDashboard(doctor.page, complaint);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, inject, it } from "vitest";
 
 import { DEMO_PASSWORD } from "../../scripts/demo-data";
-import { baseUrl, endJourneys, path, photoOnDisk, signIn, startJourney } from "./journey";
+import { baseUrl, endJourneys, fillIntake, path, photoOnDisk, signIn, startJourney, waitingCount } from "./journey";
 
 afterEach(endJourneys);
 
@@ -13,7 +13,7 @@ describe("a request reaches the doctors live", () => {
     await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
     await doctor.page.waitForURL(/\/doctor\/dashboard$/);
     await doctor.page.waitForLoadState("networkidle");
-    const countBefore = Number(await doctor.page.getByTestId("requests-count").textContent());
+    const countBefore = await waitingCount(doctor.page);
 
     await signIn(patient.page, "hana@qoda.test", DEMO_PASSWORD);
     await patient.page.waitForURL(/\/patient\/dashboard$/);
@@ -25,22 +25,22 @@ describe("a request reaches the doctors live", () => {
     await patient.page.waitForURL(/step=2/);
     const complaint = `Blisters on my feet ${Date.now()}`;
     await patient.page.getByLabel("What is going on with your skin?").fill(complaint);
-    await patient.page.getByLabel("High").check();
+    await fillIntake(patient.page);
+    await patient.page.getByLabel("High", { exact: true }).check();
     await patient.page.getByRole("button", { name: "Submit request" }).click();
     await patient.page.waitForURL(/step=3/);
-    const submittedAt = Date.now();
     expect(await patient.page.getByTestId("waiting-screen").getAttribute("data-state")).toBe("looking");
 
+    // Live, without a reload (how fast is `npm run bench:lobby`'s to measure, not a test's).
     const toast = doctor.page.getByTestId("request-toast").filter({ hasText: complaint });
-    await toast.waitFor({ timeout: 2_000 });
-    expect(Date.now() - submittedAt).toBeLessThan(2_000);
-    await expect
-      .poll(async () => Number(await doctor.page.getByTestId("requests-count").textContent()), { timeout: 2_000 })
-      .toBe(countBefore + 1);
+    await toast.waitFor();
+    await expect.poll(() => waitingCount(doctor.page)).toBe(countBefore + 1);
     expect(await toast.textContent()).toContain("Hana · 1 photo");
+    // The intake's triage line, first thing the doctor reads.
+    expect(await toast.getByTestId("triage-line").textContent()).toBe("F, 34 · left forearm · 3 weeks");
 
     await toast.getByTestId("accept-request").click();
-    await doctor.page.waitForURL(/\/doctor\/consultation\//, { timeout: 5_000 });
+    await doctor.page.waitForURL(/\/doctor\/consultation\//);
     await expect.poll(() => doctor.page.getByTestId("consultation-title").textContent()).toBe(complaint);
     const awaitingPayment = doctor.page.getByTestId("awaiting-payment");
     await expect.poll(() => awaitingPayment.textContent()).toContain("Waiting for patient to complete payment…");
@@ -48,7 +48,7 @@ describe("a request reaches the doctors live", () => {
     expect(await awaitingPayment.getByRole("timer").textContent()).toMatch(/^\d+:\d\d$/);
 
     await expect.poll(() => patient.page.getByTestId("waiting-screen").getAttribute("data-state")).toBe("found");
-    await patient.page.waitForURL(/\/patient\/payment\//, { timeout: 5_000 });
+    await patient.page.waitForURL(/\/patient\/payment\//);
     // The window is the one this run is configured with (global-setup), counting down from its start.
     const windowMinutes = Math.floor(inject("paymentWindowSeconds") / 60);
     await expect

@@ -2,7 +2,7 @@ import type { Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { DEMO_PASSWORD } from "../../scripts/demo-data";
-import { baseUrl, endJourneys, signIn, startJourney } from "./journey";
+import { baseUrl, endJourneys, fillIntake, signIn, startJourney } from "./journey";
 
 afterEach(endJourneys);
 
@@ -29,7 +29,7 @@ describe("a live page after its session ends", () => {
     await otherTab.waitForURL(/\/login$/);
 
     const notice = doctor.page.getByRole("alert").filter({ hasText: "You have been signed out" });
-    await notice.waitFor({ timeout: 5_000 });
+    await notice.waitFor();
     expect(await notice.textContent()).toContain("Your session has ended, so this page no longer updates.");
     expect(await notice.getByRole("link", { name: "Sign in again" }).getAttribute("href")).toBe("/login?redirect=%2Fdoctor%2Fdashboard");
 
@@ -45,6 +45,7 @@ describe("a live page after its session ends", () => {
     await patient.page.goto(`${baseUrl}/patient/new-consultation?step=2`, { waitUntil: "networkidle" });
     const complaint = `After sign-out ${Date.now()}`;
     await patient.page.getByLabel("What is going on with your skin?").fill(complaint);
+    await fillIntake(patient.page);
     await patient.page.getByRole("button", { name: "Submit request" }).click();
     await patient.page.waitForURL(/step=3/);
     await witness.page.getByTestId("request-toast").filter({ hasText: complaint }).waitFor();

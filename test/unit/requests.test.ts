@@ -49,6 +49,7 @@ describe("requests", () => {
       patientFirstName: "",
       photoCount: 0,
       requestedDoctorCode: null,
+      triage: { en: "", am: "" },
     });
     const sorted = [request("a", "normal", 1), request("b", "urgent", 5), request("c", "high", 2), request("d", "urgent", 3)].sort(
       byQueueOrder,

@@ -72,6 +72,9 @@ const MATRIX: Record<string, Record<Persona, Expectation>> = {
   "routes/doctor.dashboard": onlyFor("doctor"),
   "routes/doctor.profile": onlyFor("doctor"),
   "routes/doctor.profile_.payout": onlyFor("doctor"),
+  "routes/doctor.profile_.card": onlyFor("doctor"),
+  // The doctor's own picture: the sample doctor has none.
+  "routes/doctor.profile_.picture": { ...onlyFor("doctor"), activeDoctor: 404 },
   "routes/admin": { ...onlyFor("admin"), admin: "/admin/dashboard" },
   "routes/admin._index": { ...onlyFor("admin"), admin: "/admin/dashboard" },
   "routes/consultations": {

@@ -1,6 +1,6 @@
 // The doctor before paying: the payment page says who accepted (name, specialty, experience,
-// consultations completed, an average rating only from five ratings up, when the licence was verified),
-// with their picture served to that patient alone; in English and Amharic.
+// consultations completed, an average rating only from five ratings up, the languages they consult in,
+// when the licence was verified), with their picture served to that patient alone; in English and Amharic.
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -39,6 +39,7 @@ describe("the doctor before paying", () => {
     expect(html).toContain('data-testid="paying-doctor"');
     expect(html).toContain("Dr. Test doctor");
     expect(html).toContain("7 years of experience");
+    expect(html).toContain("Speaks: Amharic, English");
     expect(html).toContain("4 consultations completed on Qoda");
     expect(html).toContain("Not enough ratings yet to show an average.");
     expect(html).toMatch(/✓ Licence verified by Qoda on \d{1,2} \w{3} \d{4}/);
@@ -54,6 +55,7 @@ describe("the doctor before paying", () => {
     const amharic = text(await (await patient.get(`/patient/payment/${consultationId}`)).text());
     expect(amharic).toContain("5 ታካሚዎች በአማካይ ከ5 4.8 ሰጥተዋቸዋል");
     expect(amharic).toContain("የ7 ዓመታት ልምድ");
+    expect(amharic).toContain("የሚናገሯቸው ቋንቋዎች፦ አማርኛ፣ እንግሊዝኛ");
   });
 
   it("has a picture that only this patient can load", async () => {

@@ -47,3 +47,12 @@ export async function createConsultation(
     .returning();
   return row!;
 }
+
+/** The structured intake's required answers, as the details form posts them (app/domain/intake.ts). */
+export const INTAKE_FORM = {
+  ageYears: "34",
+  sex: "female",
+  bodyAreas: "left_forearm",
+  durationAmount: "3",
+  durationUnit: "weeks",
+} as const;

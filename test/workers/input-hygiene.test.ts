@@ -10,7 +10,7 @@ import { type LobbyEvent } from "~/realtime/protocol";
 
 import { lastEmailTo, registrationForm, uniqueEmail } from "./auth-helpers";
 import { Visitor } from "./browser-like";
-import { createConsultation, createUser, db, sessionCookieFor, signedIn } from "./fixtures";
+import { createConsultation, createUser, db, INTAKE_FORM, sessionCookieFor, signedIn } from "./fixtures";
 import { jpegDeclaring, photoFile, PNG_BYTES, pngDeclaring, WEBP_BYTES } from "./photos";
 import { openLobbySocket } from "./sockets";
 
@@ -38,7 +38,12 @@ describe("ids that arrive in forms and URLs", () => {
       expect(upload.status).toBe(404);
       expect(await upload.json()).toEqual({ error: "This request could not be found. Please start again." });
 
-      const submit = await visitor.post("/patient/new-consultation?step=2", { intent: "submit", draftId, chiefComplaint: "Rash" });
+      const submit = await visitor.post("/patient/new-consultation?step=2", {
+        intent: "submit",
+        draftId,
+        ...INTAKE_FORM,
+        chiefComplaint: "Rash",
+      });
       expect(submit.status).toBe(400);
       expect(await submit.text()).toContain("Rash");
     }
@@ -134,6 +139,7 @@ describe("text people type", () => {
     const visitor = new Visitor(await sessionCookieFor(patientId));
     const response = await visitor.post("/patient/new-consultation?step=2", {
       intent: "submit",
+      ...INTAKE_FORM,
       chiefComplaint: "Rash\u0000 on my\r\narm\u202e evil\u2069",
       knownIllnesses: "Asthma\u001b[2J",
       additionalComments: "None\u0085",

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { type LobbyEvent } from "~/realtime/protocol";
 
 import { Visitor } from "./browser-like";
-import { createConsultation, createUser, signedIn } from "./fixtures";
+import { createConsultation, createUser, INTAKE_FORM, signedIn } from "./fixtures";
 import { openLobbySocket } from "./sockets";
 
 /** A new active doctor's lobby socket, with the doctor. */
@@ -31,6 +31,7 @@ describe("the doctors' lobby", () => {
     const patient = await signedIn("patient");
     await new Visitor(patient.cookie).post("/patient/new-consultation?step=2", {
       intent: "submit",
+      ...INTAKE_FORM,
       chiefComplaint: "<script>alert(1)</script> Rash",
       priority: "high",
       doctorCode: "",

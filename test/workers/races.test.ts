@@ -10,7 +10,7 @@ import { RATE_LIMITS } from "~/domain/rate-limits";
 
 import { emailsTo, lastEmailTo, markerMailArrives, registeredPatient, registrationForm, uniqueEmail } from "./auth-helpers";
 import { Visitor } from "./browser-like";
-import { db, signedIn } from "./fixtures";
+import { db, INTAKE_FORM, signedIn } from "./fixtures";
 import { photoFile, PNG_BYTES } from "./photos";
 
 async function patientVisitor() {
@@ -50,7 +50,7 @@ describe("racing uploads into one draft", () => {
     const { visitor } = await patientVisitor();
     const first = await visitor.postMultipart("/patient/new-consultation/photos", uploadForm(null, "first.png"));
     const { draftId } = (await first.json()) as { draftId: string };
-    await visitor.post("/patient/new-consultation?step=2", { intent: "submit", draftId, chiefComplaint: "Rash" });
+    await visitor.post("/patient/new-consultation?step=2", { intent: "submit", draftId, ...INTAKE_FORM, chiefComplaint: "Rash" });
     const late = await visitor.postMultipart("/patient/new-consultation/photos", uploadForm(draftId, "late.png"));
     expect(late.status).toBe(404);
     expect(await db.$count(consultationFiles, eq(consultationFiles.consultationId, draftId))).toBe(1);
@@ -60,7 +60,7 @@ describe("racing uploads into one draft", () => {
 describe("racing submits of one form", () => {
   it("make one request without photos, and every answer leads to it", async () => {
     const { visitor, userId } = await patientVisitor();
-    const form = { intent: "submit", submissionKey: crypto.randomUUID(), chiefComplaint: "Itchy rash", priority: "normal" };
+    const form = { intent: "submit", submissionKey: crypto.randomUUID(), ...INTAKE_FORM, chiefComplaint: "Itchy rash", priority: "normal" };
     const answers = await Promise.all(Array.from({ length: 5 }, () => visitor.post("/patient/new-consultation?step=2", form)));
     const created = await db.select().from(consultations).where(eq(consultations.patientId, userId));
     expect(created).toHaveLength(1);
@@ -82,7 +82,7 @@ describe("racing submits of one form", () => {
     const { draftId } = (await first.json()) as { draftId: string };
     const answers = await Promise.all(
       Array.from({ length: 5 }, () =>
-        visitor.post("/patient/new-consultation?step=2", { intent: "submit", draftId, chiefComplaint: "Rash" }),
+        visitor.post("/patient/new-consultation?step=2", { intent: "submit", draftId, ...INTAKE_FORM, chiefComplaint: "Rash" }),
       ),
     );
     const rows = await db.select().from(consultations).where(eq(consultations.patientId, userId));

@@ -9,7 +9,7 @@ import { MAX_WAITING_REQUESTS_PER_PATIENT } from "~/domain/constants";
 
 import { lastEmailTo } from "./auth-helpers";
 import { Visitor } from "./browser-like";
-import { createConsultation, createUser, db, signedIn } from "./fixtures";
+import { createConsultation, createUser, db, INTAKE_FORM, signedIn } from "./fixtures";
 import { openConsultationSocket, openLobbySocket } from "./sockets";
 
 async function emailOf(userId: string) {
@@ -238,6 +238,7 @@ describe("the waiting cap", () => {
       Array.from({ length: 4 }, (_, index) =>
         visitor.post("/patient/new-consultation?step=2", {
           intent: "submit",
+          ...INTAKE_FORM,
           chiefComplaint: `Request ${index}`,
           submissionKey: crypto.randomUUID(),
         }),
@@ -257,7 +258,11 @@ describe("the waiting cap", () => {
     // Only the request that was created has an audit entry: a refused creation writes nothing.
     const audited = and(eq(auditLog.action, "consultation.submitted"), eq(auditLog.actorId, patient.userId));
     expect(await db.$count(auditLog, audited)).toBe(1);
-    const inAmharic = await visitor.post("/patient/new-consultation?step=2&lng=am", { intent: "submit", chiefComplaint: "ሽፍታ" });
+    const inAmharic = await visitor.post("/patient/new-consultation?step=2&lng=am", {
+      intent: "submit",
+      ...INTAKE_FORM,
+      chiefComplaint: "ሽፍታ",
+    });
     expect(inAmharic.status).toBe(400);
     expect(await inAmharic.text()).toContain("3 ጥያቄዎች");
   });
@@ -269,6 +274,7 @@ describe("the wizard", () => {
     const visitor = new Visitor(patient.cookie);
     const back = await visitor.post("/patient/new-consultation?step=2", {
       intent: "back",
+      ...INTAKE_FORM,
       chiefComplaint: "Red rings on my arm",
       knownIllnesses: "Diabetes",
       doctorCode: "abc123",

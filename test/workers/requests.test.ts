@@ -7,7 +7,7 @@ import { auditLog, chats, consultationFiles, consultations } from "~/db/schema";
 
 import type { ConsultationRoom } from "../../party/consultation";
 import { Visitor } from "./browser-like";
-import { createConsultation, createUser, db, ORIGIN, signedIn } from "./fixtures";
+import { createConsultation, createUser, db, INTAKE_FORM, ORIGIN, signedIn } from "./fixtures";
 import { EXE_BYTES, JPEG_BYTES, largeJpeg, photoFile, PNG_BYTES, SVG_BYTES } from "./photos";
 
 async function patientVisitor() {
@@ -42,6 +42,7 @@ describe("the new-consultation wizard", () => {
     const { visitor, userId } = await patientVisitor();
     const response = await visitor.post("/patient/new-consultation?step=2", {
       intent: "submit",
+      ...INTAKE_FORM,
       chiefComplaint: "   ",
       knownIllnesses: "Asthma",
       priority: "high",
@@ -59,6 +60,7 @@ describe("the new-consultation wizard", () => {
     const complaint = `${"Itchy red patches on my arms. ".repeat(5)}They started after I changed soap.`;
     const response = await visitor.post("/patient/new-consultation?step=2", {
       intent: "submit",
+      ...INTAKE_FORM,
       chiefComplaint: complaint,
       knownIllnesses: "None",
       additionalComments: "Worse at night",
@@ -94,7 +96,12 @@ describe("the new-consultation wizard", () => {
 
     // A photo whose object went missing keeps the request a draft, with a clear message.
     await env.FILES.delete(stored[0]!.storageKey);
-    const refused = await visitor.post("/patient/new-consultation?step=2", { intent: "submit", draftId, chiefComplaint: "Rash" });
+    const refused = await visitor.post("/patient/new-consultation?step=2", {
+      intent: "submit",
+      draftId,
+      ...INTAKE_FORM,
+      chiefComplaint: "Rash",
+    });
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain("Some photos did not finish uploading.");
     await db.delete(consultationFiles).where(eq(consultationFiles.id, stored[0]!.id));
@@ -102,6 +109,7 @@ describe("the new-consultation wizard", () => {
     const submitted = await visitor.post("/patient/new-consultation?step=2", {
       intent: "submit",
       draftId,
+      ...INTAKE_FORM,
       chiefComplaint: "Rash on my neck",
     });
     expect(submitted.headers.get("Location")).toBe(`/patient/new-consultation?step=3&id=${draftId}`);
@@ -116,6 +124,7 @@ describe("the new-consultation wizard", () => {
     const { visitor } = await patientVisitor();
     const refused = await visitor.post("/patient/new-consultation?step=2", {
       intent: "submit",
+      ...INTAKE_FORM,
       chiefComplaint: "Rash",
       doctorCode: "NOPE99",
     });
@@ -372,7 +381,12 @@ describe("privacy between patients", () => {
   it("patient B cannot read patient A's consultation, photos or room", async () => {
     const a = await patientVisitor();
     const { body } = await uploadPhotos(a.visitor, [photoFile(PNG_BYTES, "private.png")]);
-    await a.visitor.post("/patient/new-consultation?step=2", { intent: "submit", draftId: body.draftId!, chiefComplaint: "Private rash" });
+    await a.visitor.post("/patient/new-consultation?step=2", {
+      intent: "submit",
+      draftId: body.draftId!,
+      ...INTAKE_FORM,
+      chiefComplaint: "Private rash",
+    });
     const photoId = body.photoIds![0]!;
     expect((await a.visitor.get(`/files/${photoId}`)).status).toBe(200);
 
@@ -389,7 +403,12 @@ describe("privacy between patients", () => {
   it("serves photos privately to doctors deciding, audits each look, and shuts out other doctors once accepted", async () => {
     const a = await patientVisitor();
     const { body } = await uploadPhotos(a.visitor, [photoFile(PNG_BYTES, "private.png")]);
-    await a.visitor.post("/patient/new-consultation?step=2", { intent: "submit", draftId: body.draftId!, chiefComplaint: "Rash" });
+    await a.visitor.post("/patient/new-consultation?step=2", {
+      intent: "submit",
+      draftId: body.draftId!,
+      ...INTAKE_FORM,
+      chiefComplaint: "Rash",
+    });
     const photoId = body.photoIds![0]!;
     const doctor = await signedIn("doctor");
     const seen = await new Visitor(doctor.cookie).get(`/files/${photoId}`);
@@ -418,7 +437,7 @@ describe("in Amharic", () => {
   it("the wizard's messages and the doctor's page speak Amharic", async () => {
     const { visitor } = await patientVisitor();
     await visitor.get("/?lng=am");
-    const refused = await visitor.post("/patient/new-consultation?step=2", { intent: "submit", chiefComplaint: "" });
+    const refused = await visitor.post("/patient/new-consultation?step=2", { intent: "submit", ...INTAKE_FORM, chiefComplaint: "" });
     const html = await refused.text();
     expect(html).toContain("የጎደለ መረጃ");
     expect(html).toContain("እባክዎ በቆዳዎ ላይ ምን እየሆነ እንደሆነ ይንገሩን።");

@@ -17,7 +17,7 @@ import type { ConsultationRoom } from "../../party/consultation";
 import type { DoctorsLobby } from "../../party/lobby";
 import { createOneTimeLink, GOOD_PASSWORD } from "./auth-helpers";
 import { Visitor } from "./browser-like";
-import { createConsultation, createUser, db, serverContext, sessionCookieFor, signedIn } from "./fixtures";
+import { createConsultation, createUser, db, INTAKE_FORM, serverContext, sessionCookieFor, signedIn } from "./fixtures";
 import { type CollectingSocket, openConsultationSocket, openLobbySocket } from "./sockets";
 
 const SESSION_ENDED = ROOM_CLOSE_CODES.sessionEnded;
@@ -31,6 +31,7 @@ async function submitRequest(title: string) {
   const patient = await signedIn("patient");
   await new Visitor(patient.cookie).post("/patient/new-consultation?step=2", {
     intent: "submit",
+    ...INTAKE_FORM,
     chiefComplaint: title,
     priority: "normal",
   });

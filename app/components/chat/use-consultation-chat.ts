@@ -95,7 +95,7 @@ export function useConsultationChat(consultationId: string, room: RoomLink, init
         // Loaded with the first photo: most chat pages never send one (a lost connection fails the send).
         const { preparePhoto } = await import("~/components/request-wizard/downscale");
         const form = new FormData();
-        form.append("image", await preparePhoto(file), file.name);
+        form.append("image", (await preparePhoto(file)).photo, file.name);
         const response = await fetch(`/consultation/${consultationId}/chat-image`, { method: "POST", body: form });
         const answer = (await response.json()) as ChatImageAnswer;
         return response.ok ? null : (answer.error ?? sendFailed);

@@ -10,7 +10,8 @@ import type { RequestSummary } from "~/realtime/protocol";
  * consultation), how long it has waited, and from whom.
  */
 export function RequestLine({ request, doctorCode }: { request: RequestSummary; doctorCode: string | null }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const triage = i18n.language === "am" ? request.triage.am : request.triage.en;
   const minutes = Math.max(0, Math.floor((useNow() - request.waitingSince) / 60_000));
   return (
     <div className="flex min-w-0 flex-col gap-1">
@@ -31,6 +32,11 @@ export function RequestLine({ request, doctorCode }: { request: RequestSummary; 
           {t("doctor.requests.waiting", { minutes })}
         </span>
       </div>
+      {triage ? (
+        <p className="text-xs font-semibold break-words" data-testid="triage-line">
+          {triage}
+        </p>
+      ) : null}
       <p className="line-clamp-2 text-sm font-medium break-words">{request.title}</p>
       <p className="text-xs text-base-content/80">
         {t("doctor.requests.from", { name: request.patientFirstName, count: request.photoCount })}

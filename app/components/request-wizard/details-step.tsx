@@ -6,9 +6,11 @@ import type { z } from "zod/mini";
 
 import { FieldErrors, FormAlert, SubmitButton } from "~/components/form-fields";
 import { useLazyValidation } from "~/components/forms/use-lazy-validation";
+import { IntakeFields } from "~/components/request-wizard/intake-fields";
 import type { RequestDetailsSchema } from "~/domain/consultation-request";
 import { PRIORITIES } from "~/domain/consultation-status";
 import type { TextKey } from "~/i18n";
+import type { IntakeFormWords } from "~/server/intake-words.server";
 
 const loadValidateRequestDetails = () => import("~/components/forms/validators").then((module) => module.validateRequestDetails);
 
@@ -25,8 +27,11 @@ export function DetailsStep({
   lastResult,
   formError,
   onProgress,
+  intakeWords,
 }: {
   draftId: string | null;
+  /** The intake's words, from the server (not shipped as script). */
+  intakeWords: IntakeFormWords;
   submissionKey: string | null;
   /** What was typed here before (kept in the draft by "Previous"), or null. */
   details: Partial<z.input<typeof RequestDetailsSchema>> | null;
@@ -89,6 +94,7 @@ export function DetailsStep({
         {draftId ? <input type="hidden" name="draftId" value={draftId} /> : null}
         {submissionKey ? <input type="hidden" name="submissionKey" value={submissionKey} /> : null}
         {textArea("chiefComplaint", t("request.details.chiefComplaint"), t("request.details.chiefComplaintHint"))}
+        <IntakeFields fields={fields} words={intakeWords} />
         {textArea("knownIllnesses", t("request.details.knownIllnesses"))}
         {textArea("additionalComments", t("request.details.additionalComments"))}
         <div className="flex flex-col gap-1">

@@ -1,23 +1,37 @@
 import { MAX_PHOTO_LONG_SIDE_PX } from "~/domain/constants";
+import { photoQuality, type PhotoQualityIssue, QUALITY_SAMPLE_LONG_SIDE_PX } from "~/domain/photo-quality";
+
+/** `source` drawn on a new canvas at most `longSide` px on its long side. */
+function drawnAtMost(source: CanvasImageSource & { width: number; height: number }, longSide: number) {
+  const scale = Math.min(1, longSide / Math.max(source.width, source.height));
+  const canvas = document.createElement("canvas");
+  canvas.width = Math.max(1, Math.round(source.width * scale));
+  canvas.height = Math.max(1, Math.round(source.height * scale));
+  const context = canvas.getContext("2d", { willReadFrequently: true })!;
+  context.drawImage(source, 0, 0, canvas.width, canvas.height);
+  return { canvas, context };
+}
 
 /**
- * Redraws a photo in the browser before upload: at most 2048 px on its long side, as JPEG. Redrawing
- * also drops EXIF data such as the location. Falls back to the original when the browser cannot decode it
- * (the server then explains what it accepts).
+ * Redraws a photo in the browser before upload: at most `longSidePx` (2048 px unless told) on its long
+ * side, as JPEG. Redrawing also drops EXIF data such as the location. A small copy is measured for
+ * darkness and blur. Falls back to the original, unjudged, when the browser cannot decode it (the server
+ * then explains what it accepts).
  */
-export async function preparePhoto(file: File): Promise<Blob> {
+export async function preparePhoto(
+  file: File,
+  longSidePx = MAX_PHOTO_LONG_SIDE_PX,
+): Promise<{ photo: Blob; issue: PhotoQualityIssue | null }> {
   try {
     const bitmap = await createImageBitmap(file, { imageOrientation: "from-image" });
-    const scale = Math.min(1, MAX_PHOTO_LONG_SIDE_PX / Math.max(bitmap.width, bitmap.height));
-    const canvas = document.createElement("canvas");
-    canvas.width = Math.round(bitmap.width * scale);
-    canvas.height = Math.round(bitmap.height * scale);
-    canvas.getContext("2d")!.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+    const { canvas } = drawnAtMost(bitmap, longSidePx);
     bitmap.close();
+    const sample = drawnAtMost(canvas, QUALITY_SAMPLE_LONG_SIDE_PX);
+    const { data, width, height } = sample.context.getImageData(0, 0, sample.canvas.width, sample.canvas.height);
     const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, "image/jpeg", 0.86));
-    return blob ?? file;
+    return { photo: blob ?? file, issue: photoQuality(data, width, height).issue };
   } catch {
-    return file;
+    return { photo: file, issue: null };
   }
 }
 

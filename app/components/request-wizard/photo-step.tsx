@@ -4,10 +4,15 @@ import { useTranslation } from "react-i18next";
 
 import { useHydrated } from "~/components/use-hydrated";
 import { MAX_PHOTOS_PER_REQUEST } from "~/domain/constants";
+import type { PhotoQualityIssue } from "~/domain/photo-quality";
 
 import { preparePhoto, uploadPhoto } from "./downscale";
+import { PhotoDescriptionFields, PhotoDescriptionForm } from "./photo-description-form";
+import { PhotoGuide } from "./photo-guide";
+import type { DescribedPhoto, PhotoStepWords } from "./photo-words";
 
-type UploadStatus = "pending" | "uploading" | "done" | "error";
+/** "review": the photo looks too dark or blurry; it waits for the patient to retake it or send it anyway. */
+type UploadStatus = "pending" | "review" | "uploading" | "done" | "error";
 interface Upload {
   key: string;
   name: string;
@@ -16,22 +21,31 @@ interface Upload {
   progress: number;
   error?: string;
   photoId?: string;
+  issue?: PhotoQualityIssue;
+  /** The resized photo, kept while it waits for the patient's word. */
+  prepared?: Blob;
 }
 
 const ACCEPTED = "image/jpeg,image/png,image/webp";
 const PICKER_CLASS = "btn btn-outline focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-primary";
 
-/** Step 1: optional photos. Without JavaScript, a multipart form; with it, each photo is resized and uploaded at once, with its progress. */
+/**
+ * Step 1: optional photos, after a short guide. Without JavaScript, a multipart form; with it, each photo
+ * is resized, checked for darkness and blur (a warning, never a block) and uploaded, with its progress.
+ * Each photo then says what it shows: its kind and body area.
+ */
 export function PhotoStep({
   draftId: initialDraftId,
-  storedPhotoIds,
+  storedPhotos,
+  words,
   refusals,
   startedAgain,
   onPhotoCount,
   followUpOf,
 }: {
   draftId: string | null;
-  storedPhotoIds: string[];
+  storedPhotos: DescribedPhoto[];
+  words: PhotoStepWords;
   refusals: string[];
   /** Started again from a request declined for its photos: its words are kept, new photos wanted. */
   startedAgain: boolean;
@@ -50,16 +64,31 @@ export function PhotoStep({
   // Photos removed before their turn in the queue must never be sent.
   const cancelled = useRef(new Set<string>());
   const [removedIds, setRemovedIds] = useState<string[]>([]);
+  const cameraInput = useRef<HTMLInputElement>(null);
 
   const carried = followUpOf ? `&followUp=${followUpOf}` : "";
   const update = (key: string, change: Partial<Upload>) =>
     setUploads((all) => all.map((upload) => (upload.key === key ? { ...upload, ...change } : upload)));
   const uploadedHere = new Set(uploads.map((upload) => upload.photoId).filter(Boolean));
-  const fromServer = storedPhotoIds.filter((id) => !uploadedHere.has(id) && !removedIds.includes(id));
+  const fromServer = storedPhotos.filter(({ id }) => !uploadedHere.has(id) && !removedIds.includes(id));
   const activeCount = fromServer.length + uploads.filter((upload) => upload.status !== "error").length;
   const busy = uploads.some((upload) => upload.status === "pending" || upload.status === "uploading");
   const uploadedCount = fromServer.length + uploads.filter((upload) => upload.status === "done").length;
   useEffect(() => onPhotoCount(uploadedCount), [uploadedCount, onPhotoCount]);
+
+  async function send(key: string, photo: Blob, fileName: string) {
+    if (cancelled.current.has(key)) return;
+    update(key, { status: "uploading", prepared: undefined });
+    const answer = await uploadPhoto(photo, fileName, draftRef.current, (progress) => update(key, { progress }));
+    if (answer.draftId && !draftRef.current) {
+      draftRef.current = answer.draftId;
+      setDraftId(answer.draftId);
+      navigate(`?step=1&draft=${answer.draftId}${carried}`, { replace: true, preventScrollReset: true });
+    }
+    const photoId = answer.photoIds?.[0];
+    if (photoId) update(key, { status: "done", progress: 1, photoId });
+    else update(key, { status: "error", error: answer.errors?.[0] || answer.error || t("request.errors.uploadFailed") });
+  }
 
   function addFiles(files: FileList | null) {
     const room = MAX_PHOTOS_PER_REQUEST - activeCount;
@@ -79,19 +108,17 @@ export function PhotoStep({
       const file = chosen[index]!;
       queue.current = queue.current.then(async () => {
         if (cancelled.current.has(upload.key)) return;
-        update(upload.key, { status: "uploading" });
-        const prepared = await preparePhoto(file);
-        const answer = await uploadPhoto(prepared, file.name, draftRef.current, (progress) => update(upload.key, { progress }));
-        if (answer.draftId && !draftRef.current) {
-          draftRef.current = answer.draftId;
-          setDraftId(answer.draftId);
-          navigate(`?step=1&draft=${answer.draftId}${carried}`, { replace: true, preventScrollReset: true });
-        }
-        const photoId = answer.photoIds?.[0];
-        if (photoId) update(upload.key, { status: "done", progress: 1, photoId });
-        else update(upload.key, { status: "error", error: answer.errors?.[0] || answer.error || t("request.errors.uploadFailed") });
+        const { photo, issue } = await preparePhoto(file);
+        // A dark or blurry photo waits for the patient's word; the others go on meanwhile.
+        if (issue) update(upload.key, { status: "review", issue, prepared: photo });
+        else await send(upload.key, photo, file.name);
       });
     });
+  }
+
+  function forget(upload: Upload) {
+    cancelled.current.add(upload.key);
+    setUploads((all) => all.filter((item) => item.key !== upload.key));
   }
 
   const nextHref = draftId ? `?step=2&draft=${draftId}${carried}` : `?step=2${carried}`;
@@ -101,6 +128,7 @@ export function PhotoStep({
         {t("request.photos.title")}
       </h2>
       <p className="text-sm text-base-content/80">{t("request.photos.intro")}</p>
+      <PhotoGuide guide={words.guide} />
       {startedAgain ? (
         <div role="status" className="alert alert-info">
           {t("request.photos.startedAgain")}
@@ -116,12 +144,13 @@ export function PhotoStep({
       ) : null}
 
       <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3" data-testid="photo-list">
-        {fromServer.map((photoId) => (
-          <li key={photoId} className="card bg-base-200">
-            <img src={`/files/${photoId}`} alt={t("request.photos.yourPhoto")} className="h-28 w-full rounded-t-box object-cover" />
+        {fromServer.map((photo) => (
+          <li key={photo.id} className="card bg-base-200" data-testid="stored-photo">
+            <img src={`/files/${photo.id}`} alt={t("request.photos.yourPhoto")} className="h-28 w-full rounded-t-box object-cover" />
+            <PhotoDescriptionForm photoId={photo.id} words={words} photoKind={photo.photoKind} bodyArea={photo.bodyArea} />
             <Form method="post" className="p-2" preventScrollReset>
               <input type="hidden" name="draftId" value={draftId ?? ""} />
-              <input type="hidden" name="photoId" value={photoId} />
+              <input type="hidden" name="photoId" value={photo.id} />
               <button type="submit" name="intent" value="remove-photo" className="btn btn-ghost btn-xs w-full">
                 {t("request.photos.remove")}
               </button>
@@ -131,25 +160,55 @@ export function PhotoStep({
         {uploads.map((upload) => (
           <li key={upload.key} className="card bg-base-200" data-status={upload.status} data-testid="photo-upload">
             <img src={upload.preview} alt={upload.name} className="h-28 w-full rounded-t-box object-cover" />
+            {upload.status === "done" && upload.photoId ? <PhotoDescriptionForm photoId={upload.photoId} words={words} /> : null}
             <div className="flex flex-col gap-1 p-2 text-xs">
-              <span
-                className={`badge badge-sm ${upload.status === "error" ? "badge-error" : upload.status === "done" ? "badge-success" : ""}`}
-              >
-                {t(`request.photos.status.${upload.status}`)}
-              </span>
-              <progress
-                className="progress progress-primary h-1 w-full"
-                value={Math.round(upload.progress * 100)}
-                max={100}
-                aria-label={upload.name}
-              />
+              {upload.status === "review" ? (
+                <div role="alert" className="flex flex-col gap-1" data-testid="photo-quality-warning">
+                  <p className="font-bold">{words.quality[upload.issue!]}</p>
+                  <p>{words.quality.advice}</p>
+                  <button
+                    type="button"
+                    className="btn btn-primary btn-xs"
+                    onClick={() => {
+                      forget(upload);
+                      cameraInput.current?.click();
+                    }}
+                  >
+                    {words.quality.retake}
+                  </button>
+                  <button
+                    type="button"
+                    className="btn btn-outline btn-xs"
+                    onClick={() => {
+                      update(upload.key, { status: "pending" });
+                      queue.current = queue.current.then(() => send(upload.key, upload.prepared!, upload.name));
+                    }}
+                  >
+                    {words.quality.useAnyway}
+                  </button>
+                </div>
+              ) : (
+                <>
+                  <span
+                    className={`badge badge-sm ${upload.status === "error" ? "badge-error" : upload.status === "done" ? "badge-success" : ""}`}
+                  >
+                    {t(`request.photos.status.${upload.status}`)}
+                  </span>
+                  <progress
+                    className="progress progress-primary h-1 w-full"
+                    value={Math.round(upload.progress * 100)}
+                    max={100}
+                    aria-label={upload.name}
+                  />
+                </>
+              )}
               {upload.error ? <span className="text-error">{upload.error}</span> : null}
               <button
                 type="button"
                 className="btn btn-ghost btn-xs"
                 disabled={upload.status === "uploading"}
                 onClick={async () => {
-                  cancelled.current.add(upload.key);
+                  forget(upload);
                   if (upload.photoId && draftId) {
                     setRemovedIds((ids) => [...ids, upload.photoId!]);
                     const form = new FormData();
@@ -158,7 +217,6 @@ export function PhotoStep({
                     form.append("photoId", upload.photoId);
                     await fetch("/patient/new-consultation", { method: "POST", body: form }).catch(() => undefined);
                   }
-                  setUploads((all) => all.filter((item) => item.key !== upload.key));
                 }}
               >
                 {t("request.photos.remove")}
@@ -188,6 +246,7 @@ export function PhotoStep({
           <label className={PICKER_CLASS}>
             {t("request.photos.camera")}
             <input
+              ref={cameraInput}
               type="file"
               accept={ACCEPTED}
               capture="environment"
@@ -207,6 +266,10 @@ export function PhotoStep({
             <span className="font-medium">{t("request.photos.choose")}</span>
             <input type="file" name="photo" accept={ACCEPTED} multiple className="file-input w-full" />
           </label>
+          <div className="grid gap-2 sm:grid-cols-2">
+            <PhotoDescriptionFields words={words} />
+          </div>
+          <p className="text-xs text-base-content/70">{words.forThisUpload}</p>
           <button type="submit" name="intent" value="upload-photos" className="btn btn-outline self-start">
             {t("request.photos.upload")}
           </button>

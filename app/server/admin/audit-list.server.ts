@@ -60,6 +60,9 @@ export const AUDIT_ACTION_LABELS = {
   "payout.settled": "admin.audit.actions.payout_settled",
   "payout.failed": "admin.audit.actions.payout_failed",
   "payout_account.changed": "admin.audit.actions.payout_account_changed",
+  "doctor.picture_changed": "admin.audit.actions.doctor_picture_changed",
+  "doctor.picture_removed": "admin.audit.actions.doctor_picture_removed",
+  "doctor.languages_changed": "admin.audit.actions.doctor_languages_changed",
 } as const satisfies Record<AuditAction, TextKey>;
 
 export const AUDIT_ACTIONS = Object.keys(AUDIT_ACTION_LABELS) as AuditAction[];

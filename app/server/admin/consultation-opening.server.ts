@@ -2,6 +2,7 @@
 // (app/server/admin/opening-grant.server.ts).
 import type { AppLoadContext } from "@remix-run/cloudflare";
 
+import { intakeOf } from "~/domain/consultation-request";
 import { getTranslator } from "~/i18n.server";
 import { chatHistoryForAdmin } from "~/server/chat.server";
 import type { ConsultationRow } from "~/server/consultation-access.server";
@@ -10,6 +11,8 @@ import type { Database } from "~/server/db/client.server";
 import { feedbackOf } from "~/server/db/feedback.server";
 import { contactOf, profileName } from "~/server/db/profiles.server";
 import { listPhotos } from "~/server/files.server";
+import { photoCaption } from "~/server/guided-photos.server";
+import { intakeView } from "~/server/intake-words.server";
 
 async function person(db: Database, userId: string | null) {
   if (!userId) return null;
@@ -39,9 +42,11 @@ export async function consultationRecord(context: AppLoadContext, request: Reque
   );
   return {
     consultation: { ...consultationForPage(consultation), createdAt: consultation.createdAt.toISOString() },
+    intake: intakeView(t, intakeOf(consultation)),
     patient,
     doctor,
     photoIds: photos.map((photo) => photo.id),
+    photoCaptions: photos.map((photo) => photoCaption(t, photo)),
     chat,
     feedback: feedback ? { rating: feedback.rating, message: feedback.feedbackMessage, createdAt: feedback.createdAt.toISOString() } : null,
   };

@@ -16,6 +16,7 @@ import type { SessionUser } from "~/server/auth/session.server";
 import type { Database } from "~/server/db/client.server";
 import { setDoctorStatus } from "~/server/db/doctors.server";
 import { contains } from "~/server/db/search.server";
+import { deleteReplacedPicture } from "~/server/doctor-picture.server";
 import { readFormData } from "~/server/form-body.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -33,6 +34,7 @@ const doctorColumns = {
   licenceExpiresOn: doctors.licenceExpiresOn,
   licenceFileKey: doctors.licenceFileKey,
   profilePictureKey: doctors.profilePictureKey,
+  consultationLanguages: doctors.consultationLanguages,
   joinedAt: doctors.createdAt,
   updatedAt: doctors.updatedAt,
 };
@@ -192,5 +194,7 @@ async function updateDoctor(context: AppLoadContext, request: Request, admin: Se
     if (isEmailTaken(error)) return refused(409, { email: ["admin.accounts.errors.emailTaken"] });
     throw error;
   }
+  // A picture the doctor uploaded themselves lives under a key of its own: it goes once the admin's replaces it.
+  if (pictureKey !== doctor.profilePictureKey) await deleteReplacedPicture(context.cloudflare.env.FILES, doctor.profilePictureKey);
   return redirectWithToast(`/admin/doctors/${doctor.id}`, { kind: "success", title: "admin.doctors.saved" }, context.config);
 }

@@ -33,8 +33,29 @@ export async function startDraftFrom(db: Database, patientId: string, declinedId
     where: and(eq(consultations.id, declinedId), eq(consultations.patientId, patientId), eq(consultations.declineReason, "photos_unclear")),
   });
   if (!declined) return null;
-  const { mainConcern, medicalHistory, additionalComments, requestedDoctorCode, priority } = declined;
-  return createDraft(db, patientId, now, { mainConcern, medicalHistory, additionalComments, requestedDoctorCode, priority });
+  return createDraft(db, patientId, now, draftWordsFrom(declined));
+}
+
+/** A draft's words (and nothing else) out of a row or a parsed form. */
+function draftWordsFrom(words: DraftWords): DraftWords {
+  const { mainConcern, medicalHistory, additionalComments, requestedDoctorCode, priority } = words;
+  const { patientAgeYears, patientSex, bodyAreas, durationAmount, durationUnit, symptoms, treatmentsTried, allergies, pregnancy } = words;
+  return {
+    mainConcern,
+    medicalHistory,
+    additionalComments,
+    requestedDoctorCode,
+    priority,
+    patientAgeYears,
+    patientSex,
+    bodyAreas,
+    durationAmount,
+    durationUnit,
+    symptoms,
+    treatmentsTried,
+    allergies,
+    pregnancy,
+  };
 }
 
 /** Keeps what the patient typed in the patient's own draft (never in a submitted request). */
@@ -47,6 +68,15 @@ export async function saveDraftWords(db: Database, draftId: string, patientId: s
       additionalComments: words.additionalComments,
       requestedDoctorCode: words.requestedDoctorCode,
       priority: words.priority,
+      patientAgeYears: words.patientAgeYears,
+      patientSex: words.patientSex,
+      bodyAreas: words.bodyAreas,
+      durationAmount: words.durationAmount,
+      durationUnit: words.durationUnit,
+      symptoms: words.symptoms,
+      treatmentsTried: words.treatmentsTried,
+      allergies: words.allergies,
+      pregnancy: words.pregnancy,
       updatedAt: now,
     })
     .where(and(eq(consultations.id, draftId), eq(consultations.patientId, patientId), eq(consultations.status, "awaiting_assets")))

@@ -7,11 +7,12 @@ import { and, eq, sql } from "drizzle-orm";
 
 import { consultations } from "~/db/schema";
 import { MAX_WAITING_REQUESTS_PER_PATIENT } from "~/domain/constants";
-import { type RequestDetails, titleFromComplaint } from "~/domain/consultation-request";
+import { intakeOf, type RequestDetails, type StoredIntake, storedIntakeOf, titleFromComplaint } from "~/domain/consultation-request";
 import type { followUpColumns } from "~/domain/follow-ups";
 import type { Database } from "~/server/db/client.server";
 import type { QueuedRequest } from "~/server/db/requests.server";
 import { everyPhotoStored } from "~/server/files.server";
+import { triageLines } from "~/server/intake-words.server";
 
 import { auditOfMove, createConsultation, moveConsultation, type MovedByThisCall } from "./move.server";
 
@@ -46,6 +47,7 @@ export async function submitRequest(
     additionalComments: details.additionalComments,
     requestedDoctorCode: details.doctorCode,
     priority: details.priority,
+    ...storedIntakeOf(details),
     ...followUp,
   };
   if (!details.draftId) return createRequest(db, patientId, words, details.submissionKey ?? crypto.randomUUID(), now, audit);
@@ -67,7 +69,7 @@ export async function submitRequest(
     onlyIf: hasRoomToWait(patientId),
     alsoWrite: (_db, moved) => audit(moved),
   });
-  if (outcome.ok) return { ok: true, consultationId: draft.id, submitted: submittedOf(draft.id, words, now, photos.count) };
+  if (outcome.ok) return { ok: true, consultationId: draft.id, submitted: await submittedOf(draft.id, words, now, photos.count) };
   if (outcome.reason === "not_permitted" || outcome.reason === "not_found") return { ok: false, reason: "draft_not_found" };
   // Not moved: a racing submit of the same form moved it, or the patient already has enough waiting.
   const after = await db.query.consultations.findFirst({ columns: { status: true }, where: eq(consultations.id, draft.id) });
@@ -87,7 +89,8 @@ type Words = Pick<
   | "followUpOfId"
   | "reservedForDoctorId"
   | "reservedUntil"
->;
+> &
+  StoredIntake;
 
 /** A request without photos: created waiting for a doctor, once per form, within the waiting cap. */
 async function createRequest(
@@ -108,7 +111,7 @@ async function createRequest(
     alsoWrite: (_db, moved) => audit(moved),
   });
   if (created.ok)
-    return { ok: true, consultationId: created.consultationId, submitted: submittedOf(created.consultationId, words, now, 0) };
+    return { ok: true, consultationId: created.consultationId, submitted: await submittedOf(created.consultationId, words, now, 0) };
   // Not created: the same form made it already (its one-time key), or the patient has enough waiting.
   const repeated = await db.query.consultations.findFirst({
     columns: { id: true },
@@ -118,14 +121,15 @@ async function createRequest(
 }
 
 /** The lobby's news of a request just submitted, from what the submit already knows (no extra reads). */
-function submittedOf(
+async function submittedOf(
   id: string,
   words: Words & { title: string; priority: Submitted["summary"]["priority"] },
   now: Date,
   photoCount: number,
-): Submitted {
+): Promise<Submitted> {
   return {
     summary: {
+      triage: await triageLines(intakeOf(words)),
       id,
       title: words.title,
       priority: words.priority,

@@ -3,10 +3,13 @@
 import { and, asc, count, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 
 import { consultationFiles, consultations, doctors, profiles } from "~/db/schema";
+import { intakeOf, type StoredIntake } from "~/domain/consultation-request";
 import { isReservedForAnother } from "~/domain/reservations";
 import { cleanLine } from "~/domain/text-hygiene";
 import { byQueueOrder, type RequestSummary } from "~/realtime/protocol";
 import type { Database } from "~/server/db/client.server";
+import { intakeColumns } from "~/server/db/intake-columns.server";
+import { triageLines } from "~/server/intake-words.server";
 
 /** The patient's own draft, or undefined (someone else's id finds nothing). */
 export async function findOwnDraft(db: Database, draftId: string, patientId: string) {
@@ -52,6 +55,7 @@ const summaryColumns = {
   updatedAt: consultations.updatedAt,
   requestedDoctorCode: consultations.requestedDoctorCode,
   patientFirstName: profiles.firstName,
+  ...intakeColumns,
   followUpOfId: consultations.followUpOfId,
   reservedForDoctorId: consultations.reservedForDoctorId,
   reservedUntil: consultations.reservedUntil,
@@ -59,17 +63,19 @@ const summaryColumns = {
 
 async function withPhotoCounts(
   db: Database,
-  rows: Array<{
-    id: string;
-    title: string;
-    priority: RequestSummary["priority"];
-    createdAt: Date;
-    requestedDoctorCode: string | null;
-    patientFirstName: string | null;
-    followUpOfId: string | null;
-    reservedForDoctorId: string | null;
-    reservedUntil: Date | null;
-  }>,
+  rows: Array<
+    {
+      id: string;
+      title: string;
+      priority: RequestSummary["priority"];
+      createdAt: Date;
+      requestedDoctorCode: string | null;
+      patientFirstName: string | null;
+      followUpOfId: string | null;
+      reservedForDoctorId: string | null;
+      reservedUntil: Date | null;
+    } & StoredIntake
+  >,
 ): Promise<QueuedRequest[]> {
   if (rows.length === 0) return [];
   const photoCounts = new Map<string, number>();
@@ -82,8 +88,9 @@ async function withPhotoCounts(
       .groupBy(consultationFiles.consultationId);
     for (const row of counted) photoCounts.set(row.consultationId, row.photos);
   }
+  const triages = await Promise.all(rows.map((row) => triageLines(intakeOf(row))));
   return rows
-    .map((row) => ({
+    .map((row, index) => ({
       summary: {
         id: row.id,
         // Cleaned again on the way out, for rows written before input was cleaned.
@@ -93,6 +100,7 @@ async function withPhotoCounts(
         patientFirstName: cleanLine(row.patientFirstName ?? ""),
         photoCount: photoCounts.get(row.id) ?? 0,
         requestedDoctorCode: row.requestedDoctorCode,
+        triage: triages[index]!,
       },
       followUpOfId: row.followUpOfId,
       reservedForDoctorId: row.reservedForDoctorId,
