@@ -18,8 +18,8 @@ import { findOwnConsultation } from "~/server/db/consultations.server";
 import { findOwnDraft } from "~/server/db/requests.server";
 import { listPhotos } from "~/server/files.server";
 import { readFormData } from "~/server/form-body.server";
-import { intakeFormWords } from "~/server/intake-words.server";
 import { photoStepWords } from "~/server/guided-photos.server";
+import { intakeFormWords } from "~/server/intake-words.server";
 import {
   describePhoto,
   keepDetails,

@@ -11,8 +11,8 @@ import type { Database } from "~/server/db/client.server";
 import { feedbackOf } from "~/server/db/feedback.server";
 import { contactOf, profileName } from "~/server/db/profiles.server";
 import { listPhotos } from "~/server/files.server";
-import { intakeView } from "~/server/intake-words.server";
 import { photoCaption } from "~/server/guided-photos.server";
+import { intakeView } from "~/server/intake-words.server";
 
 async function person(db: Database, userId: string | null) {
   if (!userId) return null;
