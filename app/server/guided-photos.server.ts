@@ -48,7 +48,5 @@ export function photoStepWords(t: TFunction): PhotoStepWords {
 
 /** What a request photo shows, for the doctor: "Close-up · Right forearm"; empty when the patient did not say. */
 export function photoCaption(t: TFunction, { photoKind, bodyArea }: PhotoDescription): string {
-  return [photoKind ? t(`guidedPhotos.kinds.${photoKind}`) : "", bodyArea ? t(`intake.areas.${bodyArea}`) : ""]
-    .filter(Boolean)
-    .join(" · ");
+  return [photoKind ? t(`guidedPhotos.kinds.${photoKind}`) : "", bodyArea ? t(`intake.areas.${bodyArea}`) : ""].filter(Boolean).join(" · ");
 }

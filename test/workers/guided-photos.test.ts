@@ -152,6 +152,6 @@ describe("guided photos", () => {
       "Close-up · Right forearm",
     ]);
     await doctorVisitor.get("/?lng=am");
-    expect(await (await doctorVisitor.get(`/doctor/consultation/${body.draftId}`)).text()).toContain("በቅርበት የተነሳ · ቀኝ የታችኛው ክንድ");
+    expect(await (await doctorVisitor.get(`/doctor/consultation/${body.draftId}`)).text()).toContain("በቅርበት የተነሳ · የቀኝ ታችኛው ክንድ");
   });
 });
