@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../../scripts/demo-data";
 import { expectAccessible } from "./accessibility";
-import { baseUrl, endJourneys, path, sendRequestDirectly, signIn, signUpNewPatient, startJourney } from "./journey";
+import { baseUrl, endJourneys, fillIntake, path, sendRequestDirectly, signIn, signUpNewPatient, startJourney } from "./journey";
 
 afterEach(endJourneys);
 
@@ -79,6 +79,7 @@ describe("a follow-up with the same doctor", () => {
     await patient.page.waitForURL(new RegExp(`step=2&followUp=${id}$`));
     const followUpComplaint = `Still itchy at night after the second treatment ${stamp}`;
     await patient.page.locator('textarea[name="chiefComplaint"]').fill(followUpComplaint);
+    await fillIntake(patient.page);
     await patient.page.getByRole("button", { name: "Submit request" }).click();
     await patient.page.waitForURL(/step=3/);
 

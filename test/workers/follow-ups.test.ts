@@ -13,7 +13,7 @@ import { runHousekeeping } from "~/server/jobs.server";
 
 import type { DoctorsLobby } from "../../party/lobby";
 import { Visitor } from "./browser-like";
-import { createConsultation, createUser, db, sessionCookieFor } from "./fixtures";
+import { createConsultation, createUser, db, INTAKE_FORM, sessionCookieFor } from "./fixtures";
 import { openLobbySocket } from "./sockets";
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -52,6 +52,7 @@ function sendFollowUp(patient: Visitor, consultationId: string, complaint = "Sti
   return patient.post(`/patient/new-consultation?step=2&followUp=${consultationId}`, {
     intent: "submit",
     chiefComplaint: complaint,
+    ...INTAKE_FORM,
     submissionKey: crypto.randomUUID(),
   });
 }
@@ -73,7 +74,9 @@ async function lobbyOf(doctorId: string) {
 async function marker() {
   const visitor = new Visitor(await sessionCookieFor(await createUser("patient")));
   const title = `Marker ${crypto.randomUUID()}`;
-  expect((await visitor.post("/patient/new-consultation?step=2", { intent: "submit", chiefComplaint: title })).status).toBe(302);
+  expect((await visitor.post("/patient/new-consultation?step=2", { intent: "submit", chiefComplaint: title, ...INTAKE_FORM })).status).toBe(
+    302,
+  );
   return (events: LobbyEvent[]) => events.some((event) => event.type === "request_added" && event.request.title === title);
 }
 
