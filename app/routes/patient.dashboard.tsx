@@ -72,9 +72,14 @@ function Card({ title, children, testId }: { title: string; children: React.Reac
   );
 }
 
-/** The timeline of the consultation the dashboard follows, moving live while more may happen to it. */
+/**
+ * The timeline of the consultation the dashboard follows, moving live while more may happen to it; but
+ * not while its chat is under way: a socket there would make the patient present in the chat (and keep
+ * its new-message notifications from them). Its own page, where they chat, hears that part live.
+ */
 function FollowedTimeline({ followed }: { followed: NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["followed"]> }) {
-  const live = useConsultationRoom(followed.id, followed.timeline.status, { enabled: followed.timeline.goesOn });
+  const { status, goesOn } = followed.timeline;
+  const live = useConsultationRoom(followed.id, status, { enabled: goesOn && status !== "in_progress" });
   return (
     <div className="card border border-base-300">
       <div className="card-body gap-2 p-4">
