@@ -56,6 +56,11 @@ export type ChatMessage = z.infer<typeof ChatMessage>;
 
 export const ConsultationRoomEvent = z.discriminatedUnion("type", [
   ConsultationStatusEvent,
+  /**
+   * A step of its timeline happened that moves no status (a dispute, the payment released or refunded,
+   * the rating): pages that show the timeline read it again from the server.
+   */
+  z.object({ type: z.literal("timeline"), consultationId: z.string() }),
   /** The chat's messages: all of them on every connection; those after its `afterId` in answer to `catch_up`. */
   z.object({ type: z.literal("history"), messages: z.array(ChatMessage) }),
   /** A new message, to both people; `clientId` is the sender's own id for it, so their page knows it arrived. */

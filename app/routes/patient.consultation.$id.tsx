@@ -8,6 +8,7 @@ import { ConsultationHeader } from "~/components/consultation-header";
 import { ConsultationSections } from "~/components/consultation-sections";
 import { ConsultationSummary } from "~/components/consultation-summary";
 import { FormAlert } from "~/components/form-fields";
+import { ConsultationTimeline } from "~/components/patient/consultation-timeline";
 import { DELETE_PHOTOS_INTENT, DeletePhotosForm } from "~/components/patient/delete-photos-form";
 import { DoctorCard } from "~/components/patient/doctor-card";
 import { PhotoViewer } from "~/components/photo-viewer";
@@ -24,6 +25,7 @@ import { requirePatient } from "~/server/auth/guards.server";
 import type { SessionUser } from "~/server/auth/session.server";
 import { chatForPage, sendChatMessageFromForm } from "~/server/chat.server";
 import { requireConsultationAccess } from "~/server/consultation-access.server";
+import { patientTimelineFor } from "~/server/consultation-timeline.server";
 import { consultationForPage } from "~/server/consultation-view.server";
 import { withdrawConsultation } from "~/server/consultations/withdraw.server";
 import { feedbackOf } from "~/server/db/feedback.server";
@@ -56,11 +58,12 @@ export async function loader(args: LoaderFunctionArgs) {
   const feedback = consultation.status === "completed" ? await feedbackOf(context.db, consultation.id) : null;
   // A completed consultation asks for feedback first (the feedback page shows the summary too).
   if (consultation.status === "completed" && !feedback) throw redirect(`/patient/feedback/${consultation.id}`);
-  const [doctor, photos, latePayments, storedFiles] = await Promise.all([
+  const [doctor, photos, latePayments, storedFiles, timeline] = await Promise.all([
     profileName(context.db, consultation.doctorId),
     listPhotos(context.db, consultation.id),
     latePaymentsOf(context.db, consultation.id),
     countStoredFiles(context.db, consultation.id),
+    patientTimelineFor(args, consultation),
   ]);
   const [t, language] = await Promise.all([getTranslator(request), detectLanguage(request)]);
   const doctorName = t("doctorCard.name", { name: doctor?.firstName ?? "" });
@@ -84,6 +87,7 @@ export async function loader(args: LoaderFunctionArgs) {
     /** "Ask Dr. X again": a follow-up of this completed consultation, while one may be asked. */
     askAgain: await askAgainPanel(context.db, t, language, consultation, new Date()),
     storedFiles,
+    timeline: { heading: t("timeline.heading"), ...timeline },
     chat: await chatForPage(context.cloudflare.env, t, consultation, { userId: patient.userId, pageUrl: new URL(request.url) }, doctorName),
   };
 }
@@ -126,11 +130,24 @@ async function deletePhotos({ context, request, params }: ActionFunctionArgs, pa
 
 export default function PatientConsultation() {
   const { t } = useTranslation();
-  const { consultation, listening, paidFor, doctorFirstName, photoIds, chat, latePayments, feedback, storedFiles, moneyPanels, askAgain } =
-    useLoaderData<typeof loader>();
+  const {
+    consultation,
+    listening,
+    paidFor,
+    doctorFirstName,
+    photoIds,
+    chat,
+    latePayments,
+    feedback,
+    storedFiles,
+    moneyPanels,
+    timeline,
+    askAgain,
+  } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  // The room says live when a doctor accepts or declines it and when it is paid; then it carries the chat, and says when it ends.
-  const live = useConsultationRoom(consultation.id, consultation.status, { enabled: listening });
+  // The room says live when a doctor accepts or declines it and when it is paid; then it carries the chat, and says when it
+  // ends; and, while its timeline goes on, when its money moves or it is rated.
+  const live = useConsultationRoom(consultation.id, consultation.status, { enabled: listening || timeline.goesOn });
   const withChat = hasChat(live.status) && chat !== null;
   const online = live.status === "in_progress" ? (live.online ?? chat?.online ?? null) : null;
   const decline = live.decline ?? consultation.decline;
@@ -221,6 +238,7 @@ export default function PatientConsultation() {
           {feedback.message ? <p className="whitespace-pre-wrap">{feedback.message}</p> : null}
         </section>
       ) : null}
+      <ConsultationTimeline heading={timeline.heading} timeline={timeline} room={live.room} />
       {askAgain ? <WordedPanel {...askAgain} /> : null}
       {(actionData && "moneyPanels" in actionData ? actionData.moneyPanels : moneyPanels).map((panel) => (
         <WordedPanel key={panel.id} {...panel} />

@@ -3,14 +3,17 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
 import { ConsultationList } from "~/components/consultation-list";
+import { ConsultationTimeline } from "~/components/patient/consultation-timeline";
 import { WaitingRequestItem } from "~/components/patient/waiting-request-item";
 import { PendingPaymentItem } from "~/components/pending-payment-item";
+import { useConsultationRoom } from "~/components/realtime/use-consultation-room";
 import { DECLINED_SHOWN_ON_DASHBOARD_MS } from "~/domain/constants";
 import { startAgainPath } from "~/domain/consultation-decisions";
 import { minutesWaited } from "~/domain/consultation-request";
 import type { ConsultationStatus } from "~/domain/consultation-status";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requirePatient } from "~/server/auth/guards.server";
+import { followedTimeline } from "~/server/consultation-timeline.server";
 import { mostRecentChat, patientConsultations } from "~/server/db/consultation-lists.server";
 
 const TABS = { active: "in_progress", awaiting: "pending", completed: "completed" } as const satisfies Record<string, ConsultationStatus>;
@@ -34,10 +37,13 @@ export async function loader(args: LoaderFunctionArgs) {
     createdAt: row.createdAt.toISOString(),
     declined: row.declineReason !== null,
   });
+  const followed = await followedTimeline(args, patient.userId, rows);
   return {
     title: pageTitle(t("dashboard.title")),
     firstName: patient.firstName ?? "",
     tab,
+    /** The consultation under way (else waiting, else the newest) and its timeline, live. */
+    followed: followed && { ...followed, heading: t("timeline.followed") },
     pendingPayments: rows
       .filter((row) => row.status === "accepted_awaiting_payment" && row.paymentDeadlineAt)
       .map((row) => ({ id: row.id, title: row.title, deadline: row.paymentDeadlineAt!.toISOString() })),
@@ -66,6 +72,33 @@ function Card({ title, children, testId }: { title: string; children: React.Reac
   );
 }
 
+/**
+ * The timeline of the consultation the dashboard follows, moving live while more may happen to it; but
+ * not while its chat is under way: a socket there would make the patient present in the chat (and keep
+ * its new-message notifications from them). Its own page, where they chat, hears that part live.
+ */
+function FollowedTimeline({ followed }: { followed: NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["followed"]> }) {
+  const { status, goesOn } = followed.timeline;
+  const live = useConsultationRoom(followed.id, status, { enabled: goesOn && status !== "in_progress" });
+  return (
+    <div className="card border border-base-300">
+      <div className="card-body gap-2 p-4">
+        <ConsultationTimeline
+          heading={followed.heading}
+          timeline={followed.timeline}
+          room={live.room}
+          // Compact: what happened and the one step next.
+          listClassName="text-sm [&>[data-state=next]~[data-state=next]]:hidden"
+        >
+          <Link to={`/patient/consultation/${followed.id}`} className="link text-sm">
+            {followed.title}
+          </Link>
+        </ConsultationTimeline>
+      </div>
+    </div>
+  );
+}
+
 export default function PatientDashboard() {
   const { t } = useTranslation();
   const data = useLoaderData<typeof loader>();
@@ -77,6 +110,7 @@ export default function PatientDashboard() {
       <h1 className="text-2xl font-bold" data-testid="dashboard-greeting">
         {t("dashboard.welcome", { name: data.firstName })}
       </h1>
+      {data.followed ? <FollowedTimeline followed={data.followed} /> : null}
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         <Card title={t("patientPages.startNew")}>
           <p className="text-sm">{t("patientPages.startNewBody")}</p>

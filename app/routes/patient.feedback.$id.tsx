@@ -23,6 +23,7 @@ import {
   openDisputeAction,
   patientMoneyPanelsFor,
 } from "~/server/money/patient-money-actions.server";
+import { tellTimelineMoved } from "~/server/rooms.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 /** Only a completed consultation of the patient's own, not yet rated, is rated here; anything else goes to its page. */
@@ -68,6 +69,7 @@ export async function action(args: ActionFunctionArgs) {
   const saved = await saveFeedback(context.db, consultation, submission.value, new Date());
   if (!saved)
     return redirectWithToast(`/patient/consultation/${consultation.id}`, { kind: "info", title: "feedback.already" }, context.config);
+  await tellTimelineMoved(context.cloudflare.env, consultation.id);
   // "Then to /", which sends a signed-in patient on to their dashboard: straight there, so the thanks is seen.
   return redirectWithToast("/patient/dashboard", { kind: "success", title: "feedback.thanks" }, context.config);
 }

@@ -18,7 +18,7 @@ import { movePayoutsOn, type PayoutRunReport, runPayouts } from "~/server/money/
 import { moveRefundsOn } from "~/server/money/refunds.server";
 import { reverifyOpenPayments, type ReverifyReport } from "~/server/payments/reverify.server";
 import { releaseStrandedApprovals } from "~/server/registrations/review.server";
-import { releaseEndedReservations } from "~/server/rooms.server";
+import { releaseEndedReservations, tellTimelineMoved } from "~/server/rooms.server";
 
 export interface HousekeepingReport {
   paymentsExpired: number;
@@ -86,7 +86,7 @@ export async function runHousekeeping(env: Env, now: Date): Promise<Housekeeping
     rateLimitHitsDeleted: hits.length,
     approvalsReleased: await releaseStrandedApprovals(db, now),
     payments: await reverifyOpenPayments(env, config, now),
-    escrowsReleased: await releaseDueEscrows(db, now),
+    escrowsReleased: await releaseDueEscrows(db, now, { onReleased: (consultationId) => tellTimelineMoved(env, consultationId) }),
     escrowsToReview: await sendStrandedEscrowsToReview(db, now),
     refunds: await moveRefundsOn(env, config, now),
     payouts: await movePayoutsOn(env, config, now),

@@ -37,6 +37,19 @@ export async function tellParticipants(env: Env, event: ConsultationStatusEvent)
   await (await consultationRoom(env, event.consultationId)).announce(event);
 }
 
+/**
+ * Both people of the consultation hear that a step of its timeline happened besides a status move (a
+ * dispute, its money released or refunded, the rating). Only news: what changed is already in D1, and a
+ * page read after this reads it there; so a room that cannot be reached is logged, never thrown.
+ */
+export async function tellTimelineMoved(env: Env, consultationId: string) {
+  try {
+    await (await consultationRoom(env, consultationId)).announce({ type: "timeline", consultationId });
+  } catch (error) {
+    console.error(JSON.stringify({ event: "timeline_news_failed", consultationId, error: String(error) }));
+  }
+}
+
 /** The payment arrived: the room stops its countdown and tells both participants. */
 export async function paymentConfirmed(env: Env, consultationId: string) {
   await (await consultationRoom(env, consultationId)).paymentConfirmed();

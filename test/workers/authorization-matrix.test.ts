@@ -100,6 +100,8 @@ const MATRIX: Record<string, Record<Persona, Expectation>> = {
   "routes/doctor.consultation.$id_.summary": { ...onlyFor("doctor"), activeDoctor: 404 },
   "routes/patient.consultation.$id_.summary": { ...onlyFor("patient"), patient: 404, anotherPatient: 404 },
   "routes/patient.payment.$id_.doctor-picture": { ...onlyFor("patient"), patient: 404, anotherPatient: 404 },
+  // A consultation's timeline, read again by its pages: the sample id is no consultation of anyone's.
+  "routes/patient.consultation.$id_.timeline": { ...onlyFor("patient"), patient: 404, anotherPatient: 404 },
   "routes/admin.consultations.$id_.summary": { ...onlyFor("admin"), admin: 404 },
   "routes/doctor.earnings[.]csv": onlyFor("doctor"),
   "routes/doctor.consultation.$id": { ...onlyFor("doctor"), activeDoctor: 404 },

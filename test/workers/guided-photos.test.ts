@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { consultationFiles } from "~/db/schema";
 
 import { Visitor } from "./browser-like";
-import { db, ORIGIN, signedIn } from "./fixtures";
+import { db, INTAKE_FORM, ORIGIN, signedIn } from "./fixtures";
 import { photoFile, PNG_BYTES } from "./photos";
 
 async function patientVisitor() {
@@ -135,7 +135,12 @@ describe("guided photos", () => {
     expect(asDoctor.headers.get("Location")).toBe("/access-denied");
     expect(await descriptionOf(photoId)).toEqual({ photoKind: "close_up", bodyArea: "chest" });
 
-    await owner.visitor.post("/patient/new-consultation?step=2", { intent: "submit", draftId: body.draftId!, chiefComplaint: "Rash" });
+    await owner.visitor.post("/patient/new-consultation?step=2", {
+      intent: "submit",
+      draftId: body.draftId!,
+      ...INTAKE_FORM,
+      chiefComplaint: "Rash",
+    });
     expect(await describeWithScript(owner.visitor, { photoId, photoKind: "other" })).toEqual(notFound);
     expect(await descriptionOf(photoId)).toEqual({ photoKind: "close_up", bodyArea: "chest" });
   });
@@ -144,7 +149,12 @@ describe("guided photos", () => {
     const { visitor } = await patientVisitor();
     const { body } = await upload(visitor, { photoKind: "close_up", bodyArea: "right_forearm" });
     await upload(visitor, {}, body.draftId);
-    await visitor.post("/patient/new-consultation?step=2", { intent: "submit", draftId: body.draftId!, chiefComplaint: "Rash" });
+    await visitor.post("/patient/new-consultation?step=2", {
+      intent: "submit",
+      draftId: body.draftId!,
+      ...INTAKE_FORM,
+      chiefComplaint: "Rash",
+    });
     const doctor = await signedIn("doctor");
     const doctorVisitor = new Visitor(doctor.cookie);
     const page = await (await doctorVisitor.get(`/doctor/consultation/${body.draftId}`)).text();

@@ -20,6 +20,7 @@ import { insertWhere } from "~/server/db/insert-where.server";
 import { profileName } from "~/server/db/profiles.server";
 import type { AppConfig } from "~/server/env.server";
 import { moneyEmail } from "~/server/mail/money-emails.server";
+import { tellTimelineMoved } from "~/server/rooms.server";
 
 import { ledgerEntryStatements } from "./ledger.server";
 import { deliverTidings, tidingsFor, tidingsStatements } from "./money-tidings.server";
@@ -262,6 +263,7 @@ export async function resolveDispute(
   if (changed.length !== 1) return { ok: false, reason: "already_resolved" };
   await deliverTidings(db, config, tidings.mailIds, request);
   if (refund) await attemptRefund(env, config, refund.refundId, now);
+  await tellTimelineMoved(env, dispute.consultationId);
   return { ok: true };
 }
 

@@ -168,9 +168,14 @@ const RELEASES_PER_BATCH = 25;
 /**
  * The scheduled release: every hold whose consultation ended 72 hours ago or more, still held (no
  * dispute, no review), released once, in batches. Two runs at once release each hold once: the
- * conditional update decides, and the ledger's key could not be taken twice anyway.
+ * conditional update decides, and the ledger's key could not be taken twice anyway. `onReleased` hears
+ * of each consultation this run released.
  */
-export async function releaseDueEscrows(db: Database, now: Date, limit = RELEASES_PER_RUN): Promise<number> {
+export async function releaseDueEscrows(
+  db: Database,
+  now: Date,
+  { limit = RELEASES_PER_RUN, onReleased }: { limit?: number; onReleased?: (consultationId: string) => Promise<void> } = {},
+): Promise<number> {
   const due = await db
     .select({ escrow: escrows, consultationStatus: consultations.status, completedAt: consultations.completedAt })
     .from(escrows)
@@ -200,9 +205,11 @@ export async function releaseDueEscrows(db: Database, now: Date, limit = RELEASE
     if (statements.length === 0) continue;
     const results = await db.batch(statements as unknown as [BatchItem<"sqlite">, ...Array<BatchItem<"sqlite">>]);
     // Every release's first statement is its update; those that returned a row released.
-    released += results.filter(
-      (result) => Array.isArray(result) && result.length === 1 && "consultationId" in (result[0] as object),
-    ).length;
+    const releasedNow = results
+      .filter((result) => Array.isArray(result) && result.length === 1 && "consultationId" in (result[0] as object))
+      .map((result) => (result as Array<{ consultationId: string }>)[0]!.consultationId);
+    released += releasedNow.length;
+    for (const consultationId of releasedNow) await onReleased?.(consultationId);
   }
   return released;
 }

@@ -11,6 +11,7 @@ import type { SessionUser } from "~/server/auth/session.server";
 import { requireConsultationAccess } from "~/server/consultation-access.server";
 import { feedbackOf } from "~/server/db/feedback.server";
 import { profileName } from "~/server/db/profiles.server";
+import { tellTimelineMoved } from "~/server/rooms.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 import { openDispute } from "./disputes.server";
@@ -45,7 +46,11 @@ export async function confirmCompleteAction(args: ActionFunctionArgs, patient: S
   const consultation = await requireConsultationAccess(context, request, patient, params.id ?? "");
   const outcome = await confirmConsultationComplete(context.db, patient.userId, consultation.id, new Date());
   const page = await pageAfter(args, consultation);
-  if (outcome.ok) return redirectWithToast(page, { kind: "success", title: "escrow.confirmed" }, context.config);
+  if (outcome.ok) {
+    // Its other open pages (the dashboard, another tab) read the timeline again.
+    await tellTimelineMoved(context.cloudflare.env, consultation.id);
+    return redirectWithToast(page, { kind: "success", title: "escrow.confirmed" }, context.config);
+  }
   const reason = outcome.reason === "lost_race" || outcome.reason === "not_due" ? "not_held" : outcome.reason;
   return redirectWithToast(page, { kind: "error", title: `escrow.refusals.${reason}` }, context.config);
 }
@@ -69,6 +74,10 @@ export async function openDisputeAction(args: ActionFunctionArgs, patient: Sessi
   }
   const outcome = await openDispute(context, patient.userId, consultation.id, submission.value, new Date(), context);
   const page = await pageAfter(args, consultation);
-  if (outcome.ok) return redirectWithToast(page, { kind: "success", title: "disputes.toasts.opened" }, context.config);
+  if (outcome.ok) {
+    // Its other open pages (the dashboard, another tab) read the timeline again.
+    await tellTimelineMoved(context.cloudflare.env, consultation.id);
+    return redirectWithToast(page, { kind: "success", title: "disputes.toasts.opened" }, context.config);
+  }
   return redirectWithToast(page, { kind: "error", title: `disputes.refusals.${outcome.reason}` }, context.config);
 }

@@ -18,6 +18,7 @@ import { insertWhere } from "~/server/db/insert-where.server";
 import type { AppConfig } from "~/server/env.server";
 import { moneyEmail } from "~/server/mail/money-emails.server";
 import { paymentProvider } from "~/server/payments/provider.server";
+import { tellTimelineMoved } from "~/server/rooms.server";
 
 import { ledgerEntryStatements } from "./ledger.server";
 import { deliverTidings, tidingsFor, tidingsStatements } from "./money-tidings.server";
@@ -181,6 +182,7 @@ async function settleRefund(env: Env, config: AppConfig, reference: string, now:
     return "waiting";
   }
   await markRefundSucceeded(db, config, row, now);
+  await tellTimelineMoved(env, row.refund.consultationId);
   return "settled";
 }
 

@@ -1,0 +1,125 @@
+// A consultation's timeline as its patient watches it move, at 360 px: on the dashboard when Dr. Abebe
+// accepts the request and when it is paid (in another tab), on the consultation's page when he ends it
+// with his summary; each step with its time, the current one marked; and the dashboard in Amharic.
+import type { Page } from "playwright-core";
+import { afterEach, describe, expect, it } from "vitest";
+
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../../scripts/demo-data";
+import { expectAccessible } from "./accessibility";
+import { baseUrl, endJourneys, sendRequestDirectly, signIn, signUpNewPatient, startJourney } from "./journey";
+
+afterEach(endJourneys);
+
+const ABEBE = DEMO_ACCOUNTS.find((account) => account.email === "dr.abebe@qoda.test")!;
+
+const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+/** The timeline under its heading, and the step marked as current in it. */
+const timeline = (page: Page, heading: string) => page.getByRole("region", { name: heading });
+const currentStep = (page: Page, heading: string) => timeline(page, heading).locator('li[aria-current="step"]');
+
+/**
+ * Opens `url` and resolves once `sockets` of the page's sockets to a consultation's room have heard from
+ * it (the room sends each its status first): from then on, the page hears what happens.
+ */
+async function openListening(page: Page, url: string, sockets = 1) {
+  let heard = 0;
+  const listening = new Promise<void>((resolve) => {
+    page.on("websocket", (socket) => {
+      if (!socket.url().includes("/parties/consultation-room/")) return;
+      socket.once("framereceived", () => {
+        heard += 1;
+        if (heard >= sockets) resolve();
+      });
+    });
+  });
+  await page.goto(url);
+  await listening;
+}
+
+describe("a consultation's timeline", () => {
+  it("moves live as the doctor accepts, the patient pays and the doctor ends it with a summary", async () => {
+    const doctor = await startJourney();
+    const patient = await startJourney();
+    await signIn(doctor.page, ABEBE.email, DEMO_PASSWORD);
+    await doctor.page.waitForURL(/\/doctor\/dashboard$/);
+    await signUpNewPatient(patient.page, "Meron");
+    const complaint = `Itchy ring-shaped patches on my neck ${Date.now()}`;
+    await sendRequestDirectly(patient.page, complaint);
+
+    // The dashboard follows the new request: sent, and a doctor to accept it next.
+    const dashboard = patient.page;
+    // Its two sockets to the request's room: the waiting request's and the timeline's.
+    await openListening(dashboard, `${baseUrl}/patient/dashboard`, 2);
+    const followed = timeline(dashboard, "Your consultation's timeline");
+    const id = (await followed.getByRole("link", { name: complaint }).getAttribute("href"))!.split("/").pop()!;
+    expect(await currentStep(dashboard, "Your consultation's timeline").textContent()).toMatch(
+      /^Request sent\d\d? \w{3} \d{4}, \d\d:\d\d$/,
+    );
+    // Compact: the one step next, not all of them.
+    expect(await followed.locator('li[data-state="next"]').filter({ visible: true }).count()).toBe(1);
+    expect(await followed.locator('li[data-state="next"]').first().textContent()).toBe("A doctor accepts itStill to come");
+
+    // The consultation's page in a second tab, its timeline in full.
+    const page = await patient.browser.newPage();
+    await openListening(page, `${baseUrl}/patient/consultation/${id}`);
+    expect(await timeline(page, "Timeline").getByRole("listitem").count()).toBe(8);
+    expect(await currentStep(page, "Timeline").textContent()).toContain("Request sent");
+
+    // Dr. Abebe accepts: the dashboard says so, with its time, without a reload.
+    await doctor.page.goto(`${baseUrl}/doctor/dashboard`);
+    await doctor.page.getByTestId("waiting-request").filter({ hasText: complaint }).getByRole("link", { name: /View/ }).click();
+    await doctor.page.waitForURL(/\/doctor\/consultation\//);
+    await doctor.page.getByRole("button", { name: "Accept" }).click();
+    await doctor.page.getByTestId("awaiting-payment").waitFor();
+    await currentStep(dashboard, "Your consultation's timeline").filter({ hasText: "Accepted by Dr. Abebe" }).waitFor();
+    expect(await currentStep(dashboard, "Your consultation's timeline").locator("time").getAttribute("datetime")).toMatch(
+      /^\d{4}-\d\d-\d\dT/,
+    );
+
+    // The consultation's page goes on to the payment by itself; paying there, the dashboard hears it.
+    await page.waitForURL(/\/patient\/payment\//);
+    await page.getByRole("button", { name: "Pay 150 ETB" }).click();
+    await page.waitForURL(/\/dev\/payments\/checkout\//);
+    await page.getByRole("button", { name: "Pay", exact: true }).click();
+    await page.waitForURL(new RegExp(`/patient/consultation/${id}$`));
+    await currentStep(dashboard, "Your consultation's timeline").filter({ hasText: "Chat with the doctor began" }).waitFor();
+    await timeline(dashboard, "Your consultation's timeline").getByRole("listitem").filter({ hasText: "Paid" }).waitFor();
+
+    // Back on the consultation's page (its timeline read on arrival), the doctor ends it: the summary step comes live.
+    await page.locator('[data-testid="chat"][data-live]').waitFor();
+    expect(await currentStep(page, "Timeline").textContent()).toContain("Chat with the doctor began");
+    await doctor.page.getByTestId("payment-received").waitFor();
+    await doctor.page.reload();
+    await doctor.page.getByLabel("Diagnosis").fill("Tinea corporis");
+    await doctor.page.getByLabel("Treatment plan").fill("Clotrimazole cream twice daily for three weeks.");
+    await doctor.page.getByText("End consultation…").click();
+    await doctor.page.getByRole("button", { name: "Yes, end the consultation" }).click();
+    await doctor.page.waitForURL(/\/doctor\/thank-you$/);
+    await currentStep(page, "Timeline").filter({ hasText: "The doctor's summary is ready" }).waitFor();
+    await page.getByTestId("consultation-ended").waitFor();
+    const steps = timeline(page, "Timeline").getByRole("listitem");
+    expect(await steps.evaluateAll((items) => items.map((item) => item.getAttribute("data-state")))).toEqual([
+      "done",
+      "done",
+      "done",
+      "done",
+      "current",
+      "next",
+      "next",
+      "next",
+    ]);
+    expect(await fitsWidth(page)).toBe(true);
+    await expectAccessible(page);
+
+    // Reloaded in Amharic, the dashboard reads the same steps in Amharic, with Ethiopian dates.
+    await dashboard.goto(`${baseUrl}/patient/dashboard?lng=am`);
+    const amharic = timeline(dashboard, "የምክክርዎ ሂደት");
+    await amharic.getByRole("listitem").filter({ hasText: "ዶ/ር Abebe ተቀብለውታል" }).waitFor();
+    expect(await amharic.locator("time").first().textContent()).toMatch(/ዓ\.ም\. \d\d:\d\d$/);
+    expect(await fitsWidth(dashboard)).toBe(true);
+    await expectAccessible(dashboard);
+    expect(doctor.problems.join("\n")).toBe("");
+    expect(patient.problems.join("\n")).toBe("");
+  }, 120_000);
+});
