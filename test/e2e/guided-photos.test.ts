@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { DEMO_PASSWORD } from "../../scripts/demo-data";
 import { expectAccessible } from "./accessibility";
-import { baseUrl, endJourneys, signIn, signUpNewPatient, startJourney } from "./journey";
+import { baseUrl, endJourneys, fillIntake, signIn, signUpNewPatient, startJourney } from "./journey";
 
 afterEach(endJourneys);
 
@@ -72,6 +72,7 @@ describe("guided photos", () => {
     await page.getByTestId("wizard-next").click();
     await page.waitForURL(/step=2/);
     await page.getByLabel("What is going on with your skin?").fill("A dark patch on my left forearm");
+    await fillIntake(page);
     await page.getByRole("button", { name: "Submit request" }).click();
     await page.waitForURL(/step=3/);
     const consultationId = new URL(page.url()).searchParams.get("id");

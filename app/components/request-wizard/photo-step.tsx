@@ -83,7 +83,10 @@ export function PhotoStep({
     if (answer.draftId && !draftRef.current) {
       draftRef.current = answer.draftId;
       setDraftId(answer.draftId);
-      navigate(`?step=1&draft=${answer.draftId}${carried}`, { replace: true, preventScrollReset: true });
+      // The address gains the draft; a patient already moving on (Next) cancels this, which is fine.
+      void Promise.resolve(navigate(`?step=1&draft=${answer.draftId}${carried}`, { replace: true, preventScrollReset: true })).catch(
+        () => {},
+      );
     }
     const photoId = answer.photoIds?.[0];
     if (photoId) update(key, { status: "done", progress: 1, photoId });
