@@ -27,6 +27,8 @@ import type { Role } from "~/domain/roles";
 import type { Audience } from "~/i18n";
 import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
 import { useNonce } from "~/nonce";
+import { offlineReading } from "~/offline/offline-reading-script";
+import { OFFLINE_STORES } from "~/offline/service-worker";
 import { usePageHydrates } from "~/page-hydration";
 import { findSessionUser } from "~/server/auth/session.server";
 import { unreadNotificationCount } from "~/server/db/notifications.server";
@@ -70,6 +72,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
           }
         : null,
       signedInRole: user?.role ?? null,
+      // Whose pages the offline service worker keeps: patients' and doctors' own, never an admin's.
+      offlineAccount: user && user.role !== "admin" ? user.userId : null,
       doctorBell,
       unreadNotifications,
       // For the error boundary, which has no loader of its own to translate a title.
@@ -90,6 +94,12 @@ const audienceOf = (role: Role | null): Audience | undefined => role ?? undefine
 const staticPageScript = (language: string) =>
   import.meta.env.SSR
     ? `{let __name=(f)=>f;(${enhanceStaticPage.toString()})(${JSON.stringify(LANGUAGE_STORAGE_KEY)},${JSON.stringify(language)})}`
+    : "";
+
+/** The inline script of offline reading (offline/offline-reading-script); only the server renders it. */
+const offlineReadingScript = (account: string | null) =>
+  import.meta.env.SSR
+    ? `{let __name=(f)=>f;(${offlineReading.toString()})(${JSON.stringify(account)},${JSON.stringify(OFFLINE_STORES)})}`
     : "";
 
 export function Layout({ children }: { children: ReactNode }) {
@@ -125,6 +135,12 @@ export function Layout({ children }: { children: ReactNode }) {
           <Toaster key={`${rootData.toast.kind}:${rootData.toast.title}:${rootData.toast.description}`} toast={rootData.toast} />
         ) : null}
         {rootData?.signedInRole ? <SessionEndedNotice /> : null}
+        {/* Rendered by the server alone: the browser keeps it as it came (a client render has no text for it). */}
+        <script
+          nonce={nonce}
+          suppressHydrationWarning
+          dangerouslySetInnerHTML={{ __html: import.meta.env.SSR ? offlineReadingScript(rootData?.offlineAccount ?? null) : "" }}
+        />
         {hydrates ? (
           <>
             <ScrollRestoration nonce={nonce} />

@@ -15,6 +15,8 @@ function contentSecurityPolicy(nonce: string, { production }: { production: bool
     "font-src 'self'",
     // 'self' covers this site's own ws:/wss: (CSP Level 3); no socket to any other host.
     "connect-src 'self'",
+    // The offline service worker (/sw.js): 'strict-dynamic' above would not let a page register it.
+    "worker-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",
     // Pay posts to our action, which redirects to Chapa's hosted checkout: the one other place a form may lead.
