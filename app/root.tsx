@@ -28,7 +28,7 @@ import type { Audience } from "~/i18n";
 import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
 import { useNonce } from "~/nonce";
 import { offlineReading } from "~/offline/offline-reading-script";
-import { OFFLINE_STORES } from "~/offline/service-worker";
+import { OFFLINE_STORES } from "~/offline/stores";
 import { usePageHydrates } from "~/page-hydration";
 import { findSessionUser } from "~/server/auth/session.server";
 import { unreadNotificationCount } from "~/server/db/notifications.server";

@@ -1,4 +1,4 @@
-import type { OfflineStoreNames } from "~/offline/service-worker";
+import type { OfflineStoreNames } from "~/offline/stores";
 
 /**
  * The page's side of offline reading, as one small inline script (root serialises it with `toString()`,

@@ -1,3 +1,5 @@
+import type { OfflineStoreNames } from "~/offline/stores";
+
 /**
  * The service worker (served at /sw.js by routes/sw[.]js.ts, serialised with `toString()`, so it uses
  * nothing from outside): a flaky network loses nothing the reader has already seen.
@@ -107,19 +109,6 @@ export function runServiceWorker(scope: ServiceWorkerScope, names: OfflineStoreN
     if (signingInOrOut.test(url.pathname) && url.search) event.waitUntil(forget());
   });
 }
-
-/** Where the offline copies live: read by the worker, the page's registration and the sign-out. */
-export interface OfflineStoreNames {
-  pagesCache: string;
-  assetsCache: string;
-  queueDatabase: string;
-}
-
-export const OFFLINE_STORES: OfflineStoreNames = {
-  pagesCache: "qoda-pages",
-  assetsCache: "qoda-assets",
-  queueDatabase: "qoda-offline-queue",
-};
 
 // What the worker uses of its global scope (the DOM's types do not describe a worker's).
 interface ExtendableEventLike extends Event {

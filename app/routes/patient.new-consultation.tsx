@@ -73,6 +73,7 @@ export async function loader(args: LoaderFunctionArgs) {
       submitted,
       submissionKey: null,
       intakeWords: null,
+      waitingWords: null,
       followUp: null as ShownFollowUp | null,
     });
   }
@@ -100,6 +101,8 @@ export async function loader(args: LoaderFunctionArgs) {
     // A fresh key for this rendering of the form: sent twice, it still makes one request.
     submissionKey: crypto.randomUUID(),
     intakeWords: step === 2 ? intakeFormWords(t) : null,
+    // Shown while a request written without a connection waits in the browser for the network.
+    waitingWords: step === 2 ? t("offline.requestWaiting") : null,
   };
   // A follow-up that may not be sent says why (4xx), and the wizard is not shown.
   return data({ ...page, followUp: followUp?.shown ?? null }, { status: followUp?.status ?? 200 });
@@ -232,6 +235,7 @@ export default function NewConsultation() {
               lastResult={actionData?.submit?.result}
               formError={actionData?.submit?.formError}
               onProgress={setProgress}
+              waitingWords={loaded.waitingWords ?? ""}
             />
           ) : null}
           <RequestSidebar

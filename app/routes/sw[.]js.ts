@@ -1,4 +1,5 @@
-import { OFFLINE_STORES, runServiceWorker } from "~/offline/service-worker";
+import { runServiceWorker } from "~/offline/service-worker";
+import { OFFLINE_STORES } from "~/offline/stores";
 
 /** How many of the reader's pages (and photos) are kept for reading offline. */
 const KEPT_PAGES = 40;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, demoConsultationIn } from "../../scripts/demo-data";
-import { baseUrl, endJourneys, signIn, startJourney } from "./journey";
+import { baseUrl, endJourneys, fillIntake, signIn, signUpNewPatient, startJourney } from "./journey";
 
 afterEach(endJourneys);
 
@@ -36,6 +36,26 @@ describe("a flaky network loses nothing", () => {
     // The next page signed out (a reload here) takes the worker away too.
     await page.reload();
     await expect.poll(() => page.evaluate(() => navigator.serviceWorker.getRegistration().then(Boolean))).toBe(false);
+    expect(problems).toEqual([]);
+  });
+
+  it("a request written without a connection waits in the browser, says so, and is sent once when the network returns", async () => {
+    const { browser, page, problems } = await startJourney();
+    await signUpNewPatient(page, "Meron");
+    await page.goto(`${baseUrl}/patient/new-consultation?step=2`, { waitUntil: "networkidle" });
+    const complaint = `A rash written on the bus ${Date.now()}`;
+    await page.getByLabel("What is going on with your skin?").fill(complaint);
+    await fillIntake(page);
+
+    await browser.setOffline(true);
+    await page.getByRole("button", { name: "Submit request" }).click();
+    expect(await page.getByTestId("request-waiting").textContent()).toContain("will be sent by itself");
+    expect(page.url()).toContain("step=2");
+
+    await browser.setOffline(false);
+    await page.waitForURL(/step=3/);
+    await page.goto(`${baseUrl}/patient/consultations`);
+    expect(await page.getByText(complaint).count()).toBe(1);
     expect(problems).toEqual([]);
   });
 });

@@ -10,6 +10,7 @@ import { IntakeFields } from "~/components/request-wizard/intake-fields";
 import type { RequestDetailsSchema } from "~/domain/consultation-request";
 import { PRIORITIES } from "~/domain/consultation-status";
 import type { TextKey } from "~/i18n";
+import { useHeldRequest } from "~/offline/request-queue";
 import type { IntakeFormWords } from "~/server/intake-words.server";
 
 const loadValidateRequestDetails = () => import("~/components/forms/validators").then((module) => module.validateRequestDetails);
@@ -28,10 +29,13 @@ export function DetailsStep({
   formError,
   onProgress,
   intakeWords,
+  waitingWords,
 }: {
   draftId: string | null;
   /** The intake's words, from the server (not shipped as script). */
   intakeWords: IntakeFormWords;
+  /** Said while a request written offline waits for the network (from the server, not shipped as script). */
+  waitingWords: string;
   submissionKey: string | null;
   /** What was typed here before (kept in the draft by "Previous"), or null. */
   details: Partial<z.input<typeof RequestDetailsSchema>> | null;
@@ -53,6 +57,8 @@ export function DetailsStep({
       onProgress({ complaintFilled: Boolean(details?.chiefComplaint?.trim()), historyFilled: Boolean(details?.knownIllnesses?.trim()) }),
     [details, onProgress],
   );
+  const held = useHeldRequest();
+  const formProps = getFormProps(form);
   const report = (formElement: HTMLFormElement) => {
     const data = new FormData(formElement);
     onProgress({
@@ -84,9 +90,21 @@ export function DetailsStep({
         <FormAlert title={t("request.errors.missingTitle")} message={t("request.errors.missingComplaint")} />
       ) : null}
       {formError ? <FormAlert title={t("request.errors.submitTitle")} message={t(formError)} /> : null}
+      {held.waiting ? (
+        <p role="status" className="alert alert-info" data-testid="request-waiting">
+          {waitingWords}
+        </p>
+      ) : null}
       <Form
         method="post"
-        {...getFormProps(form)}
+        {...formProps}
+        onSubmit={(event) => {
+          formProps.onSubmit(event);
+          const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+          // Without a connection, a valid request waits here and goes by itself when the network returns.
+          if (event.defaultPrevented || submitter?.value !== "submit") return;
+          if (held.holdWhenOffline(new FormData(event.currentTarget, submitter))) event.preventDefault();
+        }}
         onFocusCapture={validation.onFocusCapture}
         onInput={(event) => report(event.currentTarget)}
         className="flex flex-col gap-4"
