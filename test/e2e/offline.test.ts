@@ -30,9 +30,21 @@ describe("a flaky network loses nothing", () => {
     await browser.setOffline(false);
 
     await page.goto(consultationUrl, { waitUntil: "networkidle" });
+    // A request still waiting for the network (as the wizard keeps one) is private too.
+    await page.evaluate(
+      () =>
+        new Promise((done) => {
+          const opening = indexedDB.open("qoda-offline-queue", 1);
+          opening.onupgradeneeded = () => opening.result.createObjectStore("requests").put({ fields: [] }, "new-consultation");
+          opening.onsuccess = () => done(opening.result.close());
+        }),
+    );
+    const queueKept = () => page.evaluate(() => indexedDB.databases().then((all) => all.some((db) => db.name === "qoda-offline-queue")));
+    expect(await queueKept()).toBe(true);
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.waitForURL(/\/login$/);
     await expect.poll(() => page.evaluate(() => caches.has("qoda-pages"))).toBe(false);
+    await expect.poll(queueKept).toBe(false);
     // The next page signed out (a reload here) takes the worker away too.
     await page.reload();
     await expect.poll(() => page.evaluate(() => navigator.serviceWorker.getRegistration().then(Boolean))).toBe(false);
