@@ -24,7 +24,6 @@ import { useFocusOnArrival } from "~/components/use-focus-on-arrival";
 import { formatYear } from "~/domain/dates";
 import { DEFAULT_LANGUAGE, LANGUAGE_STORAGE_KEY } from "~/domain/languages";
 import type { Role } from "~/domain/roles";
-import { manifestPath, QODA_THEME_COLOUR } from "~/domain/web-app-manifest";
 import type { Audience } from "~/i18n";
 import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
 import { useNonce } from "~/nonce";
@@ -37,7 +36,10 @@ import { enhanceStaticPage } from "~/static-page-script";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
-  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  // (No type: the server names it image/svg+xml, and root's every byte counts against the pages' JS budgets.)
+  { rel: "icon", href: "/favicon.svg" },
+  // Installable (issue 18). Fetched with the reader's cookie, so the manifest speaks the language they chose.
+  { rel: "manifest", href: "/manifest.webmanifest", crossOrigin: "use-credentials" },
 ];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -105,10 +107,6 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light dark" />
-        {/* Installable (issue 18): the manifest in the reader's language, the title bar's colour, the icon iOS takes. */}
-        <link rel="manifest" href={manifestPath(language)} />
-        <meta name="theme-color" content={QODA_THEME_COLOUR} />
-        <link rel="apple-touch-icon" href="/icons/qoda-192.png" />
         <Meta />
         <Links />
       </head>

@@ -1,15 +1,12 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 
-import { isLanguage } from "~/domain/languages";
 import { webAppManifest } from "~/domain/web-app-manifest";
 import { detectLanguage, getTranslatorFor } from "~/i18n.server";
 
-// The web app manifest (what a phone needs to install Qoda), in the reader's language: root links it
-// with `?lang=` (a browser fetches a manifest without cookies); opened without it, the phone's own
-// language preference decides. Public.
+// The web app manifest (what a phone needs to install Qoda), in the reader's language: root links it to
+// be fetched with cookies, so the language they chose decides; without one, the phone's preference. Public.
 export async function loader({ request }: LoaderFunctionArgs) {
-  const asked = new URL(request.url).searchParams.get("lang");
-  const language = isLanguage(asked) ? asked : await detectLanguage(request);
+  const language = await detectLanguage(request);
   const t = await getTranslatorFor(language);
   const manifest = webAppManifest(language, {
     name: t("installableApp.name"),
@@ -23,8 +20,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return Response.json(manifest, {
     headers: {
       "Content-Type": "application/manifest+json; charset=utf-8",
-      "Cache-Control": "public, max-age=3600",
-      Vary: "Accept-Language",
+      // Its language follows the reader's cookie: asked again each time, never shared between readers.
+      "Cache-Control": "private, no-cache",
+      Vary: "Cookie, Accept-Language",
     },
   });
 }

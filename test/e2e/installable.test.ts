@@ -55,7 +55,7 @@ describe("installing Qoda", () => {
       const page = browser.pages()[0] ?? (await browser.newPage());
       await page.goto(baseUrl);
       const chromiumView = await manifestAsChromiumSeesIt(page);
-      expect(chromiumView.url).toBe(`${baseUrl}/manifest.webmanifest?lang=en`);
+      expect(chromiumView.url).toBe(`${baseUrl}/manifest.webmanifest`);
       expect(chromiumView.errors).toEqual([]);
       // Whether a service worker is needed is another part of issue 18; nothing else may stand in the way.
       expect(chromiumView.installabilityErrors.filter((error) => !/service-worker|offline/.test(error))).toEqual([]);
@@ -91,7 +91,6 @@ describe("installing Qoda", () => {
       manifest.icons,
     );
     expect(icons).toEqual(expect.arrayContaining(["any 192x192 192x192", "any 512x512 512x512", "maskable 512x512 512x512"]));
-    expect(await page.getAttribute('meta[name="theme-color"]', "content")).toBe("#8a3b12");
     expect(problems).toEqual([]);
   });
 
@@ -99,7 +98,7 @@ describe("installing Qoda", () => {
     const { page } = await startJourney();
     await page.goto(`${baseUrl}/?lng=am`);
     const chromiumView = await manifestAsChromiumSeesIt(page);
-    expect(chromiumView.url).toBe(`${baseUrl}/manifest.webmanifest?lang=am`);
+    expect(chromiumView.url).toBe(`${baseUrl}/manifest.webmanifest`);
     expect(chromiumView.errors).toEqual([]);
     expect(chromiumView.manifest?.short_name).toBe("ቆዳ");
     const manifest = await linkedManifest(page);
