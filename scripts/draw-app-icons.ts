@@ -7,15 +7,16 @@ import { join } from "node:path";
 
 import { chromium } from "playwright-core";
 
-import { QODA_THEME_COLOUR } from "../app/domain/web-app-manifest.ts";
 import { CHROMIUM_PATH, ensureChromium, LAUNCH_ARGS } from "../test/e2e/chromium.ts";
 import { PROJECT_ROOT } from "./local-stack.ts";
 
 const PUBLIC = join(PROJECT_ROOT, "public");
 const favicon = readFileSync(join(PUBLIC, "favicon.svg"), "utf8");
+/** The favicon's background colour (the brand's, as the manifest's theme_color). */
+const brandColour = /<rect [^>]*fill="([^"]+)"/.exec(favicon)![1];
 /** The favicon's letter, scaled into the safe circle (its 64-unit square shrunk to 80 %), on a full bleed. */
 const maskable = favicon
-  .replace(/<rect [^>]*\/>/, `<rect width="64" height="64" fill="${QODA_THEME_COLOUR}"/>`)
+  .replace(/<rect [^>]*\/>/, `<rect width="64" height="64" fill="${brandColour}"/>`)
   .replace(/<text /, '<text transform="translate(6.4 6.4) scale(0.8)" ');
 
 const ICONS = [

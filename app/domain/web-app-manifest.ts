@@ -1,8 +1,8 @@
 // The web app manifest: what a phone needs to install Qoda on its home screen (issue 18).
 import type { Language } from "./languages";
 
-/** The brand colour (the theme's primary): the installed app's title bar and the icons' background. */
-export const QODA_THEME_COLOUR = "#8a3b12";
+/** The brand colour (the theme's primary, public/favicon.svg's background): the installed app's title bar. */
+const QODA_THEME_COLOUR = "#8a3b12";
 
 /** The manifest's words, in the reader's language. */
 interface ManifestWords {
