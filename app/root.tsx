@@ -38,7 +38,10 @@ import { enhanceStaticPage } from "~/static-page-script";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
-  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  // (No type: the server names it image/svg+xml, and root's every byte counts against the pages' JS budgets.)
+  { rel: "icon", href: "/favicon.svg" },
+  // Installable (issue 18). Fetched with the reader's cookie, so the manifest speaks the language they chose.
+  { rel: "manifest", href: "/manifest.webmanifest", crossOrigin: "use-credentials" },
 ];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -1,6 +1,7 @@
 // `npm run bench:size`: what a first visit to each page downloads, measured in a real browser (Debian's
 // chromium, cache off) against its own `wrangler dev` (port 8797 or BENCH_PORT, fresh seeded state):
-// gzipped JS and CSS, the font files the page draws with, and the whole visit. Each page is then audited
+// gzipped JS and CSS, the font files the page draws with, and the whole visit (and the Amharic landing
+// page's whole visit on a phone without an Ethiopic font). Each page is then audited
 // with axe in English and in Amharic (the run's one accessibility audit of every page). Fails when a page
 // is over its budget, has a serious or critical violation, could not be measured (it answered with
 // another page), or is missing from the list below. `npm test` runs it with `--no-build`, on the state
@@ -12,7 +13,7 @@ import { gzipSync } from "node:zlib";
 import { type Browser, type BrowserContext, chromium, type Page, type Response as PageResponse } from "playwright-core";
 
 import { auditInBothLanguages } from "../test/e2e/accessibility.ts";
-import { CHROMIUM_PATH, ensureChromium, LAUNCH_ARGS } from "../test/e2e/chromium.ts";
+import { CHROMIUM_PATH, ensureChromium, environmentWithoutEthiopicFonts, LAUNCH_ARGS } from "../test/e2e/chromium.ts";
 import { DEMO_ACCOUNTS, DEMO_CONSULTATIONS, DEMO_PASSWORD, demoConsultationIn } from "./demo-data.ts";
 import { benchPort, build, copyState, PROJECT_ROOT, run, SEEDED_STATE_VARIABLE, seededState, startDevServer } from "./local-stack.ts";
 
@@ -117,6 +118,8 @@ function jsBudgetKb(route: string) {
 }
 /** The English landing page's whole first visit: document, JS, CSS, fonts and images. */
 const LANDING_TOTAL_BUDGET_KB = 180;
+/** The Amharic landing page's whole first visit, on a phone without an Ethiopic font of its own (issue 18). */
+const AMHARIC_LANDING_TOTAL_BUDGET_KB = 80;
 
 interface Visit {
   route: string;
@@ -268,10 +271,24 @@ try {
   await Promise.all(Array.from({ length: VISITS_AT_ONCE }, visitor));
   await browser.close();
 
+  // An Amharic reader's first visit to the landing page (the phone asks for Amharic), on a phone with no
+  // Ethiopic font of its own: the worst case, where the page's own Ethiopic font is downloaded.
+  const amharicBrowser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: LAUNCH_ARGS,
+    env: environmentWithoutEthiopicFonts(),
+  });
+  const amharicContext = await amharicBrowser.newContext({ locale: "am-ET", viewport: { width: 360, height: 780 } });
+  const amharicPage = await amharicContext.newPage();
+  const amharicLanding = await measure(amharicPage, baseUrl, "_index", "/");
+  const amharicLanguage = await amharicPage.getAttribute("html", "lang");
+  await amharicBrowser.close();
+
   const pad = (text: string, width: number) => text.padEnd(width);
   const num = (value: number) => value.toFixed(1).padStart(6);
   console.log(
-    `\nFirst visit, gzipped (KB). Budgets: JS ≤ 100 landing/terms/privacy, ≤ 120 login/register, ≤ 140 others; English landing total ≤ ${LANDING_TOTAL_BUDGET_KB}.\n`,
+    `\nFirst visit, gzipped (KB). Budgets: JS ≤ 100 landing/terms/privacy, ≤ 120 login/register, ≤ 140 others; English landing total ≤ ${LANDING_TOTAL_BUDGET_KB}, Amharic landing total ≤ ${AMHARIC_LANDING_TOTAL_BUDGET_KB}.\n`,
   );
   console.log(`${pad("route", 28)} ${pad("path", 34)}     JS   CSS  fonts  total  font files`);
   for (const visit of visits) {
@@ -286,6 +303,16 @@ try {
   console.log(`\nEnglish landing page, whole first visit: ${landing.totalKb.toFixed(1)} KB (budget ${LANDING_TOTAL_BUDGET_KB} KB)`);
   if (landing.totalKb > LANDING_TOTAL_BUDGET_KB)
     sizeProblems.push(`English landing page: ${landing.totalKb.toFixed(1)} KB in all, over its ${LANDING_TOTAL_BUDGET_KB} KB budget`);
+  console.log(
+    `Amharic landing page, whole first visit without an Ethiopic font on the phone: ${amharicLanding.totalKb.toFixed(1)} KB` +
+      ` (budget ${AMHARIC_LANDING_TOTAL_BUDGET_KB} KB; JS ${amharicLanding.jsKb.toFixed(1)}, CSS ${amharicLanding.cssKb.toFixed(1)},` +
+      ` fonts ${amharicLanding.fontsKb.toFixed(1)}: ${amharicLanding.fonts.join(", ") || "-"})`,
+  );
+  if (amharicLanguage !== "am") sizeProblems.push(`Amharic landing page: not measured, the page answered in ${amharicLanguage}`);
+  else if (amharicLanding.totalKb > AMHARIC_LANDING_TOTAL_BUDGET_KB)
+    sizeProblems.push(
+      `Amharic landing page: ${amharicLanding.totalKb.toFixed(1)} KB in all, over its ${AMHARIC_LANDING_TOTAL_BUDGET_KB} KB budget`,
+    );
 } catch (error) {
   sizeProblems.push(`the run stopped: ${error instanceof Error ? error.message : String(error)}`);
 } finally {

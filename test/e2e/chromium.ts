@@ -1,5 +1,7 @@
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 import { type Browser, type BrowserContext, chromium } from "playwright-core";
 
@@ -31,6 +33,26 @@ export const LAUNCH_ARGS = [
   "--disable-component-update",
   "--disable-sync",
 ];
+
+/**
+ * Chromium's environment for a phone without an Ethiopic font of its own: fontconfig hides the system's
+ * Ethiopic fonts (fonts-noto-core brings Noto Sans Ethiopic), so the stylesheet's local() finds nothing
+ * and the page's own font files are downloaded, as on such a phone.
+ */
+export function environmentWithoutEthiopicFonts(): Record<string, string> {
+  const config = join(mkdtempSync(join(tmpdir(), "qoda-fontconfig-")), "fonts.conf");
+  writeFileSync(
+    config,
+    `<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+<fontconfig>
+  <include ignore_missing="yes">/etc/fonts/fonts.conf</include>
+  <selectfont><rejectfont><glob>*Ethiopic*</glob></rejectfont></selectfont>
+</fontconfig>
+`,
+  );
+  return { ...(process.env as Record<string, string>), FONTCONFIG_FILE: config };
+}
 
 /**
  * One Chromium per test file (each file gets its own module state), started on first use: launching

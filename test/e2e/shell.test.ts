@@ -1,6 +1,7 @@
-import type { Page } from "playwright-core";
+import { chromium, type Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 
+import { CHROMIUM_PATH, environmentWithoutEthiopicFonts, LAUNCH_ARGS } from "./chromium";
 import { baseUrl, endJourneys, startJourney } from "./journey";
 
 afterEach(endJourneys);
@@ -37,37 +38,80 @@ describe("the landing page", () => {
     expect(problems).toEqual([]);
   });
 
-  it("speaks Amharic with ?lng=am, drawn in the self-hosted Ethiopic font", async () => {
+  it("speaks Amharic with ?lng=am, drawn with the phone's own Noto Sans Ethiopic when it has one: no font file downloaded", async () => {
+    // This Chromium has Noto Sans Ethiopic installed (fonts-noto-core), like most Android phones.
     const { page, problems } = await newPage();
-    const fontResponses: string[] = [];
-    page.on("response", (response) => {
-      if (/noto-sans-ethiopic-ethiopic-\d+-normal.*\.woff2$/.test(response.url()) && response.ok()) fontResponses.push(response.url());
-    });
+    const ethiopicFiles = ethiopicFontFilesOf(page);
     await page.goto(`${baseUrl}/?lng=am`);
     expect(await page.getAttribute("html", "lang")).toBe("am");
     expect(await page.locator("h1").textContent()).toBe("የቆዳ ሐኪም ምክር፣ በስልክዎ ላይ");
     await page.evaluate(() => document.fonts.ready);
-    const ethiopicFaceLoaded = await page.evaluate(() =>
-      [...document.fonts].some(
-        (face) =>
-          face.family.replace(/"/g, "") === "Noto Sans Ethiopic" && face.unicodeRange.includes("U+1200") && face.status === "loaded",
-      ),
-    );
-    expect(ethiopicFaceLoaded).toBe(true);
-    expect(fontResponses.length).toBeGreaterThan(0);
-    expect(fontResponses.every((url) => url.startsWith(baseUrl))).toBe(true);
+    expect(await ethiopicFacesLoaded(page)).toBeGreaterThan(0);
+    expect(ethiopicFiles).toEqual([]);
     expect(await page.locator("h1").evaluate((h1) => getComputedStyle(h1).fontFamily)).toMatch(/^"?Noto Sans Ethiopic/);
-    // Real glyphs, not boxes: different Ethiopic letters have different widths in the loaded font.
-    const widths = await page.evaluate(() => {
-      const context = document.createElement("canvas").getContext("2d")!;
-      context.font = '40px "Noto Sans Ethiopic"';
-      return ["ሀሀሀሀ", "ጨጨጨጨ", "ፐፐፐፐ"].map((text) => Math.round(context.measureText(text).width));
-    });
-    expect(new Set(widths).size).toBeGreaterThan(1);
+    expect(await drawsRealEthiopicGlyphs(page)).toBe(true);
     expect(await fitsPhoneWidth(page)).toBe(true);
     expect(problems).toEqual([]);
   });
+
+  it("on a phone without an Ethiopic font, downloads only the self-hosted cut of the letters Qoda writes, and the rest when typed", async () => {
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: LAUNCH_ARGS,
+      env: environmentWithoutEthiopicFonts(),
+    });
+    try {
+      const page = await browser.newPage({ viewport: { width: 360, height: 780 } });
+      const problems: string[] = [];
+      page.on("console", (message) => message.type() === "error" && problems.push(message.text()));
+      const ethiopicFiles = ethiopicFontFilesOf(page);
+      await page.goto(`${baseUrl}/?lng=am`);
+      expect(await page.locator("h1").textContent()).toBe("የቆዳ ሐኪም ምክር፣ በስልክዎ ላይ");
+      await page.evaluate(() => document.fonts.ready);
+      expect(await ethiopicFacesLoaded(page)).toBe(1);
+      expect(ethiopicFiles.map((url) => new URL(url).pathname)).toEqual([expect.stringMatching(/noto-sans-ethiopic-qoda-400.*\.woff2$/)]);
+      expect(ethiopicFiles.every((url) => url.startsWith(baseUrl))).toBe(true);
+      expect(await drawsRealEthiopicGlyphs(page)).toBe(true);
+      // A letter Qoda never writes (ሀ, as in a name someone types) brings the rest of the syllabary.
+      await page.evaluate(() => document.fonts.load('16px "Noto Sans Ethiopic"', "ሀ"));
+      expect(await ethiopicFacesLoaded(page)).toBe(2);
+      expect(ethiopicFiles.some((url) => /noto-sans-ethiopic-typed-400.*\.woff2$/.test(url))).toBe(true);
+      expect(problems).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
 });
+
+/** The Ethiopic font files the page downloads from now on (collected as they arrive). */
+function ethiopicFontFilesOf(page: Page) {
+  const urls: string[] = [];
+  page.on("response", (response) => {
+    if (response.request().resourceType() === "font" && /ethiopic-(qoda|typed)-400/.test(response.url()) && response.ok())
+      urls.push(response.url());
+  });
+  return urls;
+}
+
+/** How many of the stylesheet's Ethiopic faces (the two cuts of U+1200–137F) are loaded. */
+const ethiopicFacesLoaded = (page: Page) =>
+  page.evaluate(
+    () =>
+      [...document.fonts].filter(
+        (face) => face.family.replace(/"/g, "") === "Noto Sans Ethiopic" && /U\+12/.test(face.unicodeRange) && face.status === "loaded",
+      ).length,
+  );
+
+/** Real glyphs, not boxes: different Ethiopic letters of the heading have different widths in the font. */
+async function drawsRealEthiopicGlyphs(page: Page) {
+  const widths = await page.evaluate(() => {
+    const context = document.createElement("canvas").getContext("2d")!;
+    context.font = '40px "Noto Sans Ethiopic"';
+    return ["ቆቆቆቆ", "ሐሐሐሐ", "ምምምም"].map((text) => Math.round(context.measureText(text).width));
+  });
+  return new Set(widths).size > 1;
+}
 
 describe("the language switcher", () => {
   it("switches in place with JavaScript on, mirrors the choice in localStorage, and the server remembers it", async () => {

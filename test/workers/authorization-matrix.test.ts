@@ -41,6 +41,7 @@ const MATRIX: Record<string, Record<Persona, Expectation>> = {
   "routes/privacy": everyone(200),
   "routes/health": everyone(200),
   "routes/sw[.]js": everyone(200),
+  "routes/manifest[.]webmanifest": everyone(200),
   "routes/access-denied": everyone(403),
   "routes/account-issue": everyone(200),
   "routes/$": everyone(404),
