@@ -1,4 +1,4 @@
-import { Form, Link, useNavigate } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 
@@ -56,7 +56,6 @@ export function PhotoStep({
 }) {
   const { t } = useTranslation();
   const hydrated = useHydrated();
-  const navigate = useNavigate();
   const [draftId, setDraftId] = useState(initialDraftId);
   const [uploads, setUploads] = useState<Upload[]>([]);
   const queue = useRef(Promise.resolve());
@@ -83,10 +82,9 @@ export function PhotoStep({
     if (answer.draftId && !draftRef.current) {
       draftRef.current = answer.draftId;
       setDraftId(answer.draftId);
-      // The address gains the draft; a patient already moving on (Next) cancels this, which is fine.
-      void Promise.resolve(navigate(`?step=1&draft=${answer.draftId}${carried}`, { replace: true, preventScrollReset: true })).catch(
-        () => {},
-      );
+      // The address gains the draft, so a reload finds it. Written into history, not navigated to: nothing
+      // needs loading again, and a router navigation cut short by the patient's "Next" rejects unheard.
+      window.history.replaceState(window.history.state, "", `?step=1&draft=${answer.draftId}${carried}`);
     }
     const photoId = answer.photoIds?.[0];
     if (photoId) update(key, { status: "done", progress: 1, photoId });
