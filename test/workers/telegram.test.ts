@@ -11,7 +11,7 @@ import amTexts from "~/locales/am/server.json";
 import enTexts from "~/locales/en/server.json";
 import { loadConfig } from "~/server/env.server";
 import { deliverDueTelegram } from "~/server/telegram/outbox.server";
-import { queueTelegram } from "~/server/telegram/queue.server";
+import { queueNewRequestForDoctors, queueTelegram } from "~/server/telegram/queue.server";
 import { blockBotInStandIn } from "~/server/telegram/stand-in-api.server";
 
 import { Visitor } from "./browser-like";
@@ -237,5 +237,23 @@ describe("the news sent", () => {
     expect(await linkOf(patient.userId)).toBeNull();
     const later = await deliverDueTelegram(db, config, new Date(Date.now() + 24 * 60 * 60_000), { userIds: [patient.userId] });
     expect(later).toMatchObject({ sent: 0, unlinked: 0, retrying: 0, failed: 0 });
+  });
+
+  it("tells doctors of a new request only when they asked for it", async () => {
+    const asking = await signedIn("doctor");
+    const quiet = await signedIn("doctor");
+    const askingChat = newChat();
+    await press(askingChat, await linkToken(new Visitor(asking.cookie), "doctor"));
+    await press(newChat(), await linkToken(new Visitor(quiet.cookie), "doctor"));
+    const saved = await new Visitor(asking.cookie).post("/doctor/profile/telegram", { intent: "telegram-new-requests", wants: "yes" });
+    expect(saved.headers.get("Location")).toBe("/doctor/profile/telegram");
+    const patientId = await createUser("patient");
+    const consultation = await createConsultation(patientId, "pending", { title: "Scalp flakes" });
+    const told = await queueNewRequestForDoctors(db, consultation.id, null);
+    expect(told).toContain(asking.userId);
+    expect(told).not.toContain(quiet.userId);
+    await deliverDueTelegram(db, config, new Date(), { userIds: [asking.userId] });
+    const expected = enTexts.telegram.kinds.new_request.replace("{{title}}", "Scalp flakes");
+    expect((await chatMessages(askingChat)).at(-1)?.text).toBe(`${expected}\n\n${ORIGIN}/consultation/${consultation.id}/accept`);
   });
 });

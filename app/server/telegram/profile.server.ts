@@ -20,6 +20,25 @@ function telegramDeepLink(bot: TelegramBotConfig, token: string) {
   return bot.standIn ? `/dev/telegram/start?start=${token}` : `https://t.me/${bot.username}?start=${token}`;
 }
 
+/** The profile's Telegram section (a line and a link to its page), or null where Telegram is off. */
+export async function telegramSummary(
+  db: Database,
+  config: AppConfig,
+  t: Translate,
+  user: { userId: string; role: "patient" | "doctor" },
+  language: Language,
+) {
+  if (!config.telegram) return null;
+  const link = await telegramLinkOf(db, user.userId);
+  return {
+    id: "telegram",
+    title: t("telegram.profile.title"),
+    line: link ? t("telegram.profile.linked", { date: formatDay(link.linkedAt, language) }) : t("telegram.profile.summaryNotLinked"),
+    change: link ? t("telegram.profile.manage") : t("telegram.profile.link"),
+    href: `/${user.role}/profile/telegram`,
+  };
+}
+
 export async function telegramPanels(
   db: Database,
   config: AppConfig,

@@ -3,7 +3,7 @@
 // person with a linked chat; outbox.server sends it.
 import { and, eq, gt, type SQL, sql } from "drizzle-orm";
 
-import { telegramLinks, telegramOutbox } from "~/db/schema";
+import { doctors, telegramLinks, telegramOutbox } from "~/db/schema";
 import type { NotificationKind } from "~/domain/notifications";
 import { isTelegramKind, TELEGRAM_NEW_MESSAGE_INTERVAL_MS, type TelegramKind } from "~/domain/telegram";
 import type { Database } from "~/server/db/client.server";
@@ -45,4 +45,33 @@ export function queuedTelegram(db: Database, news: TelegramNews, now: Date, only
 /** Queues `news` on its own (its cause is already written). */
 export async function queueTelegram(db: Database, news: TelegramNews, now = new Date()) {
   await queuedTelegram(db, news, now);
+}
+
+/**
+ * A new request in the queue, for every active doctor who linked Telegram and asked for new requests
+ * (a follow-up held for its own doctor: that doctor alone). Returns who was told, for delivery.
+ */
+export async function queueNewRequestForDoctors(db: Database, consultationId: string, onlyDoctorId: string | null, now = new Date()) {
+  const askers = await db
+    .select({ userId: telegramLinks.userId })
+    .from(telegramLinks)
+    .innerJoin(doctors, eq(doctors.userId, telegramLinks.userId))
+    .where(
+      and(
+        eq(telegramLinks.wantsNewRequests, true),
+        eq(doctors.status, "active"),
+        onlyDoctorId ? eq(doctors.userId, onlyDoctorId) : undefined,
+      ),
+    );
+  const statements = askers.flatMap(({ userId }) => {
+    const statement = queuedTelegram(
+      db,
+      { userId, kind: "new_request", consultationId, link: `/consultation/${consultationId}/accept` },
+      now,
+    );
+    return statement ? [statement] : [];
+  });
+  const [first, ...rest] = statements;
+  if (first) await db.batch([first, ...rest]);
+  return askers.map(({ userId }) => userId);
 }
