@@ -25,9 +25,11 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.t
 export async function action(args: ActionFunctionArgs) {
   const user = await requirePatient(args);
   const form = await readFormData(args.request);
+  const t = await getTranslator(args.request);
   return telegramProfileAction(
     args.context.db,
     args.context.config,
+    t,
     { userId: user.userId, role: "patient" },
     form,
     "/patient/profile/telegram",

@@ -256,4 +256,35 @@ describe("the news sent", () => {
     const expected = enTexts.telegram.kinds.new_request.replace("{{title}}", "Scalp flakes");
     expect((await chatMessages(askingChat)).at(-1)?.text).toBe(`${expected}\n\n${ORIGIN}/consultation/${consultation.id}/accept`);
   });
+
+  it("answers a bad choice with a 400 in the reader's words", async () => {
+    const doctor = await signedIn("doctor");
+    const answer = await new Visitor(doctor.cookie).post("/doctor/profile/telegram", { intent: "telegram-new-requests", wants: "maybe" });
+    expect(answer.status).toBe(400);
+    expect(await answer.text()).toContain(enTexts.telegram.profile.errors.chooseYesOrNo);
+  });
+});
+
+describe("the bot's settings", () => {
+  it("refuses a production with only part of Telegram's settings, and leaves Telegram off without them", () => {
+    const production = {
+      ...env,
+      APP_ENV: "production",
+      SITE_URL: "https://qoda.et",
+      MAIL_API_KEY: "k",
+      GOOGLE_CLIENT_ID: "g",
+      GOOGLE_CLIENT_SECRET: "g",
+      CHAPA_SECRET_KEY: "c",
+      CHAPA_WEBHOOK_SECRET: "c",
+    } as Env;
+    expect(loadConfig(production).telegram).toBeNull();
+    expect(() => loadConfig({ ...production, TELEGRAM_BOT_TOKEN: "123456:abc" } as Env)).toThrow(/TELEGRAM_BOT_TOKEN/);
+    const bot = loadConfig({
+      ...production,
+      TELEGRAM_BOT_TOKEN: "123456:abc",
+      TELEGRAM_BOT_USERNAME: "qoda_bot",
+      TELEGRAM_WEBHOOK_SECRET: "s".repeat(40),
+    } as Env).telegram;
+    expect(bot).toMatchObject({ apiRoot: "https://api.telegram.org", standIn: false, username: "qoda_bot" });
+  });
 });

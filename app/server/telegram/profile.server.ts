@@ -96,11 +96,14 @@ export async function telegramPanels(
 export async function telegramProfileAction(
   db: Database,
   config: AppConfig,
+  t: Translate,
   user: { userId: string; role: "patient" | "doctor" },
   form: FormData,
   backTo: string,
 ) {
-  if (!config.telegram) throw new Response("Telegram is not set up here.", { status: 404 });
+  const refuse = (status: number, message: string) =>
+    new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  if (!config.telegram) throw refuse(404, t("telegram.profile.unavailable"));
   const intent = form.get("intent");
   if (intent === INTENTS.link)
     return redirect(telegramDeepLink(config.telegram, await createTelegramLinkToken(db, user.userId, new Date())));
@@ -110,9 +113,9 @@ export async function telegramProfileAction(
   }
   if (intent === INTENTS.newRequests && user.role === "doctor") {
     const wants = form.get("wants");
-    if (wants !== "yes" && wants !== "no") throw new Response("Choose yes or no.", { status: 400 });
+    if (wants !== "yes" && wants !== "no") throw refuse(400, t("telegram.profile.errors.chooseYesOrNo"));
     await setWantsNewRequests(db, user.userId, wants === "yes");
     return redirectWithToast(backTo, { kind: "success", title: "telegram.profile.newRequests.savedToast" }, config);
   }
-  throw new Response("Unknown request.", { status: 400 });
+  throw refuse(400, t("telegram.profile.errors.unknownRequest"));
 }
