@@ -287,4 +287,20 @@ describe("the bot's settings", () => {
     } as Env).telegram;
     expect(bot).toMatchObject({ apiRoot: "https://api.telegram.org", standIn: false, username: "qoda_bot" });
   });
+
+  it("shows admins a message given up on, on /admin/mail", async () => {
+    const patient = await linkedPatient();
+    await db.insert(telegramOutbox).values({
+      userId: patient.userId,
+      kind: "payout_paid",
+      link: "/doctor/earnings",
+      status: "failed",
+      attempts: 6,
+      lastError: "HTTP 502",
+    });
+    const admin = await signedIn("admin");
+    const page = await (await new Visitor(admin.cookie).get("/admin/mail")).text();
+    expect(page).toContain(`Given up: payout_paid for user ${patient.userId}, after 6 attempts`);
+    expect(page).toContain("HTTP 502");
+  });
 });

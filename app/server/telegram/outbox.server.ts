@@ -1,7 +1,7 @@
 // Sending the Telegram outbox (docs/decisions/0033; rows are queued by queue.server): worded in the
 // reader's language when sent. Senders claim a row before sending, retry with backoff, give up after
 // MAX_MAIL_ATTEMPTS, and unlink a chat whose person blocked the bot instead of retrying it.
-import { and, eq, inArray, lte, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, lte, or, sql } from "drizzle-orm";
 import { GrammyError } from "grammy/web";
 
 import { consultations, telegramLinks, telegramOutbox } from "~/db/schema";
@@ -121,4 +121,27 @@ async function telegramText(db: Database, origin: string, message: OutboxRow) {
   const t = await getTranslatorFor(contact?.language ?? "en");
   const title = consultation[0]?.title ?? "";
   return [t(`telegram.kinds.${message.kind as TelegramKind}`, { title }), `${origin}${message.link}`].join("\n\n");
+}
+
+/** Messages an admin should see: given up on, or still not sent an hour after they were queued. */
+export async function undeliveredTelegram(db: Database, now: Date, limit: number) {
+  return db
+    .select({
+      id: telegramOutbox.id,
+      userId: telegramOutbox.userId,
+      kind: telegramOutbox.kind,
+      status: telegramOutbox.status,
+      attempts: telegramOutbox.attempts,
+      lastError: telegramOutbox.lastError,
+      createdAt: telegramOutbox.createdAt,
+    })
+    .from(telegramOutbox)
+    .where(
+      or(
+        eq(telegramOutbox.status, "failed"),
+        and(inArray(telegramOutbox.status, ["queued", "sending"]), lte(telegramOutbox.createdAt, new Date(now.getTime() - 60 * 60_000))),
+      ),
+    )
+    .orderBy(desc(telegramOutbox.createdAt))
+    .limit(limit);
 }
