@@ -115,7 +115,10 @@ describe("linking Telegram", () => {
   it("shows the profile page's link button, and once linked, the unlink button (a doctor also the new-request choice)", async () => {
     const doctor = await signedIn("doctor");
     const visitor = new Visitor(doctor.cookie);
-    expect(await (await visitor.get("/doctor/profile/telegram")).text()).toContain(enTexts.telegram.profile.link);
+    const before = await visitor.get("/doctor/profile/telegram");
+    expect(await before.text()).toContain(enTexts.telegram.profile.link);
+    // "Link Telegram" posts here and is redirected to t.me: the policy lets the form go there.
+    expect(before.headers.get("Content-Security-Policy")).toMatch(/form-action [^;]*https:\/\/t\.me/);
     await press(newChat(), await linkToken(visitor, "doctor"));
     const page = await (await visitor.get("/doctor/profile/telegram")).text();
     expect(page).toContain(enTexts.telegram.profile.unlink);
