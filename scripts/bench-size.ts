@@ -54,6 +54,7 @@ const PAGES: Array<{ route: string; path: string; as: Visitor }> = [
   { route: "access-denied", path: "/access-denied", as: "anonymous" },
   { route: "$", path: "/no-such-page", as: "anonymous" },
   { route: "dev.outbox", path: "/dev/outbox", as: "anonymous" },
+  { route: "dev.telegram.start", path: "/dev/telegram/start?start=abc", as: "anonymous" },
   { route: "dev.payments._index", path: "/dev/payments", as: "anonymous" },
   {
     route: "dev.google.authorize",
@@ -64,6 +65,7 @@ const PAGES: Array<{ route: string; path: string; as: Visitor }> = [
   { route: "patient", path: "/patient/dashboard", as: "patient" },
   { route: "patient.dashboard", path: "/patient/dashboard", as: "patient" },
   { route: "patient.profile", path: "/patient/profile", as: "patient" },
+  { route: "patient.profile_.telegram", path: "/patient/profile/telegram", as: "patient" },
   { route: "patient.consultations", path: "/patient/consultations", as: "patient" },
   { route: "patient.new-consultation", path: "/patient/new-consultation", as: "patient" },
   { route: "patient.consultation.$id", path: `/patient/consultation/${consultation("in_progress")}`, as: "patient" },
@@ -87,6 +89,7 @@ const PAGES: Array<{ route: string; path: string; as: Visitor }> = [
   { route: "doctor.consultation.$id_.summary", path: `/doctor/consultation/${consultation("completed")}/summary`, as: "doctor" },
   { route: "doctor.profile", path: "/doctor/profile", as: "doctor" },
   { route: "doctor.profile_.payout", path: "/doctor/profile/payout", as: "doctor" },
+  { route: "doctor.profile_.telegram", path: "/doctor/profile/telegram", as: "doctor" },
   { route: "doctor.profile_.card", path: "/doctor/profile/card", as: "doctor" },
   { route: "doctor.thank-you", path: "/doctor/thank-you", as: "doctor" },
   { route: "consultation.$id.accept", path: `/consultation/${consultation("pending")}/accept`, as: "doctor" },

@@ -13,3 +13,4 @@ export * from "./schema/consultations";
 export * from "./schema/money";
 export * from "./schema/payments";
 export * from "./schema/platform";
+export * from "./schema/telegram";

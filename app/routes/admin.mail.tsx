@@ -10,6 +10,7 @@ import { recordAudit } from "~/server/audit.server";
 import { requireAdmin } from "~/server/auth/guards.server";
 import { readFormData } from "~/server/form-body.server";
 import { retryMail, undeliveredMail } from "~/server/mail/mailer.server";
+import { undeliveredTelegram } from "~/server/telegram/outbox.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 /** The most messages the page lists: a handful is already an outage to look into. */
@@ -21,13 +22,29 @@ export async function loader(args: LoaderFunctionArgs) {
   await requireAdmin(args);
   const { request, context } = args;
   const now = new Date();
-  const [t, language, rows] = await Promise.all([
+  const [t, language, rows, telegramRows] = await Promise.all([
     getTranslator(request),
     detectLanguage(request),
     undeliveredMail(context.db, now, SHOWN_MESSAGES),
+    undeliveredTelegram(context.db, now, SHOWN_MESSAGES),
   ]);
   return {
     title: pageTitle(t("admin.mail.title")),
+    // Worded here (docs/decisions/0033): Telegram messages not sent, each a line.
+    telegram: {
+      title: t("telegram.admin.title"),
+      empty: t("telegram.admin.empty"),
+      lines: telegramRows.map((row) => ({
+        id: row.id,
+        text: t(row.status === "failed" ? "telegram.admin.failedLine" : "telegram.admin.waitingLine", {
+          kind: row.kind,
+          user: row.userId,
+          count: row.attempts,
+          date: formatMoment(row.createdAt, language),
+        }),
+        lastError: row.lastError,
+      })),
+    },
     rows: rows.map((row) => ({
       id: row.id,
       toEmail: row.toEmail,
@@ -61,7 +78,7 @@ export async function action(args: ActionFunctionArgs) {
 
 export default function AdminMail() {
   const { t } = useTranslation();
-  const { rows } = useLoaderData<typeof loader>();
+  const { rows, telegram } = useLoaderData<typeof loader>();
   return (
     <div className="mx-auto flex max-w-5xl flex-col gap-5 px-4 py-6">
       <header>
@@ -105,6 +122,20 @@ export default function AdminMail() {
           ))}
         </ul>
       )}
+      <section aria-labelledby="telegram-undelivered" className="flex flex-col gap-2">
+        <h2 id="telegram-undelivered" className="text-xl font-bold">
+          {telegram.title}
+        </h2>
+        {telegram.lines.length === 0 ? <p className="text-base-content/70">{telegram.empty}</p> : null}
+        <ul className="flex flex-col gap-2">
+          {telegram.lines.map((line) => (
+            <li key={line.id} className="break-words text-sm" data-testid="undelivered-telegram">
+              {line.text}
+              {line.lastError ? <span className="block font-mono text-xs text-base-content/80">{line.lastError}</span> : null}
+            </li>
+          ))}
+        </ul>
+      </section>
     </div>
   );
 }

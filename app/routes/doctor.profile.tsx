@@ -2,22 +2,31 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 
 import { ProfilePage } from "~/components/profile-page";
-import { getTranslator, pageTitle } from "~/i18n.server";
+import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
 import { requireActiveDoctor } from "~/server/auth/guards.server";
 import { cardSummary } from "~/server/doctor-card-settings.server";
 import { payoutAccountSummary } from "~/server/money/payout-account.server";
 import { handleProfileAction, loadProfile } from "~/server/profile.server";
+import { telegramSummary } from "~/server/telegram/profile.server";
 
 export async function loader(args: LoaderFunctionArgs) {
   const user = await requireActiveDoctor(args);
   const t = await getTranslator(args.request);
+  const telegram = await telegramSummary(
+    args.context.db,
+    args.context.config,
+    t,
+    { userId: user.userId, role: "doctor" },
+    await detectLanguage(args.request),
+  );
   return {
     title: pageTitle(t("profile.title")),
     profile: await loadProfile(args.context, user),
-    // What patients read of the doctor before paying, and where earnings go: each has a page of its own.
+    // What patients read of the doctor before paying, where earnings go, and Telegram: each has a page of its own.
     sections: [
       await cardSummary(args.context.db, t, user.userId),
       { id: "payout-account", ...(await payoutAccountSummary(args.context.db, t, user.userId)) },
+      ...(telegram ? [telegram] : []),
     ],
   };
 }

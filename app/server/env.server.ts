@@ -37,6 +37,23 @@ const EnvSchema = z
     CHAPA_WEBHOOK_SECRET: z.string().optional(),
     /** Outside production only: a shorter payment window, so tests can watch it close. */
     PAYMENT_WINDOW_SECONDS: z.coerce.number().int().min(5).max(3600).optional(),
+    /** Telegram notifications (optional in production; outside it, the local Bot API stand-in by default). */
+    TELEGRAM_BOT_TOKEN: z
+      .string()
+      .regex(/^\d+:[\w-]+$/, "TELEGRAM_BOT_TOKEN is the token BotFather gave")
+      .optional(),
+    /** The bot's @username, without the @, for the deep links. */
+    TELEGRAM_BOT_USERNAME: z
+      .string()
+      .regex(/^\w{5,32}$/)
+      .optional(),
+    /** What Telegram sends in X-Telegram-Bot-Api-Secret-Token (setWebhook's secret_token). */
+    TELEGRAM_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^[\w-]{32,256}$/, "TELEGRAM_WEBHOOK_SECRET: 32 to 256 of A-Z a-z 0-9 _ -")
+      .optional(),
+    /** Where the Bot API is (api.telegram.org unless set). */
+    TELEGRAM_API_ROOT: optionalUrl,
   })
   .superRefine((env, context) => {
     if (env.APP_ENV !== "production") return;
@@ -50,6 +67,13 @@ const EnvSchema = z
     ] as const) {
       if (!env[name]) context.addIssue({ code: "custom", path: [name], message: `${name} is required in production` });
     }
+    const telegram = [env.TELEGRAM_BOT_TOKEN, env.TELEGRAM_BOT_USERNAME, env.TELEGRAM_WEBHOOK_SECRET];
+    if (telegram.some(Boolean) && !telegram.every(Boolean))
+      context.addIssue({
+        code: "custom",
+        path: ["TELEGRAM_BOT_TOKEN"],
+        message: "Telegram needs TELEGRAM_BOT_TOKEN, TELEGRAM_BOT_USERNAME and TELEGRAM_WEBHOOK_SECRET together",
+      });
     if (env.PAYMENT_PROVIDER === "sandbox")
       context.addIssue({ code: "custom", path: ["PAYMENT_PROVIDER"], message: "the payment sandbox is off in production" });
     if (env.PAYMENT_WINDOW_SECONDS !== undefined)
@@ -66,7 +90,42 @@ export type AppConfig = z.infer<typeof EnvSchema> & {
   paymentWindowMs: number;
   /** SITE_URL's origin (outside production, the local server's by default). */
   siteOrigin: string;
+  /** The Telegram bot, or null when Telegram is off (a production without its settings). */
+  telegram: TelegramBotConfig | null;
 };
+
+export interface TelegramBotConfig {
+  token: string;
+  username: string;
+  webhookSecret: string;
+  /** The Bot API's root; the local stand-in's (/dev/telegram) outside production unless set. */
+  apiRoot: string;
+  /** True when apiRoot is the local stand-in, answered in the Worker itself. */
+  standIn: boolean;
+}
+
+/** The stand-in bot's settings: a token in BotFather's shape, a secret only this Worker knows. */
+function standInTelegram(siteOrigin: string, sessionSecret: string): TelegramBotConfig {
+  return {
+    token: "1000000001:qoda-stand-in",
+    username: "qoda_stand_in_bot",
+    webhookSecret: `stand-in-${sessionSecret
+      .replace(/[^\w-]/g, "")
+      .slice(0, 40)
+      .padEnd(32, "0")}`,
+    apiRoot: `${siteOrigin}/dev/telegram`,
+    standIn: true,
+  };
+}
+
+function telegramConfig(env: z.infer<typeof EnvSchema>, standInsEnabled: boolean, siteOrigin: string): TelegramBotConfig | null {
+  const { TELEGRAM_BOT_TOKEN: token, TELEGRAM_BOT_USERNAME: username, TELEGRAM_WEBHOOK_SECRET: webhookSecret } = env;
+  if (token && username && webhookSecret) {
+    const apiRoot = env.TELEGRAM_API_ROOT ?? "https://api.telegram.org";
+    return { token, username, webhookSecret, apiRoot, standIn: false };
+  }
+  return standInsEnabled ? standInTelegram(siteOrigin, env.SESSION_SECRET) : null;
+}
 
 /** Where `npm start` serves the app when SITE_URL is not set. */
 const LOCAL_SITE_ORIGIN = "http://localhost:8787";
@@ -82,13 +141,15 @@ export function loadConfig(env: Env): AppConfig {
     throw new Error(`Invalid Worker environment: ${problems.join("; ")}`);
   }
   const production = parsed.data.APP_ENV === "production";
+  const siteOrigin = parsed.data.SITE_URL ? new URL(parsed.data.SITE_URL).origin : LOCAL_SITE_ORIGIN;
   const config = {
     ...parsed.data,
     standInsEnabled: !production,
     trustsClientAddressHeader: production || parsed.data.TRUST_CF_CONNECTING_IP === "true",
     paymentProvider: parsed.data.PAYMENT_PROVIDER ?? (production ? "chapa" : "sandbox"),
     paymentWindowMs: parsed.data.PAYMENT_WINDOW_SECONDS ? parsed.data.PAYMENT_WINDOW_SECONDS * 1000 : PAYMENT_WINDOW_MS,
-    siteOrigin: parsed.data.SITE_URL ? new URL(parsed.data.SITE_URL).origin : LOCAL_SITE_ORIGIN,
+    siteOrigin,
+    telegram: telegramConfig(parsed.data, !production, siteOrigin),
   };
   validated.set(env, config);
   return config;

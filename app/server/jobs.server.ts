@@ -19,6 +19,7 @@ import { moveRefundsOn } from "~/server/money/refunds.server";
 import { reverifyOpenPayments, type ReverifyReport } from "~/server/payments/reverify.server";
 import { releaseStrandedApprovals } from "~/server/registrations/review.server";
 import { releaseEndedReservations, tellTimelineMoved } from "~/server/rooms.server";
+import { deliverDueTelegram, type TelegramDeliveryReport } from "~/server/telegram/outbox.server";
 
 export interface HousekeepingReport {
   paymentsExpired: number;
@@ -45,6 +46,8 @@ export interface HousekeepingReport {
   /** Follow-ups handed to every doctor when their time with their own doctor ran out (the lobby's alarm missed it). */
   reservationsReleased: number;
   mail: DeliveryReport;
+  /** Telegram messages sent or retried; chats unlinked because they blocked the bot. */
+  telegram: TelegramDeliveryReport;
 }
 
 /** Longer than any rate limit's window, so no attempt that still counts is removed. */
@@ -95,5 +98,6 @@ export async function runHousekeeping(env: Env, now: Date): Promise<Housekeeping
     reservationsReleased: await releaseEndedReservations(env),
     // Whatever a request queued and did not deliver (a crash, a provider outage) goes out now.
     mail: await deliverDueMail(db, config, now),
+    telegram: await deliverDueTelegram(db, config, now),
   };
 }

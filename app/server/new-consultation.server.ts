@@ -11,6 +11,7 @@ import { cleanLine } from "~/domain/text-hygiene";
 import { parseForm } from "~/forms";
 import type { TextKey } from "~/i18n";
 import type { getTranslator } from "~/i18n.server";
+import { afterResponse } from "~/server/after-response.server";
 import type { SessionUser } from "~/server/auth/session.server";
 import { clientAddress } from "~/server/client-address.server";
 import { createDraft, saveDraftWords } from "~/server/consultations/drafts.server";
@@ -19,6 +20,8 @@ import { findOwnDraft, isActiveDoctorCode } from "~/server/db/requests.server";
 import { describeDraftPhoto, photoRefusalOf, removeDraftPhoto, storePhoto } from "~/server/files.server";
 import { checkFollowUp, followUpIdOf } from "~/server/follow-ups.server";
 import { announceRequest } from "~/server/rooms.server";
+import { deliverDueTelegram } from "~/server/telegram/outbox.server";
+import { queueNewRequestForDoctors } from "~/server/telegram/queue.server";
 
 export type PhotoUploadResult =
   | {
@@ -178,5 +181,8 @@ export async function submitNewConsultation(
     ...submitted,
     summary: { ...submitted.summary, patientFirstName: cleanLine(patient.firstName ?? "") },
   });
+  const told = await queueNewRequestForDoctors(context.db, outcome.consultationId, followUp?.doctorId ?? null, now);
+  if (told.length > 0)
+    afterResponse(context, "telegram", () => deliverDueTelegram(context.db, context.config, new Date(), { userIds: told }));
   return { ok: true, consultationId: outcome.consultationId };
 }

@@ -19,8 +19,9 @@ function contentSecurityPolicy(nonce: string, { production }: { production: bool
     "worker-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",
-    // Pay posts to our action, which redirects to Chapa's hosted checkout: the one other place a form may lead.
-    "form-action 'self' https://checkout.chapa.co",
+    // Pay posts to our action, which redirects to Chapa's hosted checkout; "Link Telegram" redirects to the
+    // bot's deep link on t.me: the only other places a form may lead.
+    "form-action 'self' https://checkout.chapa.co https://t.me",
     "frame-ancestors 'none'",
     ...(production ? ["upgrade-insecure-requests"] : []),
   ].join("; ");

@@ -64,16 +64,20 @@ const MATRIX: Record<string, Record<Persona, Expectation>> = {
   "routes/dev.google.userinfo": everyone(401),
   "routes/dev.outbox": everyone(200),
   "routes/dev.payments._index": everyone(200),
+  "routes/dev.telegram.start": everyone(200),
+  "routes/dev.telegram.$bot.$method": everyone(400), // the Bot API stand-in: POST only
   // A layout's own URL is its index route's, which goes on to the dashboard.
   "routes/patient": { ...onlyFor("patient"), patient: "/patient/dashboard", anotherPatient: "/patient/dashboard" },
   "routes/patient._index": { ...onlyFor("patient"), patient: "/patient/dashboard", anotherPatient: "/patient/dashboard" },
   "routes/patient.dashboard": onlyFor("patient"),
   "routes/patient.profile": onlyFor("patient"),
+  "routes/patient.profile_.telegram": onlyFor("patient"),
   "routes/doctor": { ...onlyFor("doctor"), activeDoctor: "/doctor/dashboard" },
   "routes/doctor._index": { ...onlyFor("doctor"), activeDoctor: "/doctor/dashboard" },
   "routes/doctor.dashboard": onlyFor("doctor"),
   "routes/doctor.profile": onlyFor("doctor"),
   "routes/doctor.profile_.payout": onlyFor("doctor"),
+  "routes/doctor.profile_.telegram": onlyFor("doctor"),
   "routes/doctor.profile_.card": onlyFor("doctor"),
   // The doctor's own picture: the sample doctor has none.
   "routes/doctor.profile_.picture": { ...onlyFor("doctor"), activeDoctor: 404 },
@@ -113,6 +117,7 @@ const MATRIX: Record<string, Record<Persona, Expectation>> = {
   "routes/notifications": { ...everyone(200), anonymous: LOGIN, inactiveDoctor: "/account-issue", admin: "/access-denied" },
   // The provider's webhook: POST only, signed; a GET is no request of the provider's.
   "routes/payments.webhook": everyone(405),
+  "routes/telegram.webhook": everyone(405),
   "routes/payments.return.$txRef": { ...onlyFor("patient"), patient: 404, anotherPatient: 404 },
   "routes/dev.payments.checkout.$txRef": everyone(404),
   // POST only (a GET answers 400 to everyone); its POST guard is tested with the chat.

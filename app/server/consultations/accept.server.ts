@@ -53,6 +53,6 @@ export async function acceptConsultation(
     withdrawRequest(env, consultationId),
     tellParticipants(env, { type: "status", consultationId, status: "accepted_awaiting_payment" }),
   ]);
-  deliverAfterResponse(context, mailId);
+  deliverAfterResponse(context, mailId, outcome.consultation.patientId);
   return { ok: true };
 }

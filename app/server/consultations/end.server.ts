@@ -48,7 +48,7 @@ export async function endConsultation(
   });
   if (!outcome.ok) return { ok: false, reason: await closingRefusal(db, doctor, consultationId) };
   await tellParticipants(context.cloudflare.env, { type: "status", consultationId, status: "completed" });
-  deliverAfterResponse(context, mailId);
+  deliverAfterResponse(context, mailId, outcome.consultation.patientId);
   return { ok: true };
 }
 

@@ -20,6 +20,8 @@ import { contactOf, profileName } from "~/server/db/profiles.server";
 import type { AppConfig } from "~/server/env.server";
 import { acceptedEmail, declinedEmail, latePaymentEmail, refundedEmail, summaryReadyEmail } from "~/server/mail/consultation-emails.server";
 import { deliverDueMail, type MailMessage, queuedMail, sendMail } from "~/server/mail/mailer.server";
+import { deliverDueTelegram } from "~/server/telegram/outbox.server";
+import { queuedTelegram } from "~/server/telegram/queue.server";
 
 import type { ConsultationRow, MovedByThisCall } from "./move.server";
 
@@ -47,6 +49,9 @@ export function tidingsOfMove(db: Database, moved: MovedByThisCall, tidings: Tid
   const onlyIfMoved = sql`EXISTS (SELECT 1 FROM ${consultations} WHERE ${moved})`;
   const { patientId, consultationId, notification, mail } = tidings;
   const queued = mail ? queuedMail(db, mail, now, onlyIfMoved) : null;
+  const telegram = notification
+    ? queuedTelegram(db, { userId: patientId, kind: notification.kind, consultationId, link: notification.link }, now, onlyIfMoved)
+    : null;
   return {
     mailId: queued?.id ?? null,
     statements: [
@@ -61,14 +66,16 @@ export function tidingsOfMove(db: Database, moved: MovedByThisCall, tidings: Tid
           ]
         : []),
       ...(queued ? [queued.statement] : []),
+      ...(telegram ? [telegram] : []),
     ],
   };
 }
 
-/** Delivers the email a move queued, after the answer; the scheduled job retries it if this fails. */
-export function deliverAfterResponse(context: AppLoadContext, mailId: string | null) {
-  if (!mailId) return;
-  afterResponse(context, "mail", () => deliverDueMail(context.db, context.config, new Date(), { ids: [mailId] }));
+/** Delivers the email and Telegram message a move queued, after the answer; the scheduled job retries what fails. */
+export function deliverAfterResponse(context: AppLoadContext, mailId: string | null, patientId?: string) {
+  if (mailId) afterResponse(context, "mail", () => deliverDueMail(context.db, context.config, new Date(), { ids: [mailId] }));
+  if (patientId)
+    afterResponse(context, "telegram", () => deliverDueTelegram(context.db, context.config, new Date(), { userIds: [patientId] }));
 }
 
 /** A doctor accepted: the patient is to pay by the deadline. */

@@ -16,6 +16,7 @@ import { notificationRow } from "~/server/db/notifications.server";
 import { contactOf } from "~/server/db/profiles.server";
 import type { AppConfig } from "~/server/env.server";
 import { deliverDueMail, type MailMessage, queuedMail } from "~/server/mail/mailer.server";
+import { queuedTelegram } from "~/server/telegram/queue.server";
 
 export interface MoneyTidings {
   userId: string;
@@ -46,6 +47,13 @@ export function tidingsStatements(db: Database, tidings: MoneyTidings[], now: Da
   const mailIds: string[] = [];
   for (const told of tidings) {
     statements.push(insertWhere(db, notifications, notificationRow(told.userId, told.kind, told.consultationId, told.link, now), onlyIf));
+    const telegram = queuedTelegram(
+      db,
+      { userId: told.userId, kind: told.kind, consultationId: told.consultationId, link: told.link },
+      now,
+      onlyIf,
+    );
+    if (telegram) statements.push(telegram);
     if (told.mail) {
       const queued = queuedMail(db, told.mail, now, onlyIf);
       statements.push(queued.statement);

@@ -1,0 +1,21 @@
+import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+
+import { telegramWebhook } from "~/server/telegram/bot.server";
+import { hasTelegramSecret, MAX_TELEGRAM_UPDATE_BYTES } from "~/server/telegram/webhook-secret.server";
+
+const answer = (status: number, message: string) =>
+  new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+
+/** Only Telegram's POST means anything here. */
+export const loader = () => answer(405, "Method Not Allowed");
+
+// Telegram's webhook (setWebhook with secret_token; the README says how). An update is acted on only
+// with the secret in X-Telegram-Bot-Api-Secret-Token; the bot answers /start <token> and /stop.
+export async function action({ request, context }: ActionFunctionArgs) {
+  const bot = context.config.telegram;
+  if (!bot) return answer(404, "Not Found");
+  if (request.method !== "POST") return answer(405, "Method Not Allowed");
+  if (!hasTelegramSecret(request, bot.webhookSecret)) return answer(401, "Unauthorized");
+  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_TELEGRAM_UPDATE_BYTES) return answer(413, "Payload Too Large");
+  return telegramWebhook(context.db, bot)(request);
+}
