@@ -1,4 +1,4 @@
-// Telegram notifications (docs/decisions/0033): which kinds of news reach a linked chat, how long a
+// Telegram notifications (docs/decisions/0035): which kinds of news reach a linked chat, how long a
 // linking token lives, and how often a chat hears about new messages in one consultation.
 import type { NotificationKind } from "./notifications";
 

@@ -30,7 +30,7 @@ export async function loader(args: LoaderFunctionArgs) {
   ]);
   return {
     title: pageTitle(t("admin.mail.title")),
-    // Worded here (docs/decisions/0033): Telegram messages not sent, each a line.
+    // Worded here (docs/decisions/0035): Telegram messages not sent, each a line.
     telegram: {
       title: t("telegram.admin.title"),
       empty: t("telegram.admin.empty"),

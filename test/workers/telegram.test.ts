@@ -1,4 +1,4 @@
-// Telegram notifications (docs/decisions/0033) through the local Bot API stand-in: linking by the deep
+// Telegram notifications (docs/decisions/0035) through the local Bot API stand-in: linking by the deep
 // link's one-time token, unlinking, the webhook's secret, each kind of news in both languages, the
 // "new message" limit and a chat that blocked the bot.
 import { env, SELF } from "cloudflare:test";

@@ -1,4 +1,4 @@
-// Telegram notifications (docs/decisions/0033): a person's linked chat, the one-time tokens that link
+// Telegram notifications (docs/decisions/0035): a person's linked chat, the one-time tokens that link
 // it, the outbox a sender works through, and (development only) what the Bot API stand-in received.
 import { check, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 

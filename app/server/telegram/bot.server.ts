@@ -1,4 +1,4 @@
-// Qoda's Telegram bot through grammY (docs/decisions/0033). Built per use with `botInfo` given, so no
+// Qoda's Telegram bot through grammY (docs/decisions/0035). Built per use with `botInfo` given, so no
 // getMe at startup; outside production its Bot API is the local stand-in, answered in this Worker
 // (the same wire format, without a request to itself). The bot knows two commands: /start with a
 // deep-link token links the chat, /stop unlinks it; its answer rides on the webhook's reply.

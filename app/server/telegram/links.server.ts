@@ -1,4 +1,4 @@
-// Linking a Telegram chat to a person (docs/decisions/0033): the profile makes a one-time token for the
+// Linking a Telegram chat to a person (docs/decisions/0035): the profile makes a one-time token for the
 // bot's deep link (15 minutes, used once, stored as its SHA-256); /start with it links the chat that
 // pressed Start. Unlinking (the profile, /stop, or a chat that blocked the bot) drops what was waiting.
 import { and, eq, gt, inArray, isNull, or } from "drizzle-orm";

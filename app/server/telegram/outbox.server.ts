@@ -1,4 +1,4 @@
-// Sending the Telegram outbox (docs/decisions/0033; rows are queued by queue.server): worded in the
+// Sending the Telegram outbox (docs/decisions/0035; rows are queued by queue.server): worded in the
 // reader's language when sent. Senders claim a row before sending, retry with backoff, give up after
 // MAX_MAIL_ATTEMPTS, and unlink a chat whose person blocked the bot instead of retrying it.
 import { and, desc, eq, inArray, lte, or, sql } from "drizzle-orm";

@@ -1,4 +1,4 @@
-// Queuing Telegram news (docs/decisions/0033), the mail outbox's twin (0023): a message is a row
+// Queuing Telegram news (docs/decisions/0035), the mail outbox's twin (0023): a message is a row
 // written beside its cause's notification (in the same batch when the cause is a move), only for a
 // person with a linked chat; outbox.server sends it.
 import { and, eq, gt, type SQL, sql } from "drizzle-orm";
