@@ -4,6 +4,8 @@ import type { ConsultationStatus, DeclineReason } from "./consultation-status";
 
 /** The `intent` a decision form posts. */
 export const DECISION_INTENTS = { accept: "accept", decline: "decline", withdraw: "withdraw" } as const;
+/** The patient's deleting of a completed consultation's photos (its form loads only when it is shown). */
+export const DELETE_PHOTOS_INTENT = "delete-photos";
 
 /** `reserved`: a follow-up still waiting for its own doctor alone. */
 export type DecisionRefusal = "not_found" | "not_permitted" | "already_taken" | "declined" | "withdrawn" | "not_waiting" | "reserved";

@@ -9,14 +9,13 @@ import { ConsultationSections } from "~/components/consultation-sections";
 import { ConsultationSummary } from "~/components/consultation-summary";
 import { FormAlert } from "~/components/form-fields";
 import { ConsultationTimeline } from "~/components/patient/consultation-timeline";
-import { DELETE_PHOTOS_INTENT, DeletePhotosForm } from "~/components/patient/delete-photos-form";
 import { DoctorCard } from "~/components/patient/doctor-card";
 import { PhotoViewer } from "~/components/photo-viewer";
 import { useConsultationRoom } from "~/components/realtime/use-consultation-room";
 import { WordedPanel } from "~/components/worded-panel";
 import { CHAT_INTENTS, hasChat } from "~/domain/chat";
 import { formatConsultationId } from "~/domain/constants";
-import { DECISION_INTENTS, refusalHttpStatus } from "~/domain/consultation-decisions";
+import { DECISION_INTENTS, DELETE_PHOTOS_INTENT, refusalHttpStatus } from "~/domain/consultation-decisions";
 import { isOpenStatus } from "~/domain/consultation-status";
 import { DISPUTE_INTENTS } from "~/domain/disputes";
 import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
@@ -42,6 +41,11 @@ import {
   patientMoneyPanelsFor,
 } from "~/server/money/patient-money-actions.server";
 import { redirectWithToast } from "~/server/toast.server";
+
+// Shown once the consultation is completed, so a consultation under way does not ship it.
+const DeletePhotosForm = lazy(() =>
+  import("~/components/patient/delete-photos-form").then((module) => ({ default: module.DeletePhotosForm })),
+);
 
 // A request's waiting screen (looking, found, declined, withdrawn): a chunk of its own, which a
 // consultation already paid for (most visits of this page) never loads.
@@ -246,7 +250,11 @@ export default function PatientConsultation() {
       <section className="flex flex-col gap-2">
         <h2 className="font-bold">{t("consultation.photos")}</h2>
         <PhotoViewer photoIds={photoIds} />
-        {consultation.status === "completed" ? <DeletePhotosForm consultationId={consultation.id} photoCount={storedFiles} /> : null}
+        {consultation.status === "completed" ? (
+          <Suspense fallback={null}>
+            <DeletePhotosForm consultationId={consultation.id} photoCount={storedFiles} />
+          </Suspense>
+        ) : null}
       </section>
     </article>
   );

@@ -220,6 +220,10 @@ describe("deleting the photos", () => {
     await db.insert(patientFeedback).values({ consultationId: consultation.id, patientId, rating: 5 });
     const ids = await withFiles(consultation.id, patientId);
     expect((await patient.get(`/files/${ids[0]}`)).status).toBe(200);
+    // The form is in the page's HTML in place (it loads as its own script, but a page without script has it too).
+    const page = await (await patient.get(`/patient/consultation/${consultation.id}`)).text();
+    expect(page).toMatch(/<form[^>]*method="post"[^>]*>(?:(?!<\/form>)[\s\S])*value="delete-photos"/);
+    expect(page).not.toMatch(/<div hidden id="S:/);
 
     const answer = await patient.post(`/patient/consultation/${consultation.id}`, { intent: "delete-photos" });
     expect(answer.headers.get("Location")).toBe(`/patient/consultation/${consultation.id}`);

@@ -2,8 +2,7 @@ import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
 import { SubmitButton } from "~/components/form-fields";
-
-export const DELETE_PHOTOS_INTENT = "delete-photos";
+import { DELETE_PHOTOS_INTENT } from "~/domain/consultation-decisions";
 
 /** Deleting every photo of a completed consultation, after a confirmation (a disclosure: no script needed). */
 export function DeletePhotosForm({ consultationId, photoCount }: { consultationId: string; photoCount: number }) {
