@@ -7,6 +7,9 @@ import {
   BODY_AREAS_FRONT,
   type BodyArea,
   DURATION_UNITS,
+  MAX_AGE_YEARS,
+  MAX_DURATION_AMOUNT,
+  MAX_INTAKE_NOTE_CHARS,
   PREGNANCY_STATES,
   SEXES,
   SYMPTOMS,
@@ -56,6 +59,24 @@ type Fields = Record<
   "ageYears" | "sex" | "bodyAreas" | "durationAmount" | "durationUnit" | "symptoms" | "treatmentsTried" | "allergies" | "pregnancy",
   FieldMetadata<unknown>
 >;
+
+/** A whole number within a range, as the intake's schema reads it (app/domain/consultation-request.ts). */
+function WholeNumberInput({ meta, min, max, id }: { meta: FieldMetadata<unknown>; min: number; max: number; id?: string }) {
+  return (
+    <input
+      id={id}
+      name={meta.name}
+      type="number"
+      inputMode="numeric"
+      min={min}
+      max={max}
+      defaultValue={String(meta.initialValue ?? "")}
+      aria-invalid={meta.errors ? true : undefined}
+      aria-describedby={meta.errors ? meta.errorId : undefined}
+      className={`input w-full ${meta.errors ? "input-error" : ""}`}
+    />
+  );
+}
 
 const listValue = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : typeof value === "string" ? [value] : []);
 
@@ -109,18 +130,7 @@ export function IntakeFields({ fields, words }: { fields: Fields; words: IntakeF
           <label htmlFor={fields.ageYears.id} className="font-medium">
             {words.ageYears}
           </label>
-          <input
-            id={fields.ageYears.id}
-            name={fields.ageYears.name}
-            type="number"
-            inputMode="numeric"
-            min={0}
-            max={120}
-            defaultValue={String(fields.ageYears.initialValue ?? "")}
-            aria-invalid={fields.ageYears.errors ? true : undefined}
-            aria-describedby={fields.ageYears.errors ? fields.ageYears.errorId : undefined}
-            className={`input w-full ${fields.ageYears.errors ? "input-error" : ""}`}
-          />
+          <WholeNumberInput meta={fields.ageYears} min={0} max={MAX_AGE_YEARS} id={fields.ageYears.id} />
           <FieldErrors id={fields.ageYears.errorId} errors={fields.ageYears.errors} />
         </div>
         <fieldset className="flex flex-col gap-1" aria-describedby={fields.sex.errors ? fields.sex.errorId : undefined}>
@@ -160,17 +170,7 @@ export function IntakeFields({ fields, words }: { fields: Fields; words: IntakeF
         <div className="grid grid-cols-2 gap-3">
           <label className="flex flex-col gap-1 text-sm">
             {words.durationAmount}
-            <input
-              name={fields.durationAmount.name}
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={99}
-              defaultValue={String(fields.durationAmount.initialValue ?? "")}
-              aria-invalid={fields.durationAmount.errors ? true : undefined}
-              aria-describedby={fields.durationAmount.errors ? fields.durationAmount.errorId : undefined}
-              className={`input w-full ${fields.durationAmount.errors ? "input-error" : ""}`}
-            />
+            <WholeNumberInput meta={fields.durationAmount} min={1} max={MAX_DURATION_AMOUNT} />
           </label>
           <label className="flex flex-col gap-1 text-sm">
             {words.durationUnit}
@@ -222,7 +222,7 @@ export function IntakeFields({ fields, words }: { fields: Fields; words: IntakeF
             id={fields[name].id}
             name={fields[name].name}
             type="text"
-            maxLength={1000}
+            maxLength={MAX_INTAKE_NOTE_CHARS}
             defaultValue={String(fields[name].initialValue ?? "")}
             className="input w-full"
           />
