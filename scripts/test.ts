@@ -30,7 +30,9 @@ function failuresOf(report: VitestReport): string[] {
     file.assertionResults
       .filter((test) => test.status === "failed")
       .map((test) => {
-        const firstLine = (test.failureMessages[0] ?? "").split("\n")[0]?.slice(0, 300);
+        let firstLine = (test.failureMessages[0] ?? "").split("\n")[0]?.slice(0, 300);
+        // Vitest 4 keeps the placeholder message in the stack of a test that ran past its time limit.
+        if (firstLine === "Error: STACK_TRACE_ERROR") firstLine = "the test ran past its time limit";
         return `  failed: ${relative(PROJECT_ROOT, file.name)} > ${test.fullName}: ${firstLine}`;
       }),
   );

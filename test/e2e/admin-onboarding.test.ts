@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, licencePdf } from "../../scripts/demo-data";
 import { expectAccessible } from "./accessibility";
-import { baseUrl, endJourneys, followEmailedLink, path, signIn, startJourney, uniqueEmail } from "./journey";
+import { baseUrl, endJourneys, followEmailedLink, hydrated, path, signIn, startJourney, uniqueEmail } from "./journey";
 
 afterEach(endJourneys);
 
@@ -126,13 +126,10 @@ describe("a dermatologist joins", () => {
     await page.goto(`${baseUrl}/admin/doctor-registrations?q=${encodeURIComponent(email)}`);
     const card = cardOf(page, "Kebede Worku");
     const reject = card.getByRole("link", { name: "Reject" });
-    // The page has hydrated once the dialog opens instead of the link being followed.
-    await expect
-      .poll(async () => {
-        await reject.click();
-        return page.getByRole("dialog").isVisible();
-      })
-      .toBe(true);
+    // Before hydration the link would be followed to the in-place form (the no-JavaScript path).
+    await hydrated(reject);
+    await reject.click();
+    await expect.poll(() => page.getByRole("dialog").isVisible()).toBe(true);
     const reason = page.getByRole("dialog").getByLabel(/Reason/);
     await expect.poll(() => reason.evaluate((field) => field === document.activeElement)).toBe(true);
     await expectAccessible(page);

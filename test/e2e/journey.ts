@@ -3,8 +3,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import type { BrowserContext, Page } from "playwright-core";
-import { afterAll, inject } from "vitest";
+import type { BrowserContext, Locator, Page } from "playwright-core";
+import { afterAll, expect, inject } from "vitest";
 
 import { closeSharedBrowser, openBrowser } from "./chromium";
 
@@ -25,6 +25,8 @@ afterAll(closeSharedBrowser);
 
 export async function startJourney(options?: { javaScriptEnabled?: boolean }): Promise<Journey> {
   const browser = await openBrowser(options);
+  // A step that cannot happen fails by its own name, before the test's time limit hides which it was.
+  browser.setDefaultTimeout(20_000);
   const page = await browser.newPage();
   const problems: string[] = [];
   page.on("console", (message) => {
@@ -50,6 +52,15 @@ export async function endJourneys() {
 }
 
 export const path = (page: Page) => new URL(page.url()).pathname;
+
+// Resolves once React has hydrated the element (it carries React's props), so a click on it runs the
+// app's handler instead of following the server-rendered link or form.
+export async function hydrated(element: Locator) {
+  await element.waitFor();
+  await expect
+    .poll(() => element.evaluate((node) => Object.keys(node).some((key) => key.startsWith("__reactProps"))))
+    .toBe(true);
+}
 
 /**
  * Opens the dev outbox and follows the newest link sent to `email`. Account mail goes out just after
