@@ -76,6 +76,7 @@ function chatTexts(t: Translate, otherName: string) {
     errorTitle: t("chat.errors.title"),
     loadFailed: t("chat.errors.loadFailed"),
     sendFailed: t("chat.errors.sendFailed"),
+    pending: t("offline.chatPending"),
     refusals: Object.fromEntries(
       CHAT_REFUSALS.map((refusal) => {
         const { key, values } = refusalMessage(refusal);

@@ -11,7 +11,6 @@ import { cleanLine } from "~/domain/text-hygiene";
 import { parseForm } from "~/forms";
 import type { TextKey } from "~/i18n";
 import type { getTranslator } from "~/i18n.server";
-import { afterResponse } from "~/server/after-response.server";
 import type { SessionUser } from "~/server/auth/session.server";
 import { clientAddress } from "~/server/client-address.server";
 import { createDraft, saveDraftWords } from "~/server/consultations/drafts.server";
@@ -20,7 +19,7 @@ import { findOwnDraft, isActiveDoctorCode } from "~/server/db/requests.server";
 import { describeDraftPhoto, photoRefusalOf, removeDraftPhoto, storePhoto } from "~/server/files.server";
 import { checkFollowUp, followUpIdOf } from "~/server/follow-ups.server";
 import { announceRequest } from "~/server/rooms.server";
-import { deliverDueTelegram } from "~/server/telegram/outbox.server";
+import { deliverTelegramAfterResponse } from "~/server/telegram/outbox.server";
 import { queueNewRequestForDoctors } from "~/server/telegram/queue.server";
 
 export type PhotoUploadResult =
@@ -183,6 +182,6 @@ export async function submitNewConsultation(
   });
   const told = await queueNewRequestForDoctors(context.db, outcome.consultationId, followUp?.doctorId ?? null, now);
   if (told.length > 0)
-    afterResponse(context, "telegram", () => deliverDueTelegram(context.db, context.config, new Date(), { userIds: told }));
+    deliverTelegramAfterResponse(context, told);
   return { ok: true, consultationId: outcome.consultationId };
 }

@@ -70,4 +70,38 @@ describe("a flaky network loses nothing", () => {
     expect(await page.getByText(complaint).count()).toBe(1);
     expect(problems).toEqual([]);
   });
+
+  it("chat typed offline shows as waiting, then reaches the doctor in the order it was written", async () => {
+    const patient = await startJourney();
+    const doctor = await startJourney();
+    await signIn(patient.page, hana.email, DEMO_PASSWORD);
+    await patient.page.waitForURL(/\/patient\/dashboard$/);
+    await patient.page.goto(`${baseUrl}/patient/consultation/${hanasConsultation.id}`);
+    await patient.page.locator('[data-testid="chat"][data-live]').waitFor();
+    await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
+    await doctor.page.waitForURL(/\/doctor\/dashboard$/);
+    await doctor.page.goto(`${baseUrl}/doctor/consultation/${hanasConsultation.id}`);
+    await doctor.page.locator('[data-testid="chat"][data-live]').waitFor();
+
+    const stamp = Date.now().toString(36);
+    const texts = [`First, on the bus ${stamp}`, `Second, still offline ${stamp}`, `Third, nearly home ${stamp}`];
+    await patient.browser.setOffline(true);
+    for (const text of texts) {
+      await patient.page.getByLabel("Your message").fill(text);
+      await patient.page.getByRole("button", { name: "Send", exact: true }).click();
+    }
+    const pending = patient.page.getByTestId("chat-pending");
+    await expect.poll(() => pending.count()).toBe(3);
+    expect(await pending.first().textContent()).toContain("Waiting for the network");
+
+    await patient.browser.setOffline(false);
+    await expect.poll(() => pending.count()).toBe(0);
+    const arrived = async () =>
+      (await doctor.page.getByTestId("chat-message").allTextContents())
+        .filter((content) => content.includes(stamp))
+        .map((content) => texts.findIndex((text) => content.includes(text)));
+    await expect.poll(arrived).toEqual([0, 1, 2]);
+    expect(patient.problems).toEqual([]);
+    expect(doctor.problems).toEqual([]);
+  });
 });

@@ -3,6 +3,7 @@
 // "new message" limit and a chat that blocked the bot.
 import { env, SELF } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
+import { getServerByName } from "partyserver";
 import { describe, expect, it } from "vitest";
 
 import { profiles, telegramLinks, telegramOutbox, telegramStandInMessages } from "~/db/schema";
@@ -14,8 +15,10 @@ import { deliverDueTelegram } from "~/server/telegram/outbox.server";
 import { queueNewRequestForDoctors, queueTelegram } from "~/server/telegram/queue.server";
 import { blockBotInStandIn } from "~/server/telegram/stand-in-api.server";
 
+import type { ConsultationRoom } from "../../party/consultation";
 import { Visitor } from "./browser-like";
 import { createConsultation, createUser, db, ORIGIN, signedIn } from "./fixtures";
+import { attemptPaidAtProvider } from "./money-fixtures";
 
 const config = loadConfig(env);
 const bot = config.telegram!;
@@ -211,6 +214,36 @@ describe("the news sent", () => {
     expect((await chatMessages(patient.chatId)).map((message) => message.text)).toContain(
       `${expected}\n\n${ORIGIN}/patient/payment/${consultation.id}`,
     );
+  });
+
+  it("sends “payment received” as the payment is confirmed, not at the job's next run", async () => {
+    const patient = await linkedPatient("am");
+    const doctorId = await createUser("doctor");
+    const consultation = await createConsultation(patient.userId, "accepted_awaiting_payment", {
+      doctorId,
+      title: "Itchy arm",
+      acceptedAt: new Date(Date.now() - 60_000),
+      paymentDeadlineAt: new Date(Date.now() + 14 * 60_000),
+    });
+    const txRef = await attemptPaidAtProvider(consultation.id, patient.userId);
+    const back = await new Visitor(patient.cookie).get(`/payments/return/${txRef}`);
+    expect(back.headers.get("Location")).toBe(`/patient/consultation/${consultation.id}`);
+    const expected = amTexts.telegram.kinds.payment_received.replace("{{title}}", "Itchy arm");
+    await expect
+      .poll(async () => (await chatMessages(patient.chatId)).map((message) => message.text))
+      .toContain(`${expected}\n\n${ORIGIN}/patient/consultation/${consultation.id}`);
+  });
+
+  it("sends “new message” as the doctor writes to a patient who is away", async () => {
+    const patient = await linkedPatient();
+    const doctorId = await createUser("doctor");
+    const consultation = await createConsultation(patient.userId, "in_progress", { doctorId, title: "Cracked heel" });
+    const room = (await getServerByName(env.ConsultationRoom, consultation.id)) as DurableObjectStub<ConsultationRoom>;
+    expect((await room.postMessage({ senderId: doctorId, kind: "text", text: "How is it today?", fileId: null })).ok).toBe(true);
+    const expected = enTexts.telegram.kinds.new_message.replace("{{title}}", "Cracked heel");
+    await expect
+      .poll(async () => (await chatMessages(patient.chatId)).map((message) => message.text))
+      .toContain(`${expected}\n\n${ORIGIN}/patient/consultation/${consultation.id}`);
   });
 
   it("sends at most one new-message note per consultation in ten minutes", async () => {

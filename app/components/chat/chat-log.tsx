@@ -17,8 +17,16 @@ import type { ChatTexts } from "./chat-texts";
  */
 export const ChatLog = forwardRef<
   HTMLDivElement,
-  { messages: ChatMessage[]; earlierHref: string | null; viewerRole: ChatSenderRole; texts: ChatTexts; labelledBy: string }
->(function ChatLog({ messages, earlierHref, viewerRole, texts, labelledBy }, ref) {
+  {
+    messages: ChatMessage[];
+    /** Texts typed offline, not yet confirmed by the room. */
+    pending?: Array<{ clientId: string; text: string }>;
+    earlierHref: string | null;
+    viewerRole: ChatSenderRole;
+    texts: ChatTexts;
+    labelledBy: string;
+  }
+>(function ChatLog({ messages, pending, earlierHref, viewerRole, texts, labelledBy }, ref) {
   const { i18n } = useTranslation();
   return (
     <div
@@ -74,6 +82,12 @@ export const ChatLog = forwardRef<
             </li>
           );
         })}
+        {pending?.map(({ clientId, text }) => (
+          <li key={clientId} className="chat chat-end" data-testid="chat-pending">
+            <div className="chat-bubble chat-bubble-primary whitespace-pre-wrap break-words opacity-70">{text}</div>
+            <p className="chat-footer text-xs">{texts.pending}</p>
+          </li>
+        ))}
       </ol>
     </div>
   );

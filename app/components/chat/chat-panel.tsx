@@ -93,6 +93,7 @@ export function ChatPanel({
       <ChatLog
         ref={log}
         messages={liveChat?.messages ?? messages}
+        pending={liveChat?.pending}
         earlierHref={earlierHref}
         viewerRole={viewerRole}
         texts={texts}

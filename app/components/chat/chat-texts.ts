@@ -25,5 +25,7 @@ export interface ChatTexts {
   errorTitle: string;
   loadFailed: string;
   sendFailed: string;
+  /** Under a text typed offline until the room confirms it. */
+  pending: string;
   refusals: Record<ChatRefusal, string>;
 }

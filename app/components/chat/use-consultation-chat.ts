@@ -11,6 +11,8 @@ const SEND_TIMEOUT_MS = 10_000;
 
 export interface LiveChat {
   messages: ChatMessage[];
+  /** Texts typed while the connection was down, oldest first: sent in order when it is back. */
+  pending: Array<{ clientId: string; text: string }>;
   /** The room has sent its history since this page opened (so an earlier loading failure is over). */
   synced: boolean;
   /** Resolves with null once the room has the text, or with what went wrong (in the reader's language; too long, say). */
@@ -39,8 +41,16 @@ export function useConsultationChat(consultationId: string, room: RoomLink, init
     lastId.current = messages.at(-1)?.id ?? 0;
   }, [messages]);
   const waiting = useRef(new Map<string, (error: string | null) => void>());
+  const [pending, setPending] = useState<LiveChat["pending"]>([]);
+  const outbox = useRef(pending);
+  useEffect(() => {
+    outbox.current = pending;
+  }, [pending]);
+  // Offline texts already handed to the current socket (sent again only over a new one).
+  const handed = useRef(new Set<string>());
   const { sendFailed, refusals } = texts;
   const settle = useCallback((clientId: string, error: string | null) => {
+    setPending((texts) => texts.filter((text) => text.clientId !== clientId));
     waiting.current.get(clientId)?.(error);
     waiting.current.delete(clientId);
   }, []);
@@ -53,7 +63,12 @@ export function useConsultationChat(consultationId: string, room: RoomLink, init
   }
 
   useEffect(() => {
-    const catchUp = () => room.send({ type: "catch_up", afterId: lastId.current });
+    const catchUp = () => {
+      room.send({ type: "catch_up", afterId: lastId.current });
+      // Then what was typed offline, in order; the room's echo of each clientId confirms it.
+      for (const { clientId, text } of outbox.current)
+        if (!handed.current.has(clientId) && room.send({ type: "send", clientId, text })) handed.current.add(clientId);
+    };
     const stop = room.listen({
       onEvent(event) {
         if (event.type === "history") {
@@ -66,17 +81,29 @@ export function useConsultationChat(consultationId: string, room: RoomLink, init
       },
       onOpen: catchUp,
       // A text in flight when the connection drops may or may not have arrived: the sender is told to check.
-      onClose: () => [...waiting.current.keys()].forEach((clientId) => settle(clientId, sendFailed)),
+      onClose: () => {
+        handed.current.clear();
+        [...waiting.current.keys()].forEach((clientId) => settle(clientId, sendFailed));
+      },
     });
+    // The network back without the socket having dropped: the offline texts go now.
+    window.addEventListener("online", catchUp);
     // The socket may have opened (and sent its history) before this code loaded.
     if (room.isOpen()) catchUp();
-    return stop;
+    return () => {
+      stop();
+      window.removeEventListener("online", catchUp);
+    };
   }, [room, sendFailed, refusals, settle]);
 
   const sendText = useCallback(
     (text: string) => {
       // The room decides what may be sent (empty, too long, chat closed) and says why it refused.
       const clientId = crypto.randomUUID();
+      if (!room.isOpen()) {
+        setPending((texts) => [...texts, { clientId, text }]);
+        return Promise.resolve(null);
+      }
       return new Promise<string | null>((resolve) => {
         const timer = window.setTimeout(() => settle(clientId, sendFailed), SEND_TIMEOUT_MS);
         waiting.current.set(clientId, (error) => {
@@ -106,5 +133,5 @@ export function useConsultationChat(consultationId: string, room: RoomLink, init
     [consultationId, sendFailed],
   );
 
-  return useMemo(() => ({ messages, synced, sendText, sendImage }), [messages, synced, sendText, sendImage]);
+  return useMemo(() => ({ messages, pending, synced, sendText, sendImage }), [messages, pending, synced, sendText, sendImage]);
 }

@@ -78,8 +78,8 @@ export function useConsultationRoom(consultationId: string, initial: Consultatio
     return () => void listeners.current.delete(listener);
   }, []);
   const room = useMemo<RoomLink>(() => {
-    const isOpen = () => socket.current?.readyState === WebSocket.OPEN;
-    // Nothing is queued for later: a text that cannot go now is reported as not sent.
+    // Offline, a socket may still look open: the chat then keeps its texts as pending.
+    const isOpen = () => navigator.onLine && socket.current?.readyState === WebSocket.OPEN;
     return { isOpen, send: (event) => isOpen() && (socket.current!.send(JSON.stringify(event)), true), listen };
   }, [listen]);
   const current: Heard = !heard || heard.consultationId !== consultationId || heard.initial !== initial ? { status: initial } : heard;

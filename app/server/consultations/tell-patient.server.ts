@@ -20,7 +20,7 @@ import { contactOf, profileName } from "~/server/db/profiles.server";
 import type { AppConfig } from "~/server/env.server";
 import { acceptedEmail, declinedEmail, latePaymentEmail, refundedEmail, summaryReadyEmail } from "~/server/mail/consultation-emails.server";
 import { deliverDueMail, type MailMessage, queuedMail, sendMail } from "~/server/mail/mailer.server";
-import { deliverDueTelegram } from "~/server/telegram/outbox.server";
+import { deliverTelegramAfterResponse } from "~/server/telegram/outbox.server";
 import { queuedTelegram } from "~/server/telegram/queue.server";
 
 import type { ConsultationRow, MovedByThisCall } from "./move.server";
@@ -74,8 +74,7 @@ export function tidingsOfMove(db: Database, moved: MovedByThisCall, tidings: Tid
 /** Delivers the email and Telegram message a move queued, after the answer; the scheduled job retries what fails. */
 export function deliverAfterResponse(context: AppLoadContext, mailId: string | null, patientId?: string) {
   if (mailId) afterResponse(context, "mail", () => deliverDueMail(context.db, context.config, new Date(), { ids: [mailId] }));
-  if (patientId)
-    afterResponse(context, "telegram", () => deliverDueTelegram(context.db, context.config, new Date(), { userIds: [patientId] }));
+  if (patientId) deliverTelegramAfterResponse(context, [patientId]);
 }
 
 /** A doctor accepted: the patient is to pay by the deadline. */

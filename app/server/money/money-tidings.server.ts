@@ -16,6 +16,7 @@ import { notificationRow } from "~/server/db/notifications.server";
 import { contactOf } from "~/server/db/profiles.server";
 import type { AppConfig } from "~/server/env.server";
 import { deliverDueMail, type MailMessage, queuedMail } from "~/server/mail/mailer.server";
+import { deliverDueTelegram } from "~/server/telegram/outbox.server";
 import { queuedTelegram } from "~/server/telegram/queue.server";
 
 export interface MoneyTidings {
@@ -63,10 +64,12 @@ export function tidingsStatements(db: Database, tidings: MoneyTidings[], now: Da
   return { statements, mailIds };
 }
 
-/** Delivers the emails a change queued: after the answer when a request made it, at once from a job. */
+/** Delivers the emails and Telegram messages a change queued: after the answer when a request made it, at once from a job. */
 export async function deliverTidings(db: Database, config: AppConfig, mailIds: string[], request?: AppLoadContext) {
-  if (mailIds.length === 0) return;
-  const deliver = () => deliverDueMail(db, config, new Date(), { ids: mailIds });
-  if (request) afterResponse(request, "mail", deliver);
+  const deliver = async () => {
+    if (mailIds.length > 0) await deliverDueMail(db, config, new Date(), { ids: mailIds });
+    await deliverDueTelegram(db, config, new Date());
+  };
+  if (request) afterResponse(request, "tidings", deliver);
   else await deliver();
 }

@@ -1,6 +1,7 @@
 // Sending the Telegram outbox (docs/decisions/0035; rows are queued by queue.server): worded in the
 // reader's language when sent. Senders claim a row before sending, retry with backoff, give up after
 // MAX_MAIL_ATTEMPTS, and unlink a chat whose person blocked the bot instead of retrying it.
+import type { AppLoadContext } from "@remix-run/cloudflare";
 import { and, desc, eq, inArray, lte, or, sql } from "drizzle-orm";
 import { GrammyError } from "grammy/web";
 
@@ -8,6 +9,7 @@ import { consultations, telegramLinks, telegramOutbox } from "~/db/schema";
 import { mailRetryDelayMs, MAX_MAIL_ATTEMPTS } from "~/domain/mail-retries";
 import type { TelegramKind } from "~/domain/telegram";
 import { getTranslatorFor } from "~/i18n.server";
+import { afterResponse } from "~/server/after-response.server";
 import type { Database } from "~/server/db/client.server";
 import { contactOf } from "~/server/db/profiles.server";
 import type { AppConfig, TelegramBotConfig } from "~/server/env.server";
@@ -86,6 +88,11 @@ export async function deliverDueTelegram(
     }
   }
   return report;
+}
+
+/** Sends what a request queued (only `userIds`' messages, if given) after its answer; the job retries what fails. */
+export function deliverTelegramAfterResponse(context: AppLoadContext, userIds?: string[]) {
+  afterResponse(context, "telegram", () => deliverDueTelegram(context.db, context.config, new Date(), userIds ? { userIds } : {}));
 }
 
 async function send(
