@@ -1,6 +1,7 @@
 // A consultation's chat, kept in its room's own SQLite storage: the room is the consultation's record
 // (kept at least a year, as the terms promise). The autoincrement id orders the messages and is the
-// cursor a reconnecting page catches up from.
+// cursor a reconnecting page catches up from. A text carries its page's own id (client_id), so a text
+// sent again (typed offline, its echo lost to a dropped connection) is stored once.
 import { CHAT_MESSAGE_KINDS, CHAT_SENDER_ROLES, type ChatMessageKind, type ChatSenderRole } from "~/domain/chat-message";
 import type { ChatMessage } from "~/realtime/protocol";
 
@@ -13,6 +14,7 @@ type MessageRow = {
   kind: ChatMessageKind;
   text: string;
   file_id: string | null;
+  client_id: string | null;
   created_at: number;
 };
 
@@ -22,6 +24,8 @@ export interface NewChatMessage {
   kind: ChatMessageKind;
   text: string;
   fileId: string | null;
+  /** The sender's page's id for the text (a UUID), if it came over a socket. */
+  clientId?: string | null;
 }
 
 /** A stored message as both pages receive it (the sender by role; a photo by its file). */
@@ -48,17 +52,30 @@ export class ChatLog {
       created_at INTEGER NOT NULL,
       CHECK ((kind = 'text' AND file_id IS NULL AND text <> '') OR (kind = 'image' AND file_id IS NOT NULL))
     )`);
+    // Rooms made before texts carried their page's id gain the column (SQLite adds it in place).
+    const columns = this.sql.exec<{ name: string }>("PRAGMA table_info(chat_messages)").toArray();
+    if (!columns.some((column) => column.name === "client_id")) this.sql.exec("ALTER TABLE chat_messages ADD COLUMN client_id TEXT");
+    this.sql.exec("CREATE UNIQUE INDEX IF NOT EXISTS chat_messages_client_id ON chat_messages (sender_id, client_id)");
+  }
+
+  /** The text `senderId` already sent with this page id, if any. */
+  sentBefore(senderId: string, clientId: string): ChatMessage | null {
+    const [row] = this.sql
+      .exec<MessageRow>("SELECT * FROM chat_messages WHERE sender_id = ? AND client_id = ?", senderId, clientId)
+      .toArray();
+    return row ? messageOf(row) : null;
   }
 
   append(message: NewChatMessage, at: Date): ChatMessage {
     const row = this.sql
       .exec<MessageRow>(
-        "INSERT INTO chat_messages (sender_id, sender_role, kind, text, file_id, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING *",
+        "INSERT INTO chat_messages (sender_id, sender_role, kind, text, file_id, client_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *",
         message.senderId,
         message.senderRole,
         message.kind,
         message.text,
         message.fileId,
+        message.clientId ?? null,
         at.getTime(),
       )
       .one();

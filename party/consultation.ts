@@ -20,6 +20,8 @@ import { type ChatMessage, type ConsultationRoomEvent, ConsultationRoomInbound, 
 import type { ChatDraft, ChatPostOutcome, RoomIdentity } from "~/realtime/room-contract";
 import { expirePayment } from "~/server/consultations/expire-payment.server";
 import { notifyOnce } from "~/server/db/notifications.server";
+import { loadConfig } from "~/server/env.server";
+import { deliverDueTelegram } from "~/server/telegram/outbox.server";
 
 import { ChatLog } from "./chat-log";
 import { SessionBoundRoom } from "./session-bound-room";
@@ -130,6 +132,12 @@ export class ConsultationRoom extends SessionBoundRoom {
     const [consultation, live] = await this.consultationAndLiveConnections();
     if (from && !live.includes(from)) return null;
     if (!consultation) return { ok: false, reason: "not_found" };
+    // Sent again (its echo was lost): the sender hears it arrived; nobody gets it twice.
+    const earlier = clientId ? this.chat.sentBefore(draft.senderId, clientId) : null;
+    if (earlier) {
+      from?.send(JSON.stringify({ type: "message", message: earlier, clientId } satisfies ConsultationRoomEvent));
+      return { ok: true, message: earlier };
+    }
     const refusal = chatSendRefusal(consultation, draft.senderId);
     if (refusal) return { ok: false, reason: refusal };
     const checked = draft.kind === "text" ? chatTextOf(draft.text) : draft.fileId ? { ok: true as const, text: "" } : null;
@@ -147,6 +155,7 @@ export class ConsultationRoom extends SessionBoundRoom {
         kind: draft.kind,
         text: checked.text,
         fileId: draft.kind === "image" ? draft.fileId : null,
+        clientId,
       },
       now,
     );
@@ -166,6 +175,12 @@ export class ConsultationRoom extends SessionBoundRoom {
     const recipientId = recipientRole === "patient" ? consultation.patientId : consultation.doctorId;
     if (!recipientId || onlineRoles(live, consultation).includes(recipientRole)) return;
     await notifyOnce(this.db, recipientId, "new_message", this.name, consultationLink(recipientRole, this.name));
+    // Telegram's "new message" (if one was queued) goes now, beside the chat rather than in its turn; the job retries it.
+    this.ctx.waitUntil(
+      deliverDueTelegram(this.db, loadConfig(this.env), new Date(), { userIds: [recipientId] }).catch((error: unknown) =>
+        console.error(JSON.stringify({ event: "background_task_failed", task: "telegram", error: String(error) })),
+      ),
+    );
   }
 
   private inTurn<Result>(work: () => Promise<Result>): Promise<Result> {

@@ -1,20 +1,13 @@
-import { type KeyboardEvent, useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 
-/** Tab from the last button goes round to the first (and Shift+Tab the other way), never out of the dialog. */
-function keepFocusInside(event: KeyboardEvent<HTMLDialogElement>) {
-  const buttons = [...event.currentTarget.querySelectorAll<HTMLElement>("button:not([disabled])")];
-  const [first, last] = [buttons[0], buttons.at(-1)];
-  if (!first || !last) return;
-  const leaving = event.shiftKey ? document.activeElement === first : document.activeElement === last;
-  if (!leaving) return;
-  event.preventDefault();
-  (event.shiftKey ? last : first).focus();
-}
+// The full view loads with the first photo opened (or when a thumbnail is pointed at or focused).
+const loadDialog = () => import("./photo-dialog");
+const PhotoDialog = lazy(() => loadDialog().then((module) => ({ default: module.PhotoDialog })));
 
 /**
- * Thumbnails that open a full view in a modal dialog: focus moves into it and stays there, the arrow
- * keys move between photos, and Escape (or Close) returns focus to the thumbnail it was opened from.
+ * Thumbnails that open a full view in a modal dialog (photo-dialog.tsx); closing it returns focus to
+ * the thumbnail it was opened from.
  * Without JavaScript a thumbnail is a plain link to the photo. A chat shows each of its photos alone,
  * described by who sent it.
  */
@@ -34,11 +27,7 @@ export function PhotoViewer({
   const { t } = useTranslation();
   const label = describe ?? ((index: number) => t("consultation.photoNumber", { number: index + 1 }));
   const [open, setOpen] = useState<number | null>(null);
-  const dialog = useRef<HTMLDialogElement>(null);
   const opener = useRef<HTMLElement | null>(null);
-  useEffect(() => {
-    if (open !== null && dialog.current && !dialog.current.open) dialog.current.showModal();
-  }, [open]);
   if (photoIds.length === 0) return <p className="text-sm text-base-content/80">{t("consultation.noPhotos")}</p>;
   const step = (by: number) => setOpen((index) => (index === null ? null : (index + by + photoIds.length) % photoIds.length));
   return (
@@ -53,6 +42,8 @@ export function PhotoViewer({
                 opener.current = event.currentTarget;
                 setOpen(index);
               }}
+              onPointerEnter={() => void loadDialog()}
+              onFocus={() => void loadDialog()}
               className="block"
               data-testid="photo-thumbnail"
             >
@@ -67,37 +58,19 @@ export function PhotoViewer({
         ))}
       </ul>
       {open !== null ? (
-        <dialog
-          ref={dialog}
-          aria-label={label(open)}
-          className="m-auto hidden max-h-full max-w-full flex-col open:flex items-center justify-center gap-3 bg-transparent p-4 backdrop:bg-black/90"
-          data-testid="photo-dialog"
-          onClose={() => {
-            setOpen(null);
-            opener.current?.focus();
-          }}
-          onKeyDown={(event) => {
-            if (event.key === "ArrowRight") step(1);
-            else if (event.key === "ArrowLeft") step(-1);
-            else if (event.key === "Tab") keepFocusInside(event);
-          }}
-        >
-          <img src={`/files/${photoIds[open]}`} alt={label(open)} className="max-h-[80vh] max-w-full object-contain" />
-          <div className="flex flex-wrap justify-center gap-2">
-            <button type="button" className="btn btn-sm" onClick={() => step(-1)}>
-              {t("consultation.previousPhoto")}
-            </button>
-            <span className="self-center text-sm text-white">
-              {open + 1} / {photoIds.length} {captions?.[open]}
-            </span>
-            <button type="button" className="btn btn-sm" onClick={() => step(1)}>
-              {t("consultation.nextPhoto")}
-            </button>
-            <button type="button" className="btn btn-sm" onClick={() => dialog.current?.close()} autoFocus>
-              {t("consultation.closePhoto")}
-            </button>
-          </div>
-        </dialog>
+        <Suspense fallback={null}>
+          <PhotoDialog
+            photoIds={photoIds}
+            shown={open}
+            label={label(open)}
+            caption={captions?.[open]}
+            onStep={step}
+            onClose={() => {
+              setOpen(null);
+              opener.current?.focus();
+            }}
+          />
+        </Suspense>
       ) : null}
     </>
   );

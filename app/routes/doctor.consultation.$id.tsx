@@ -1,18 +1,15 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 
 import { ChatPanel } from "~/components/chat/chat-panel";
 import { ConsultationHeader } from "~/components/consultation-header";
 import { ConsultationSections } from "~/components/consultation-sections";
-import { ConsultationSummary } from "~/components/consultation-summary";
-import { DeclineForm } from "~/components/doctor/decline-form";
 import { SummaryForm } from "~/components/doctor/summary-form";
 import { FormAlert, SubmitButton } from "~/components/form-fields";
 import { IntakeSummary } from "~/components/intake-summary";
-import { PaymentCountdown } from "~/components/payment-countdown";
 import { PhotoViewer } from "~/components/photo-viewer";
 import { useConsultationRoom } from "~/components/realtime/use-consultation-room";
 import { useStillWaiting } from "~/components/realtime/use-still-waiting";
@@ -46,6 +43,14 @@ import { intakeView } from "~/server/intake-words.server";
 import { answerDisputeAction } from "~/server/money/doctor-money-actions.server";
 import { doctorMoneyPanel } from "~/server/money/escrow-view.server";
 import { redirectWithToast } from "~/server/toast.server";
+
+// Parts shown in one stage only (a request, awaiting payment, completed): a consultation under way, the
+// page's heaviest stage, does not load them. Their server HTML stands in place until their script arrives.
+const DeclineForm = lazy(() => import("~/components/doctor/decline-form").then((module) => ({ default: module.DeclineForm })));
+const PaymentCountdown = lazy(() => import("~/components/payment-countdown").then((module) => ({ default: module.PaymentCountdown })));
+const ConsultationSummary = lazy(() =>
+  import("~/components/consultation-summary").then((module) => ({ default: module.ConsultationSummary })),
+);
 
 // Active doctors: a waiting request (any doctor) or one of their own consultations. Reading it is audited.
 export async function loader(args: LoaderFunctionArgs) {
@@ -225,7 +230,10 @@ function DoctorConsultation({
           <span>{t("consultation.waitingForPayment")}</span>
           {consultation.paymentDeadline ? (
             <span>
-              {closingTexts.patientTimeLeft} <PaymentCountdown deadline={consultation.paymentDeadline} className="font-mono font-bold" />
+              {closingTexts.patientTimeLeft}{" "}
+              <Suspense fallback={null}>
+                <PaymentCountdown deadline={consultation.paymentDeadline} className="font-mono font-bold" />
+              </Suspense>
             </span>
           ) : null}
         </div>
@@ -275,7 +283,9 @@ function DoctorConsultation({
       ) : null}
       {(actionData?.dispute ?? dispute) ? <WordedPanel {...(actionData?.dispute ?? dispute)!} /> : null}
       {currentStatus === "completed" ? (
-        <ConsultationSummary summary={consultation.summary} printHref={`/doctor/consultation/${consultation.id}/summary`} />
+        <Suspense fallback={null}>
+          <ConsultationSummary summary={consultation.summary} printHref={`/doctor/consultation/${consultation.id}/summary`} />
+        </Suspense>
       ) : isActiveStatus(currentStatus) ? (
         <SummaryForm
           saved={consultation.summary}
@@ -292,7 +302,9 @@ function DoctorConsultation({
               {t("doctor.requests.accept")}
             </SubmitButton>
           </Form>
-          <DeclineForm lastResult={actionData?.decline ?? undefined} />
+          <Suspense fallback={null}>
+            <DeclineForm lastResult={actionData?.decline ?? undefined} />
+          </Suspense>
         </section>
       ) : null}
     </article>

@@ -6,7 +6,6 @@ import { useTranslation } from "react-i18next";
 import { ChatPanel } from "~/components/chat/chat-panel";
 import { ConsultationHeader } from "~/components/consultation-header";
 import { ConsultationSections } from "~/components/consultation-sections";
-import { ConsultationSummary } from "~/components/consultation-summary";
 import { FormAlert } from "~/components/form-fields";
 import { ConsultationTimeline } from "~/components/patient/consultation-timeline";
 import { DoctorCard } from "~/components/patient/doctor-card";
@@ -42,9 +41,12 @@ import {
 } from "~/server/money/patient-money-actions.server";
 import { redirectWithToast } from "~/server/toast.server";
 
-// Shown once the consultation is completed, so a consultation under way does not ship it.
+// Shown once the consultation is completed, so a consultation under way does not ship them.
 const DeletePhotosForm = lazy(() =>
   import("~/components/patient/delete-photos-form").then((module) => ({ default: module.DeletePhotosForm })),
+);
+const ConsultationSummary = lazy(() =>
+  import("~/components/consultation-summary").then((module) => ({ default: module.ConsultationSummary })),
 );
 
 // A request's waiting screen (looking, found, declined, withdrawn): a chunk of its own, which a
@@ -233,7 +235,9 @@ export default function PatientConsultation() {
         additionalComments={consultation.additionalComments}
       />
       {consultation.status === "completed" ? (
-        <ConsultationSummary summary={consultation.summary} printHref={`/patient/consultation/${consultation.id}/summary`} />
+        <Suspense fallback={null}>
+          <ConsultationSummary summary={consultation.summary} printHref={`/patient/consultation/${consultation.id}/summary`} />
+        </Suspense>
       ) : null}
       {feedback ? (
         <section className="flex flex-col gap-1" data-testid="given-feedback">

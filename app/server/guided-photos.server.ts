@@ -34,6 +34,7 @@ export function photoStepWords(t: TFunction): PhotoStepWords {
     saved: t("guidedPhotos.saved"),
     saveFailed: t("guidedPhotos.saveFailed"),
     forThisUpload: t("guidedPhotos.forThisUpload"),
+    waiting: t("offline.photoWaiting"),
     kinds: PHOTO_KINDS.map((kind) => [kind, t(`guidedPhotos.kinds.${kind}`)]),
     areas: BODY_AREAS.map((area) => [area, t(`intake.areas.${area}`)]),
     quality: {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, demoConsultationIn } from "../../scripts/demo-data";
-import { baseUrl, endJourneys, fillIntake, signIn, signUpNewPatient, startJourney } from "./journey";
+import { baseUrl, endJourneys, fillIntake, hydrated, photoOnDisk, signIn, signUpNewPatient, startJourney } from "./journey";
 
 afterEach(endJourneys);
 
@@ -68,6 +68,61 @@ describe("a flaky network loses nothing", () => {
     await page.waitForURL(/step=3/);
     await page.goto(`${baseUrl}/patient/consultations`);
     expect(await page.getByText(complaint).count()).toBe(1);
+    expect(problems).toEqual([]);
+  });
+
+  it("a photo chosen without a connection waits in the browser, survives the page closing, and is uploaded when the network returns", async () => {
+    const { browser, page, problems } = await startJourney();
+    await signUpNewPatient(page, "Selam");
+    await page.goto(`${baseUrl}/patient/new-consultation?step=1`, { waitUntil: "networkidle" });
+    await hydrated(page.getByTestId("photo-input"));
+
+    await browser.setOffline(true);
+    await page.getByTestId("photo-input").setInputFiles(photoOnDisk("offline-rash.png"));
+    const upload = page.getByTestId("photo-upload");
+    await expect.poll(() => upload.getAttribute("data-status")).toBe("waiting");
+    expect(await upload.textContent()).toContain("Waiting for the network");
+    await page.close();
+
+    // Later, with the network back: the wizard finds the photo kept on this device and uploads it once.
+    await browser.setOffline(false);
+    const later = await browser.newPage();
+    await later.goto(`${baseUrl}/patient/new-consultation?step=1`, { waitUntil: "networkidle" });
+    const restored = later.getByTestId("photo-upload");
+    await expect.poll(() => restored.getAttribute("data-status")).toBe("done");
+    expect(await restored.count()).toBe(1);
+    expect(await restored.getByRole("img").getAttribute("alt")).toBe("offline-rash.png");
+    await expect.poll(() => new URL(later.url()).searchParams.get("draft")).toMatch(/^[0-9a-f-]{36}$/);
+    // It is no longer kept: a reload shows it once, as stored on the server.
+    await later.reload({ waitUntil: "networkidle" });
+    expect(await later.getByTestId("stored-photo").count()).toBe(1);
+    expect(await later.getByTestId("photo-upload").count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
+
+  it("a request sent while a photo chosen offline still waits takes the photo with it", async () => {
+    const { browser, page, problems } = await startJourney();
+    await signUpNewPatient(page, "Tigist");
+    await page.goto(`${baseUrl}/patient/new-consultation?step=1`, { waitUntil: "networkidle" });
+    await hydrated(page.getByTestId("photo-input"));
+    await browser.setOffline(true);
+    await page.getByTestId("photo-input").setInputFiles(photoOnDisk());
+    await expect.poll(() => page.getByTestId("photo-upload").getAttribute("data-status")).toBe("waiting");
+    await page.close();
+
+    // Back online, the patient opens the words' step straight away and sends the request.
+    await browser.setOffline(false);
+    const later = await browser.newPage();
+    await later.goto(`${baseUrl}/patient/new-consultation?step=2`, { waitUntil: "networkidle" });
+    const complaint = `Spots photographed offline ${Date.now()}`;
+    await hydrated(later.getByRole("button", { name: "Submit request" }));
+    await later.getByLabel("What is going on with your skin?").fill(complaint);
+    await fillIntake(later);
+    await later.getByRole("button", { name: "Submit request" }).click();
+    await later.waitForURL(/step=3/);
+    await later.goto(`${baseUrl}/patient/consultations`);
+    await later.getByText(complaint).click();
+    await expect.poll(() => later.getByTestId("photo-thumbnail").count()).toBe(1);
     expect(problems).toEqual([]);
   });
 

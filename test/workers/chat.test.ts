@@ -118,6 +118,29 @@ describe("the consultation room's chat", () => {
     for (const socket of [patientSocket, doctorSocket, late]) socket.close();
   });
 
+  it("stores a text sent again with the same page id once: the sender hears it arrived, the other person gets it once", async () => {
+    const { patient, doctor, consultation } = await consultationBetween();
+    const doctorSocket = await joined(consultation.id, doctor.cookie);
+    const first = await joined(consultation.id, patient.cookie);
+    const clientId = crypto.randomUUID();
+    first.send({ type: "send", clientId, text: "Typed on the bus" });
+    await first.until((events) => messagesIn(events).length === 1);
+    // The connection dropped before the page saw the echo: the page sends it again over a new socket.
+    first.close();
+    const second = await joined(consultation.id, patient.cookie);
+    second.send({ type: "send", clientId, text: "Typed on the bus" });
+    await second.until((events) => events.some((event) => event.type === "message" && event.clientId === clientId));
+    const echo = messagesIn(second.events).at(-1)!;
+    expect(echo).toEqual(messagesIn(first.events)[0]);
+    // Another person's text with the same page id is a text of its own.
+    doctorSocket.send({ type: "send", clientId, text: "Thanks" });
+    await doctorSocket.until((events) => messagesIn(events).some((message) => message.text === "Thanks"));
+    const late = await joined(consultation.id, doctor.cookie);
+    expect(historiesIn(late.events)[0]!.map((message) => message.text)).toEqual(["Typed on the bus", "Thanks"]);
+    expect(messagesIn(doctorSocket.events).map((message) => message.text)).toEqual(["Typed on the bus", "Thanks"]);
+    for (const socket of [doctorSocket, second, late]) socket.close();
+  });
+
   it("refuses a third person's socket, and a participant's socket to another consultation (403)", async () => {
     const { patient, consultation } = await consultationBetween();
     const other = await consultationBetween();

@@ -20,7 +20,7 @@ export const ChatLog = forwardRef<
   {
     messages: ChatMessage[];
     /** Texts typed offline, not yet confirmed by the room. */
-    pending?: Array<{ clientId: string; text: string }>;
+    pending?: Array<{ clientId: string; text: string; refusal?: string }>;
     earlierHref: string | null;
     viewerRole: ChatSenderRole;
     texts: ChatTexts;
@@ -82,10 +82,10 @@ export const ChatLog = forwardRef<
             </li>
           );
         })}
-        {pending?.map(({ clientId, text }) => (
+        {pending?.map(({ clientId, text, refusal }) => (
           <li key={clientId} className="chat chat-end" data-testid="chat-pending">
-            <div className="chat-bubble chat-bubble-primary whitespace-pre-wrap break-words opacity-70">{text}</div>
-            <p className="chat-footer text-xs">{texts.pending}</p>
+            <div className="chat-bubble whitespace-pre-wrap break-words">{text}</div>
+            <p className="chat-footer text-xs">{refusal ?? texts.pending}</p>
           </li>
         ))}
       </ol>

@@ -11,8 +11,8 @@ const SEND_TIMEOUT_MS = 10_000;
 
 export interface LiveChat {
   messages: ChatMessage[];
-  /** Texts typed while the connection was down, oldest first: sent in order when it is back. */
-  pending: Array<{ clientId: string; text: string }>;
+  /** Texts typed while the connection was down, oldest first: sent in order when it is back (refused: why). */
+  pending: Array<{ clientId: string; text: string; refusal?: string }>;
   /** The room has sent its history since this page opened (so an earlier loading failure is over). */
   synced: boolean;
   /** Resolves with null once the room has the text, or with what went wrong (in the reader's language; too long, say). */
@@ -50,7 +50,12 @@ export function useConsultationChat(consultationId: string, room: RoomLink, init
   const handed = useRef(new Set<string>());
   const { sendFailed, refusals } = texts;
   const settle = useCallback((clientId: string, error: string | null) => {
-    setPending((texts) => texts.filter((text) => text.clientId !== clientId));
+    // A refused offline text stays on the page with the reason, so its words are not lost.
+    setPending((texts) =>
+      error === null
+        ? texts.filter((text) => text.clientId !== clientId)
+        : texts.map((text) => (text.clientId === clientId ? { ...text, refusal: error } : text)),
+    );
     waiting.current.get(clientId)?.(error);
     waiting.current.delete(clientId);
   }, []);

@@ -5,14 +5,18 @@ import { useTranslation } from "react-i18next";
 import { useHydrated } from "~/components/use-hydrated";
 import { MAX_PHOTOS_PER_REQUEST } from "~/domain/constants";
 import type { PhotoQualityIssue } from "~/domain/photo-quality";
+import { dropHeldPhoto, heldPhotos, holdPhoto } from "~/offline/request-queue";
 
 import { preparePhoto, uploadPhoto } from "./downscale";
 import { PhotoDescriptionFields, PhotoDescriptionForm } from "./photo-description-form";
 import { PhotoGuide } from "./photo-guide";
 import type { DescribedPhoto, PhotoStepWords } from "./photo-words";
 
-/** "review": the photo looks too dark or blurry; it waits for the patient to retake it or send it anyway. */
-type UploadStatus = "pending" | "review" | "uploading" | "done" | "error";
+/**
+ * "review": the photo looks too dark or blurry; it waits for the patient to retake it or send it anyway.
+ * "waiting": chosen without a connection, it waits in this browser and goes when the network returns.
+ */
+type UploadStatus = "pending" | "review" | "uploading" | "done" | "error" | "waiting";
 interface Upload {
   key: string;
   name: string;
@@ -77,8 +81,17 @@ export function PhotoStep({
 
   async function send(key: string, photo: Blob, fileName: string) {
     if (cancelled.current.has(key)) return;
+    // No connection: the photo waits in this browser (step 2 or the network's return sends it).
+    const wait = async () => {
+      // Said to be kept only once it is.
+      await holdPhoto({ key, photo, name: fileName });
+      update(key, { status: "waiting", prepared: photo, progress: 0 });
+    };
+    if (!navigator.onLine) return wait();
     update(key, { status: "uploading", prepared: undefined });
     const answer = await uploadPhoto(photo, fileName, draftRef.current, (progress) => update(key, { progress }));
+    if (answer.error === "" && !answer.draftId) return wait();
+    void dropHeldPhoto(key);
     if (answer.draftId && !draftRef.current) {
       draftRef.current = answer.draftId;
       setDraftId(answer.draftId);
@@ -90,6 +103,43 @@ export function PhotoStep({
     if (photoId) update(key, { status: "done", progress: 1, photoId });
     else update(key, { status: "error", error: answer.errors?.[0] || answer.error || t("request.errors.uploadFailed") });
   }
+
+  // Photos kept from a visit without a connection come back (and go, once online).
+  const latest = useRef(uploads);
+  const resending = useRef(new Set<string>());
+  useEffect(() => {
+    latest.current = uploads;
+  }, [uploads]);
+  useEffect(() => {
+    const sendWaiting = () => {
+      for (const upload of latest.current.filter((item) => item.status === "waiting" && !resending.current.has(item.key))) {
+        resending.current.add(upload.key);
+        queue.current = queue.current
+          .then(() => send(upload.key, upload.prepared!, upload.name))
+          .finally(() => resending.current.delete(upload.key));
+      }
+    };
+    void heldPhotos().then((held) => {
+      const shown = new Set(latest.current.map((upload) => upload.key));
+      const restored = held
+        .filter(({ key }) => !shown.has(key))
+        .map(({ key, photo, name }): Upload => ({
+          key,
+          name,
+          preview: URL.createObjectURL(photo),
+          status: "waiting",
+          progress: 0,
+          prepared: photo,
+        }));
+      latest.current = [...latest.current, ...restored];
+      setUploads(latest.current);
+      sendWaiting();
+    });
+    window.addEventListener("online", sendWaiting);
+    return () => window.removeEventListener("online", sendWaiting);
+    // Once per visit of the step; `send` reads refs only.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   function addFiles(files: FileList | null) {
     const room = MAX_PHOTOS_PER_REQUEST - activeCount;
@@ -119,6 +169,7 @@ export function PhotoStep({
 
   function forget(upload: Upload) {
     cancelled.current.add(upload.key);
+    void dropHeldPhoto(upload.key);
     setUploads((all) => all.filter((item) => item.key !== upload.key));
   }
 
@@ -193,7 +244,7 @@ export function PhotoStep({
                   <span
                     className={`badge badge-sm ${upload.status === "error" ? "badge-error" : upload.status === "done" ? "badge-success" : ""}`}
                   >
-                    {t(`request.photos.status.${upload.status}`)}
+                    {upload.status === "waiting" ? words.waiting : t(`request.photos.status.${upload.status}`)}
                   </span>
                   <progress
                     className="progress progress-primary h-1 w-full"

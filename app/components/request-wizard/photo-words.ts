@@ -16,6 +16,8 @@ export interface PhotoStepWords {
   saved: string;
   saveFailed: string;
   forThisUpload: string;
+  /** A photo chosen without a connection: kept here, sent when the network returns. */
+  waiting: string;
   kinds: Choice[];
   areas: Choice[];
   quality: Record<PhotoQualityIssue | "advice" | "retake" | "useAnyway", string>;
