@@ -181,7 +181,6 @@ export async function submitNewConsultation(
     summary: { ...submitted.summary, patientFirstName: cleanLine(patient.firstName ?? "") },
   });
   const told = await queueNewRequestForDoctors(context.db, outcome.consultationId, followUp?.doctorId ?? null, now);
-  if (told.length > 0)
-    deliverTelegramAfterResponse(context, told);
+  if (told.length > 0) deliverTelegramAfterResponse(context, told);
   return { ok: true, consultationId: outcome.consultationId };
 }

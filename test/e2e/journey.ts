@@ -57,9 +57,7 @@ export const path = (page: Page) => new URL(page.url()).pathname;
 // app's handler instead of following the server-rendered link or form.
 export async function hydrated(element: Locator) {
   await element.waitFor();
-  await expect
-    .poll(() => element.evaluate((node) => Object.keys(node).some((key) => key.startsWith("__reactProps"))))
-    .toBe(true);
+  await expect.poll(() => element.evaluate((node) => Object.keys(node).some((key) => key.startsWith("__reactProps")))).toBe(true);
 }
 
 /**

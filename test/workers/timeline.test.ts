@@ -280,7 +280,12 @@ describe("a consultation's timeline", () => {
 
   it("is its patient's alone: another patient, its doctor and a stranger get nothing; a draft has none", async () => {
     const { patientId, doctorId, patient, doctor } = await people();
-    const { id } = await createConsultation(patientId, "in_progress", { doctorId, createdAt: aMinuteAgo(), acceptedAt: new Date(), startedAt: new Date() });
+    const { id } = await createConsultation(patientId, "in_progress", {
+      doctorId,
+      createdAt: aMinuteAgo(),
+      acceptedAt: new Date(),
+      startedAt: new Date(),
+    });
     const path = `/patient/consultation/${id}/timeline`;
     expect((await new Visitor(await sessionCookieFor(await createUser("patient"))).get(path)).status).toBe(404);
     expect((await doctor.get(path)).headers.get("Location")).toBe("/access-denied");
@@ -292,8 +297,19 @@ describe("a consultation's timeline", () => {
 
   it("is drawn by the consultation's page and, compact, by the dashboard on a reload", async () => {
     const { patientId, doctorId, patient } = await people();
-    await createConsultation(patientId, "completed", { doctorId, createdAt: aMinuteAgo(), acceptedAt: new Date(), startedAt: new Date(), completedAt: new Date() });
-    const { id } = await createConsultation(patientId, "in_progress", { doctorId, createdAt: aMinuteAgo(), acceptedAt: new Date(), startedAt: new Date() });
+    await createConsultation(patientId, "completed", {
+      doctorId,
+      createdAt: aMinuteAgo(),
+      acceptedAt: new Date(),
+      startedAt: new Date(),
+      completedAt: new Date(),
+    });
+    const { id } = await createConsultation(patientId, "in_progress", {
+      doctorId,
+      createdAt: aMinuteAgo(),
+      acceptedAt: new Date(),
+      startedAt: new Date(),
+    });
     await createConsultation(patientId, "pending");
     const page = await (await patient.get(`/patient/consultation/${id}`)).text();
     expect(page).toContain(">Timeline</h2>");
