@@ -84,8 +84,6 @@ const PAGES: Array<{ route: string; path: string; as: Visitor }> = [
   { route: "doctor.dashboard", path: "/doctor/dashboard", as: "doctor" },
   { route: "doctor.consultations", path: "/doctor/consultations", as: "doctor" },
   { route: "doctor.consultation.$id", path: `/doctor/consultation/${consultation("pending")}`, as: "doctor" },
-  // The same page with its chat (a consultation under way) loads other parts: measured too.
-  { route: "doctor.consultation.$id", path: `/doctor/consultation/${consultation("in_progress")}`, as: "doctor" },
   { route: "doctor.patients", path: "/doctor/patients", as: "doctor" },
   { route: "doctor.earnings", path: "/doctor/earnings", as: "doctor" },
   { route: "doctor.consultation.$id_.summary", path: `/doctor/consultation/${consultation("completed")}/summary`, as: "doctor" },

@@ -7,9 +7,11 @@ import { useTranslation } from "react-i18next";
 import { ChatPanel } from "~/components/chat/chat-panel";
 import { ConsultationHeader } from "~/components/consultation-header";
 import { ConsultationSections } from "~/components/consultation-sections";
+import { DeclineForm } from "~/components/doctor/decline-form";
 import { SummaryForm } from "~/components/doctor/summary-form";
 import { FormAlert, SubmitButton } from "~/components/form-fields";
 import { IntakeSummary } from "~/components/intake-summary";
+import { PaymentCountdown } from "~/components/payment-countdown";
 import { PhotoViewer } from "~/components/photo-viewer";
 import { useConsultationRoom } from "~/components/realtime/use-consultation-room";
 import { useStillWaiting } from "~/components/realtime/use-still-waiting";
@@ -44,10 +46,7 @@ import { answerDisputeAction } from "~/server/money/doctor-money-actions.server"
 import { doctorMoneyPanel } from "~/server/money/escrow-view.server";
 import { redirectWithToast } from "~/server/toast.server";
 
-// Parts shown in one stage only (a request, awaiting payment, completed): a consultation under way, the
-// page's heaviest stage, does not load them. Their server HTML stands in place until their script arrives.
-const DeclineForm = lazy(() => import("~/components/doctor/decline-form").then((module) => ({ default: module.DeclineForm })));
-const PaymentCountdown = lazy(() => import("~/components/payment-countdown").then((module) => ({ default: module.PaymentCountdown })));
+// Shown once the consultation is completed, so a consultation under way does not ship it.
 const ConsultationSummary = lazy(() =>
   import("~/components/consultation-summary").then((module) => ({ default: module.ConsultationSummary })),
 );
@@ -230,10 +229,7 @@ function DoctorConsultation({
           <span>{t("consultation.waitingForPayment")}</span>
           {consultation.paymentDeadline ? (
             <span>
-              {closingTexts.patientTimeLeft}{" "}
-              <Suspense fallback={null}>
-                <PaymentCountdown deadline={consultation.paymentDeadline} className="font-mono font-bold" />
-              </Suspense>
+              {closingTexts.patientTimeLeft} <PaymentCountdown deadline={consultation.paymentDeadline} className="font-mono font-bold" />
             </span>
           ) : null}
         </div>
@@ -302,9 +298,7 @@ function DoctorConsultation({
               {t("doctor.requests.accept")}
             </SubmitButton>
           </Form>
-          <Suspense fallback={null}>
-            <DeclineForm lastResult={actionData?.decline ?? undefined} />
-          </Suspense>
+          <DeclineForm lastResult={actionData?.decline ?? undefined} />
         </section>
       ) : null}
     </article>
