@@ -177,9 +177,11 @@ export class ConsultationRoom extends SessionBoundRoom {
     await notifyOnce(this.db, recipientId, "new_message", this.name, consultationLink(recipientRole, this.name));
     // Telegram's "new message" (if one was queued) goes now, beside the chat rather than in its turn; the job retries it.
     this.ctx.waitUntil(
-      deliverDueTelegram(this.db, loadConfig(this.env), new Date(), { userIds: [recipientId] }).catch((error: unknown) =>
-        console.error(JSON.stringify({ event: "background_task_failed", task: "telegram", error: String(error) })),
-      ),
+      Promise.resolve()
+        .then(() => deliverDueTelegram(this.db, loadConfig(this.env), new Date(), { userIds: [recipientId] }))
+        .catch((error: unknown) =>
+          console.error(JSON.stringify({ event: "background_task_failed", task: "telegram", error: String(error) })),
+        ),
     );
   }
 

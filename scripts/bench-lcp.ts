@@ -5,12 +5,10 @@
 // without an Ethiopic font (its font files are downloaded) and on one with Noto Sans Ethiopic (most
 // Android phones). Each figure is the median of RUNS cold visits. A bench: it prints, it does not judge,
 // and exits 1 only when the run could not measure.
-import { rmSync } from "node:fs";
-
 import { type Browser, chromium } from "playwright-core";
 
 import { CHROMIUM_PATH, ensureChromium, environmentWithoutEthiopicFonts, LAUNCH_ARGS } from "../test/e2e/chromium.ts";
-import { benchPort, build, seededState, startDevServer } from "./local-stack.ts";
+import { benchPort, startBenchServer } from "./local-stack.ts";
 
 const PORT = benchPort(8795);
 const RUNS = 5;
@@ -64,17 +62,10 @@ async function firstVisit(browser: Browser, url: string, locale: string): Promis
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 ensureChromium();
-let stateDir: string | undefined;
-let server: Awaited<ReturnType<typeof startDevServer>> | undefined;
+let server: Awaited<ReturnType<typeof startBenchServer>> | undefined;
 let failed = false;
 try {
-  if (!process.argv.includes("--no-build")) await build({ quiet: true });
-  stateDir = await seededState({ quiet: true });
-  server = await startDevServer({
-    port: PORT,
-    persistTo: stateDir,
-    vars: { APP_ENV: "test", SESSION_SECRET: `${crypto.randomUUID()}${crypto.randomUUID()}` },
-  });
+  server = await startBenchServer(PORT);
   const withEthiopicFont = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: LAUNCH_ARGS });
   const withoutEthiopicFont = await chromium.launch({
     executablePath: CHROMIUM_PATH,
@@ -114,6 +105,5 @@ try {
   console.error(`The run stopped: ${error instanceof Error ? error.message : String(error)}`);
 } finally {
   await server?.stop();
-  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
 }
 process.exit(failed ? 1 : 0);

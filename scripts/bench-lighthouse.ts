@@ -6,15 +6,13 @@
 // and one line `lowest: performance N, accessibility N, best practices N`. Amharic runs in a chromium
 // without an Ethiopic font of its own (a phone that downloads ours). A bench: it prints, it does not
 // judge, and exits 1 only when the run could not measure. `--runs N` changes RUNS.
-import { rmSync } from "node:fs";
-
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { chromium } from "playwright-core";
 
 import { CHROMIUM_PATH, ensureChromium, environmentWithoutEthiopicFonts, LAUNCH_ARGS } from "../test/e2e/chromium.ts";
 import { DEMO_PASSWORD, demoConsultationIn } from "./demo-data.ts";
-import { benchPort, build, seededState, startDevServer } from "./local-stack.ts";
+import { benchPort, startBenchServer } from "./local-stack.ts";
 
 const PORT = benchPort(8796);
 const RUNS = process.argv.includes("--runs") ? Number(process.argv[process.argv.indexOf("--runs") + 1]) : 3;
@@ -78,18 +76,11 @@ async function audit(port: number, url: string, cookie: string | null): Promise<
 }
 
 ensureChromium();
-let stateDir: string | undefined;
-let server: Awaited<ReturnType<typeof startDevServer>> | undefined;
+let server: Awaited<ReturnType<typeof startBenchServer>> | undefined;
 const browsers: chromeLauncher.LaunchedChrome[] = [];
 let failed = false;
 try {
-  if (!process.argv.includes("--no-build")) await build({ quiet: true });
-  stateDir = await seededState({ quiet: true });
-  server = await startDevServer({
-    port: PORT,
-    persistTo: stateDir,
-    vars: { APP_ENV: "test", SESSION_SECRET: `${crypto.randomUUID()}${crypto.randomUUID()}` },
-  });
+  server = await startBenchServer(PORT);
   const cookie = await patientCookie(server.url);
   const launch = async (envVars?: Record<string, string>) => {
     const launched = await chromeLauncher.launch({
@@ -144,6 +135,5 @@ try {
 } finally {
   for (const launched of browsers) launched.kill();
   await server?.stop();
-  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
 }
 process.exit(failed ? 1 : 0);

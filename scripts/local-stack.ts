@@ -1,7 +1,7 @@
 // The local stack that `npm start` and the browser tests share: build, migrate and seed the local D1,
 // then serve the Worker with `wrangler dev`. Everything is local (miniflare); nothing reaches a cloud.
 import { type ChildProcess, spawn } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -242,4 +242,29 @@ export async function startDevServer(options: {
   }
   await stop();
   throw new Error(`wrangler dev did not become ready on ${url}\n${output}`);
+}
+
+/**
+ * A bench's server: the app built (unless `--no-build`), migrated and seeded into a state of its own,
+ * served by `wrangler dev` on `port` with a fresh session secret. `stop` ends it and deletes the state.
+ */
+export async function startBenchServer(port: number): Promise<Pick<DevServer, "url" | "stop">> {
+  if (!process.argv.includes("--no-build")) await build({ quiet: true });
+  const stateDir = await seededState({ quiet: true });
+  const forget = () => rmSync(stateDir, { recursive: true, force: true });
+  const server = await startDevServer({
+    port,
+    persistTo: stateDir,
+    vars: { APP_ENV: "test", SESSION_SECRET: `${crypto.randomUUID()}${crypto.randomUUID()}` },
+  }).catch((error: unknown) => {
+    forget();
+    throw error;
+  });
+  return {
+    url: server.url,
+    stop: async () => {
+      await server.stop();
+      forget();
+    },
+  };
 }

@@ -39,9 +39,11 @@ export interface HeldPhoto {
 const photoKey = (key: string) => `photo:${key}`;
 export const holdPhoto = (held: HeldPhoto) => withQueue("readwrite", (store) => store.put(held, photoKey(held.key)));
 export const dropHeldPhoto = (key: string) => withQueue("readwrite", (store) => store.delete(photoKey(key)));
-/** The photos waiting, oldest first. */
+/** The photos waiting, oldest first (none when this browser gives no IndexedDB, as some private windows). */
 export const heldPhotos = () =>
-  withQueue<HeldPhoto[]>("readonly", (store) => store.getAll(IDBKeyRange.bound(photoKey(""), photoKey("\uffff"))));
+  withQueue<HeldPhoto[]>("readonly", (store) => store.getAll(IDBKeyRange.bound(photoKey(""), photoKey("\uffff")))).catch(
+    (): HeldPhoto[] => [],
+  );
 
 /**
  * Uploads the waiting photos in order into `draftId` (the first makes the draft when there is none) and

@@ -55,12 +55,18 @@ async function signInAsAdmin(page: Page) {
 
 const cardOf = (page: Page, fullName: string) => page.getByTestId("registration-card").filter({ hasText: fullName });
 
+/** The newest email to `email`: the outbox is reloaded until it shows (it goes out just after the answer). */
 async function outboxMessageTo(page: Page, email: string) {
   const message = page.locator(`[data-testid="outbox-message"][data-to="${email}"]`).first();
-  for (let attempt = 0; attempt < 20 && (await message.count()) === 0; attempt++) {
-    await page.goto(`${baseUrl}/dev/outbox`);
-    if ((await message.count()) === 0) await page.waitForTimeout(250);
-  }
+  await expect
+    .poll(
+      async () => {
+        await page.goto(`${baseUrl}/dev/outbox`);
+        return message.count();
+      },
+      { message: `an email to ${email} on /dev/outbox` },
+    )
+    .toBe(1);
   return message;
 }
 

@@ -25,8 +25,8 @@ afterAll(closeSharedBrowser);
 
 export async function startJourney(options?: { javaScriptEnabled?: boolean }): Promise<Journey> {
   const browser = await openBrowser(options);
-  // A step that cannot happen fails by its own name, before the test's time limit hides which it was.
-  browser.setDefaultTimeout(20_000);
+  // A step that cannot happen fails by its own name, well before the test's 30 s hide which it was.
+  browser.setDefaultTimeout(15_000);
   const page = await browser.newPage();
   const problems: string[] = [];
   page.on("console", (message) => {

@@ -83,15 +83,18 @@ export function PhotoStep({
     if (cancelled.current.has(key)) return;
     // No connection: the photo waits in this browser (step 2 or the network's return sends it).
     const wait = async () => {
-      // Said to be kept only once it is.
-      await holdPhoto({ key, photo, name: fileName });
+      // Said to wait once it is kept (without IndexedDB it waits in this page only).
+      await holdPhoto({ key, photo, name: fileName }).then(
+        () => kept.current.add(key),
+        () => undefined,
+      );
       update(key, { status: "waiting", prepared: photo, progress: 0 });
     };
     if (!navigator.onLine) return wait();
     update(key, { status: "uploading", prepared: undefined });
     const answer = await uploadPhoto(photo, fileName, draftRef.current, (progress) => update(key, { progress }));
     if (answer.error === "" && !answer.draftId) return wait();
-    void dropHeldPhoto(key);
+    letGo(key);
     if (answer.draftId && !draftRef.current) {
       draftRef.current = answer.draftId;
       setDraftId(answer.draftId);
@@ -107,6 +110,11 @@ export function PhotoStep({
   // Photos kept from a visit without a connection come back (and go, once online).
   const latest = useRef(uploads);
   const resending = useRef(new Set<string>());
+  // Photos kept in IndexedDB, let go of once uploaded or removed.
+  const kept = useRef(new Set<string>());
+  const letGo = (key: string) => {
+    if (kept.current.delete(key)) void dropHeldPhoto(key).catch(() => undefined);
+  };
   useEffect(() => {
     latest.current = uploads;
   }, [uploads]);
@@ -120,6 +128,7 @@ export function PhotoStep({
       }
     };
     void heldPhotos().then((held) => {
+      for (const { key } of held) kept.current.add(key);
       const shown = new Set(latest.current.map((upload) => upload.key));
       const restored = held
         .filter(({ key }) => !shown.has(key))
@@ -169,7 +178,7 @@ export function PhotoStep({
 
   function forget(upload: Upload) {
     cancelled.current.add(upload.key);
-    void dropHeldPhoto(upload.key);
+    letGo(upload.key);
     setUploads((all) => all.filter((item) => item.key !== upload.key));
   }
 
