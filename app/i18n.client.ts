@@ -1,6 +1,7 @@
 // The browser loads only the language the page is in, and only the texts its reader can meet: the
-// shared part (locales/<language>/browser.json) and, for a signed-in patient, doctor or admin, that
-// audience's part. Emails, the landing, legal and sign-in pages are the server's alone (server.json).
+// shared part (locales/<language>/browser.json) and the audiences' parts root names on <html>: a
+// signed-in patient's, doctor's or admin's, and the guest's (account links). Emails, the landing, legal
+// and sign-in pages are the server's alone (server.json).
 import type { BackendModule } from "i18next";
 
 import { type Audience, AUDIENCES, mergeTexts, type Texts } from "~/i18n";
@@ -10,16 +11,17 @@ const localeChunks = import.meta.glob<{ default: Texts }>([
   "./locales/*/patient.json",
   "./locales/*/doctor.json",
   "./locales/*/admin.json",
+  "./locales/*/guest.json",
 ]);
 
-/** The audience root wrote on <html> (data-audience) for the signed-in reader, if any. */
-function pageAudience(): Audience | null {
-  const audience = document.documentElement.dataset.audience;
-  return AUDIENCES.find((known) => known === audience) ?? null;
+/** The audiences root wrote on <html> (data-audience, separated by spaces) for this page's reader. */
+function pageAudiences(): Audience[] {
+  const written = (document.documentElement.dataset.audience ?? "").split(" ");
+  return AUDIENCES.filter((known) => written.includes(known));
 }
 
 async function textsFor(language: string): Promise<Texts> {
-  const parts = ["browser", pageAudience()].filter((part) => part !== null);
+  const parts = ["browser", ...pageAudiences()];
   const loaded = await Promise.all(
     parts.map((part) => {
       const load = localeChunks[`./locales/${language}/${part}.json`];

@@ -6,11 +6,13 @@ import { i18nConfig, mergeTexts, type Texts } from "~/i18n";
 import amAdmin from "~/locales/am/admin.json";
 import amBrowser from "~/locales/am/browser.json";
 import amDoctor from "~/locales/am/doctor.json";
+import amGuest from "~/locales/am/guest.json";
 import amPatient from "~/locales/am/patient.json";
 import amServer from "~/locales/am/server.json";
 import enAdmin from "~/locales/en/admin.json";
 import enBrowser from "~/locales/en/browser.json";
 import enDoctor from "~/locales/en/doctor.json";
+import enGuest from "~/locales/en/guest.json";
 import enPatient from "~/locales/en/patient.json";
 import enServer from "~/locales/en/server.json";
 
@@ -21,13 +23,14 @@ import enServer from "~/locales/en/server.json";
 const allTexts = (...parts: Texts[]) => parts.reduce((all, part) => mergeTexts(all, part));
 export const resources = {
   en: {
-    common: allTexts(enBrowser, enPatient, enDoctor, enAdmin, enServer) as typeof enBrowser &
+    common: allTexts(enBrowser, enPatient, enDoctor, enAdmin, enGuest, enServer) as typeof enBrowser &
       typeof enPatient &
       typeof enDoctor &
       typeof enAdmin &
+      typeof enGuest &
       typeof enServer,
   },
-  am: { common: allTexts(amBrowser, amPatient, amDoctor, amAdmin, amServer) },
+  am: { common: allTexts(amBrowser, amPatient, amDoctor, amAdmin, amGuest, amServer) },
 };
 
 /** The visitor's language choice; the source of truth for server rendering. */

@@ -5,6 +5,7 @@ import { DEFAULT_LANGUAGE, LANGUAGES } from "~/domain/languages";
 import type enAdmin from "~/locales/en/admin.json";
 import type enBrowser from "~/locales/en/browser.json";
 import type enDoctor from "~/locales/en/doctor.json";
+import type enGuest from "~/locales/en/guest.json";
 import type enPatient from "~/locales/en/patient.json";
 import type enServer from "~/locales/en/server.json";
 
@@ -20,9 +21,16 @@ export const i18nConfig = {
 
 export type Texts = { [key: string]: string | Texts };
 
-/** Readers with texts of their own (locales/<language>/<audience>.json), loaded only for them. */
-export const AUDIENCES = ["patient", "doctor", "admin"] as const;
+/**
+ * Readers with texts of their own (locales/<language>/<audience>.json), loaded only for them: each
+ * role's, and the guest's (signing in, confirming, resetting: pages of a reader not signed in, and of
+ * the account links any reader may open).
+ */
+export const AUDIENCES = ["patient", "doctor", "admin", "guest"] as const;
 export type Audience = (typeof AUDIENCES)[number];
+
+/** A page of account links exports `handle = guestTexts`, so a signed-in reader's browser loads them too. */
+export const guestTexts = { texts: "guest" } as const;
 
 /** The server's texts: the browser's part and the server's own part, merged section by section. */
 export function mergeTexts<First extends Texts, Second extends Texts>(first: First, second: Second): First & Second {
@@ -37,7 +45,9 @@ export function mergeTexts<First extends Texts, Second extends Texts>(first: Fir
 declare module "i18next" {
   interface CustomTypeOptions {
     defaultNS: "common";
-    resources: { common: typeof enBrowser & typeof enPatient & typeof enDoctor & typeof enAdmin & typeof enServer };
+    resources: {
+      common: typeof enBrowser & typeof enPatient & typeof enDoctor & typeof enAdmin & typeof enGuest & typeof enServer;
+    };
   }
 }
 

@@ -7,6 +7,7 @@ import {
   Scripts,
   ScrollRestoration,
   useLoaderData,
+  useMatches,
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
@@ -24,7 +25,7 @@ import { useFocusOnArrival } from "~/components/use-focus-on-arrival";
 import { formatYear } from "~/domain/dates";
 import { DEFAULT_LANGUAGE, LANGUAGE_STORAGE_KEY } from "~/domain/languages";
 import type { Role } from "~/domain/roles";
-import type { Audience } from "~/i18n";
+import { type Audience, guestTexts } from "~/i18n";
 import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
 import { useNonce } from "~/nonce";
 import { offlineReading } from "~/offline/offline-reading-script";
@@ -90,8 +91,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader> = ({ data: rootData }) => [{ title: rootData?.errorTitle ?? "Qoda" }];
 
-/** Whose texts the browser loads besides the shared ones (i18n.client). */
-const audienceOf = (role: Role | null): Audience | undefined => role ?? undefined;
+/**
+ * Whose texts the browser loads besides the shared ones (i18n.client): the signed-in reader's role's,
+ * and the guest's for a reader not signed in or on a page of account links.
+ */
+function audiencesOf(role: Role | null, guestPage: boolean): string {
+  const audiences: Audience[] = role ? [role] : [];
+  if (!role || guestPage) audiences.push("guest");
+  return audiences.join(" ");
+}
 
 /** The inline script of a static page; only the server renders one, so browsers never download it. */
 const staticPageScript = (language: string) =>
@@ -111,8 +119,9 @@ export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const language = rootData?.language ?? DEFAULT_LANGUAGE;
   const hydrates = usePageHydrates();
+  const guestPage = useMatches().some((match) => (match.handle as { texts?: string } | undefined)?.texts === guestTexts.texts);
   return (
-    <html lang={language} dir="ltr" data-audience={audienceOf(rootData?.signedInRole ?? null)}>
+    <html lang={language} dir="ltr" data-audience={audiencesOf(rootData?.signedInRole ?? null, guestPage)}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

@@ -18,15 +18,17 @@ const PORT = benchPort(8796);
 const RUNS = process.argv.includes("--runs") ? Number(process.argv[process.argv.indexOf("--runs") + 1]) : 3;
 const CATEGORIES = ["performance", "accessibility", "best-practices"] as const;
 
+/** Whose pages: Hana's consultation is under way, and the one waiting for payment is Dawit's. */
 const hana = "hana@qoda.test";
-const PAGES: Array<{ name: string; path: string; signedIn: boolean }> = [
-  { name: "landing", path: "/", signedIn: false },
-  { name: "sign-in", path: "/login", signedIn: false },
-  { name: "patient sign-up", path: "/register", signedIn: false },
-  { name: "doctor application", path: "/register/doctor", signedIn: false },
-  { name: "patient dashboard", path: "/patient/dashboard", signedIn: true },
-  { name: "payment", path: `/patient/payment/${demoConsultationIn("accepted_awaiting_payment").id}`, signedIn: true },
-  { name: "consultation with chat", path: `/patient/consultation/${demoConsultationIn("in_progress").id}`, signedIn: true },
+const dawit = "dawit@qoda.test";
+const PAGES: Array<{ name: string; path: string; as: string | null }> = [
+  { name: "landing", path: "/", as: null },
+  { name: "sign-in", path: "/login", as: null },
+  { name: "patient sign-up", path: "/register", as: null },
+  { name: "doctor application", path: "/register/doctor", as: null },
+  { name: "patient dashboard", path: "/patient/dashboard", as: hana },
+  { name: "payment", path: `/patient/payment/${demoConsultationIn("accepted_awaiting_payment").id}`, as: dawit },
+  { name: "consultation with chat", path: `/patient/consultation/${demoConsultationIn("in_progress").id}`, as: hana },
 ];
 
 interface Scores {
@@ -38,12 +40,12 @@ interface Scores {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-/** The signed-in patient's cookies as a Cookie header (Lighthouse sends it with every request of the page). */
-async function patientCookie(baseUrl: string) {
+/** A signed-in patient's cookies as a Cookie header (Lighthouse sends it with every request of the page). */
+async function patientCookie(baseUrl: string, email: string) {
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: LAUNCH_ARGS });
   const page = await browser.newPage();
   await page.goto(`${baseUrl}/login`);
-  await page.getByLabel("Email").fill(hana);
+  await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(DEMO_PASSWORD);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await page.waitForURL(/\/patient\/dashboard$/);
@@ -81,7 +83,9 @@ const browsers: chromeLauncher.LaunchedChrome[] = [];
 let failed = false;
 try {
   server = await startBenchServer(PORT);
-  const cookie = await patientCookie(server.url);
+  const cookies = new Map<string, string>();
+  for (const email of [hana, dawit]) cookies.set(email, await patientCookie(server.url, email));
+  const cookieOf = (page: (typeof PAGES)[number]) => (page.as ? cookies.get(page.as)! : null);
   const launch = async (envVars?: Record<string, string>) => {
     const launched = await chromeLauncher.launch({
       chromePath: CHROMIUM_PATH,
@@ -103,9 +107,9 @@ try {
     ] as const) {
       const url = `${server.url}${page.path}${page.path.includes("?") ? "&" : "?"}lng=${language}`;
       // A warm-up run (the Worker's first answer compiles it), not counted.
-      await audit(chrome.port, url, page.signedIn ? cookie : null);
+      await audit(chrome.port, url, cookieOf(page));
       const runs: Scores[] = [];
-      for (let run = 0; run < RUNS; run += 1) runs.push(await audit(chrome.port, url, page.signedIn ? cookie : null));
+      for (let run = 0; run < RUNS; run += 1) runs.push(await audit(chrome.port, url, cookieOf(page)));
       const row = {
         page: page.name,
         language,

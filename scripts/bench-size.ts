@@ -23,9 +23,9 @@ const REPORT_PATH = process.argv.includes("--report") ? process.argv[process.arg
 const KB = 1024;
 const VISITS_AT_ONCE = 3;
 
-type Visitor = "anonymous" | "patient" | "patientWithoutConsent" | "doctor" | "admin";
+type Visitor = "anonymous" | "patient" | "patientWithoutConsent" | "payer" | "doctor" | "admin";
 /** Who signs in for each kind of visitor, and the page the sign-in lands on. */
-const SIGN_INS: Record<Exclude<Visitor, "anonymous">, { email: string; landsOn: RegExp }> = {
+const SIGN_INS: Record<Exclude<Visitor, "anonymous" | "payer">, { email: string; landsOn: RegExp }> = {
   patient: { email: "hana@qoda.test", landsOn: /\/patient\/dashboard$/ },
   // Dawit's consent is taken back in this run's fresh data (see below), so he is asked for it.
   patientWithoutConsent: { email: "dawit@qoda.test", landsOn: /\/consent$/ },
@@ -36,7 +36,7 @@ const SIGN_INS: Record<Exclude<Visitor, "anonymous">, { email: string; landsOn: 
 const consultation = (status: string) => demoConsultationIn(status).id;
 
 /** Every page of the app (route file → an address that shows it, and who opens it). */
-const PAGES: Array<{ route: string; path: string; as: Visitor }> = [
+const PAGES: Array<{ route: string; path: string; as: Visitor; /** The page's own status, when not 200. */ status?: number }> = [
   { route: "_index", path: "/", as: "anonymous" },
   { route: "terms", path: "/terms", as: "anonymous" },
   { route: "privacy", path: "/privacy", as: "anonymous" },
@@ -47,12 +47,12 @@ const PAGES: Array<{ route: string; path: string; as: Visitor }> = [
   { route: "forgot-password", path: "/forgot-password", as: "anonymous" },
   { route: "sign-in-link", path: "/sign-in-link", as: "anonymous" },
   { route: "auth.resend", path: "/auth/resend", as: "anonymous" },
-  { route: "auth.confirm", path: "/auth/confirm?token=expired", as: "anonymous" },
-  { route: "reset-password", path: "/reset-password?token=expired", as: "anonymous" },
-  { route: "invite", path: "/invite?token=expired", as: "anonymous" },
+  { route: "auth.confirm", path: "/auth/confirm?token=expired", as: "anonymous", status: 400 },
+  { route: "reset-password", path: "/reset-password?token=expired", as: "anonymous", status: 400 },
+  { route: "invite", path: "/invite?token=expired", as: "anonymous", status: 400 },
   { route: "account-issue", path: "/account-issue", as: "anonymous" },
-  { route: "access-denied", path: "/access-denied", as: "anonymous" },
-  { route: "$", path: "/no-such-page", as: "anonymous" },
+  { route: "access-denied", path: "/access-denied", as: "anonymous", status: 403 },
+  { route: "$", path: "/no-such-page", as: "anonymous", status: 404 },
   { route: "dev.outbox", path: "/dev/outbox", as: "anonymous" },
   { route: "dev.telegram.start", path: "/dev/telegram/start?start=abc", as: "anonymous" },
   { route: "dev.payments._index", path: "/dev/payments", as: "anonymous" },
@@ -69,7 +69,8 @@ const PAGES: Array<{ route: string; path: string; as: Visitor }> = [
   { route: "patient.consultations", path: "/patient/consultations", as: "patient" },
   { route: "patient.new-consultation", path: "/patient/new-consultation", as: "patient" },
   { route: "patient.consultation.$id", path: `/patient/consultation/${consultation("in_progress")}`, as: "patient" },
-  { route: "patient.payment.$id", path: `/patient/payment/${consultation("accepted_awaiting_payment")}`, as: "patient" },
+  // The consultation waiting for payment is Dawit's: he pays once he has given his consent back (below).
+  { route: "patient.payment.$id", path: `/patient/payment/${consultation("accepted_awaiting_payment")}`, as: "payer" },
   { route: "patient.feedback.$id", path: `/patient/feedback/${DEMO_CONSULTATIONS.find((item) => item.awaitsFeedback)!.id}`, as: "patient" },
   {
     route: "patient.payment.$id_.receipt",
@@ -79,11 +80,17 @@ const PAGES: Array<{ route: string; path: string; as: Visitor }> = [
   { route: "notifications", path: "/notifications", as: "patient" },
   { route: "patient.consultation.$id_.summary", path: `/patient/consultation/${consultation("completed")}/summary?both=1`, as: "patient" },
   // A static page; without a sandbox transaction of its own it shows the not-found page, with no script either way.
-  { route: "dev.payments.checkout.$txRef", path: "/dev/payments/checkout/qoda-00000000-0000-4000-8000-000000000000", as: "patient" },
+  {
+    route: "dev.payments.checkout.$txRef",
+    path: "/dev/payments/checkout/qoda-00000000-0000-4000-8000-000000000000",
+    as: "patient",
+    status: 404,
+  },
   { route: "doctor", path: "/doctor/dashboard", as: "doctor" },
   { route: "doctor.dashboard", path: "/doctor/dashboard", as: "doctor" },
   { route: "doctor.consultations", path: "/doctor/consultations", as: "doctor" },
   { route: "doctor.consultation.$id", path: `/doctor/consultation/${consultation("pending")}`, as: "doctor" },
+  { route: "doctor.consultation.$id", path: `/doctor/consultation/${consultation("in_progress")}`, as: "doctor" },
   { route: "doctor.patients", path: "/doctor/patients", as: "doctor" },
   { route: "doctor.earnings", path: "/doctor/earnings", as: "doctor" },
   { route: "doctor.consultation.$id_.summary", path: `/doctor/consultation/${consultation("completed")}/summary`, as: "doctor" },
@@ -110,7 +117,12 @@ const PAGES: Array<{ route: string; path: string; as: Visitor }> = [
   { route: "admin.finance._index", path: "/admin/finance", as: "admin" },
   { route: "admin.finance.disputes", path: "/admin/finance/disputes", as: "admin" },
   // Without an opening (a reason given first), the summary says so: the page measured is that one.
-  { route: "admin.consultations.$id_.summary", path: `/admin/consultations/${consultation("completed")}/summary`, as: "admin" },
+  {
+    route: "admin.consultations.$id_.summary",
+    path: `/admin/consultations/${consultation("completed")}/summary`,
+    as: "admin",
+    status: 403,
+  },
 ];
 
 /** Gzipped JS a first visit may download (issue 8): public pages least, sign-in pages next, the rest. */
@@ -148,7 +160,7 @@ function pageRoutes() {
 type StorageState = Awaited<ReturnType<BrowserContext["storageState"]>>;
 
 /** The cookies of a signed-in `as`, so each measured visit can start from an empty cache yet signed in. */
-async function signIn(browser: Browser, as: Visitor, baseUrl: string): Promise<StorageState | undefined> {
+async function signIn(browser: Browser, as: Exclude<Visitor, "payer">, baseUrl: string): Promise<StorageState | undefined> {
   if (as === "anonymous") return undefined;
   const context = await browser.newContext();
   const page = await context.newPage();
@@ -160,6 +172,19 @@ async function signIn(browser: Browser, as: Visitor, baseUrl: string): Promise<S
   const state = await context.storageState();
   await context.close();
   return state;
+}
+
+/** A patient asked for their consent ticks both boxes and continues: the session that then pays. */
+async function giveConsent(browser: Browser, state: StorageState | undefined, baseUrl: string): Promise<StorageState> {
+  const context = await browser.newContext({ storageState: state });
+  const page = await context.newPage();
+  await page.goto(`${baseUrl}/consent`);
+  for (const box of await page.getByRole("checkbox").all()) await box.check();
+  await page.getByRole("button", { name: "Continue" }).press("Enter");
+  await page.waitForURL(/\/patient\/dashboard$/);
+  const consented = await context.storageState();
+  await context.close();
+  return consented;
 }
 
 /** `--detail <route>` lists that route's scripts, each with its gzipped size. */
@@ -256,7 +281,8 @@ try {
     const visit = await measure(page, baseUrl, route, path);
     visits[index] = visit;
     const asked = new URL(`${baseUrl}${path}`).pathname;
-    if (visit.landedOn !== asked || visit.status >= 500)
+    // An answer other than the page's own (an error, a redirect elsewhere) would measure another page.
+    if (visit.landedOn !== asked || visit.status !== (PAGES[index]!.status ?? 200))
       sizeProblems.push(`${route}: not measured, ${path} answered ${visit.status} and showed ${visit.landedOn}`);
     // The same visit, still open in English, is audited, then again in Amharic (once per address and reader).
     else if (!auditedAddresses.has(`${as} ${path}`)) {
@@ -266,10 +292,16 @@ try {
     }
     await context.close();
   };
-  // A few visits at a time: each mostly waits for the network to go quiet, and sizes do not depend on timing.
-  let next = 0;
+  // The consent page first, while Dawit is asked for his consent; then he gives it back, as a patient
+  // would, and pays (the consultation waiting for payment is his).
+  const askedForConsent = (index: number) => PAGES[index]!.as === "patientWithoutConsent";
+  const indexes = PAGES.map((_, index) => index);
+  for (const index of indexes.filter(askedForConsent)) await visitPage(index);
+  storageStates.set("payer", await giveConsent(browser, storageStates.get("patientWithoutConsent"), baseUrl));
+  // Then a few visits at a time: each mostly waits for the network to go quiet, and sizes do not depend on timing.
+  const waiting = indexes.filter((index) => !askedForConsent(index));
   const visitor = async () => {
-    while (next < PAGES.length) await visitPage(next++);
+    for (let index = waiting.shift(); index !== undefined; index = waiting.shift()) await visitPage(index);
   };
   await Promise.all(Array.from({ length: VISITS_AT_ONCE }, visitor));
   await browser.close();

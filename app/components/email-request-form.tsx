@@ -4,7 +4,8 @@ import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod/mini";
 
-import { FormAlert, SubmitButton, TextField } from "~/components/form-fields";
+import { FormAlert, SubmitButton } from "~/components/form-basics";
+import { TextField } from "~/components/form-fields";
 import { useLazyValidation } from "~/components/forms/use-lazy-validation";
 import type { EmailOnlySchema } from "~/domain/auth-schemas";
 import type { TextMessage } from "~/i18n";

@@ -4,7 +4,8 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod/mini";
 
-import { FieldErrors, SubmitButton, TextField } from "~/components/form-fields";
+import { FieldErrors, SubmitButton } from "~/components/form-basics";
+import { TextField } from "~/components/form-fields";
 import { useLazyValidation } from "~/components/forms/use-lazy-validation";
 import type { ChangePasswordSchema, ProfileSchema } from "~/domain/auth-schemas";
 import { LANGUAGE_NATIVE_NAMES, LANGUAGES } from "~/domain/languages";

@@ -3,7 +3,8 @@ import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod/mini";
 
-import { FormAlert, SubmitButton, TextField } from "~/components/form-fields";
+import { FormAlert, SubmitButton } from "~/components/form-basics";
+import { TextField } from "~/components/form-fields";
 import { useLazyValidation } from "~/components/forms/use-lazy-validation";
 import type { SetPasswordSchema } from "~/domain/auth-schemas";
 

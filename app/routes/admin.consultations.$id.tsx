@@ -7,7 +7,7 @@ import { ChatLog } from "~/components/chat/chat-log";
 import { ConsultationHeader } from "~/components/consultation-header";
 import { ConsultationSections } from "~/components/consultation-sections";
 import { ConsultationSummary } from "~/components/consultation-summary";
-import { FormAlert, SubmitButton } from "~/components/form-fields";
+import { FormAlert, SubmitButton } from "~/components/form-basics";
 import { IntakeSummary } from "~/components/intake-summary";
 import { PhotoViewer } from "~/components/photo-viewer";
 import {

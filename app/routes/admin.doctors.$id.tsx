@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 
 import { EditDoctorForm } from "~/components/admin/edit-doctor-form";
 import { DoctorStatusBadge, PersonName, useAdminDate } from "~/components/admin/user-list";
-import { SubmitButton } from "~/components/form-fields";
+import { SubmitButton } from "~/components/form-basics";
 import { DOCTOR_STATUS_INTENTS, type DoctorStatusIntent } from "~/domain/staff-intents";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { handleDoctorAction, loadDoctorForAdmin } from "~/server/admin/doctors.server";

@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 
 import { When } from "~/components/admin/when";
-import { SubmitButton } from "~/components/form-fields";
+import { SubmitButton } from "~/components/form-basics";
 import { formatConsultationId } from "~/domain/constants";
 import { isUuid } from "~/domain/ids";
 import { LEDGER_ACCOUNTS } from "~/domain/ledger";

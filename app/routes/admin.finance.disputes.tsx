@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
 import { When } from "~/components/admin/when";
-import { SubmitButton } from "~/components/form-fields";
+import { SubmitButton } from "~/components/form-basics";
 import { formatConsultationId } from "~/domain/constants";
 import { DISPUTE_INTENTS, DISPUTE_RESOLUTIONS, MAX_DISPUTE_TEXT_CHARS, ResolveDisputeSchema } from "~/domain/disputes";
 import { isUuid } from "~/domain/ids";

@@ -3,7 +3,7 @@ import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
 import { AdminListPage, SearchField, SearchForm } from "~/components/admin/list-page";
-import { SubmitButton } from "~/components/form-fields";
+import { SubmitButton } from "~/components/form-basics";
 import { formatMoment } from "~/domain/dates";
 import { isUuid } from "~/domain/ids";
 import { pageRequest, searchText, toPage } from "~/domain/paging";

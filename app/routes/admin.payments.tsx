@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 
 import { AdminListPage } from "~/components/admin/list-page";
 import { When } from "~/components/admin/when";
-import { FormAlert, SubmitButton } from "~/components/form-fields";
+import { FormAlert, SubmitButton } from "~/components/form-basics";
 import { MARK_REFUNDED_INTENT, MAX_OUTSIDE_REFUND_NOTE_CHARS, outsideRefundNote } from "~/domain/admin-records";
 import { formatConsultationId } from "~/domain/constants";
 import { isUuid } from "~/domain/ids";

@@ -2,6 +2,7 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/clo
 import { useTranslation } from "react-i18next";
 
 import { InvalidLinkCard } from "~/components/auth-card";
+import { guestTexts } from "~/i18n";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { recordAudit } from "~/server/audit.server";
 import { markEmailConfirmed } from "~/server/auth/accounts.server";
@@ -9,6 +10,9 @@ import { redeemOneTimeLink } from "~/server/auth/one-time-links.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 // Public: the link in the confirmation email. It works once; a used, expired or forged link says so.
+// Its texts are the guest's, which a signed-in reader following an account link loads too.
+export const handle = guestTexts;
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   const now = new Date();

@@ -4,12 +4,16 @@ import { useTranslation } from "react-i18next";
 
 import { AuthCard } from "~/components/auth-card";
 import { EmailRequestForm } from "~/components/email-request-form";
+import { guestTexts } from "~/i18n";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { sendAccountLinkTo } from "~/server/auth/account-links.server";
 import { resendLimits } from "~/server/auth/client-limits.server";
 import { handleEmailRequest } from "~/server/auth/email-request.server";
 
 // Public: a new confirmation link for an account that has not confirmed its email yet.
+// Its texts are the guest's, which a signed-in reader following an account link loads too.
+export const handle = guestTexts;
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const t = await getTranslator(request);
   return { title: pageTitle(t("auth.confirm.resendTitle")) };

@@ -7,7 +7,7 @@ import type { z } from "zod/mini";
 
 import { AuthCard } from "~/components/auth-card";
 import { ConsentCheckboxes } from "~/components/consent-checkboxes";
-import { FormAlert, SubmitButton, useErrorText } from "~/components/form-fields";
+import { FormAlert, SubmitButton, useErrorText } from "~/components/form-basics";
 import { useLazyValidation } from "~/components/forms/use-lazy-validation";
 import { useHydrated } from "~/components/use-hydrated";
 import { ConsentSchema } from "~/domain/auth-schemas";

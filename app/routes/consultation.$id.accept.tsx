@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
 import { PriorityBadge } from "~/components/consultation-badges";
-import { SubmitButton } from "~/components/form-fields";
+import { SubmitButton } from "~/components/form-basics";
 import { type DecisionRefusal, refusalHttpStatus, whyNotWaiting } from "~/domain/consultation-decisions";
 import { isReservedForAnother } from "~/domain/reservations";
 import { getTranslator, pageTitle } from "~/i18n.server";

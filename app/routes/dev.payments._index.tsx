@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { z } from "zod";
 
 import { When } from "~/components/admin/when";
-import { SubmitButton } from "~/components/form-fields";
+import { SubmitButton } from "~/components/form-basics";
 import { birrText } from "~/domain/money";
 import { SANDBOX_SWITCH_SETTINGS, SANDBOX_SWITCHES, type SandboxSwitch, type SandboxSwitchSetting } from "~/domain/payment-sandbox";
 import { getTranslator, pageTitle } from "~/i18n.server";

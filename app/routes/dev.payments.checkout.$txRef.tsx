@@ -3,7 +3,7 @@ import { redirect } from "@remix-run/cloudflare";
 import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
-import { SubmitButton } from "~/components/form-fields";
+import { SubmitButton } from "~/components/form-basics";
 import { birrText } from "~/domain/money";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { loadAsDocument, staticPage } from "~/page-hydration";

@@ -9,7 +9,7 @@ import { ConsultationHeader } from "~/components/consultation-header";
 import { ConsultationSections } from "~/components/consultation-sections";
 import { DeclineForm } from "~/components/doctor/decline-form";
 import { SummaryForm } from "~/components/doctor/summary-form";
-import { FormAlert, SubmitButton } from "~/components/form-fields";
+import { FormAlert, SubmitButton } from "~/components/form-basics";
 import { IntakeSummary } from "~/components/intake-summary";
 import { PaymentCountdown } from "~/components/payment-countdown";
 import { PhotoViewer } from "~/components/photo-viewer";

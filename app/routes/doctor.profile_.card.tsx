@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { type ChangeEvent, useState } from "react";
 
 import { DoctorCardView } from "~/components/doctor-card";
-import { SubmitButton } from "~/components/form-fields";
+import { SubmitButton } from "~/components/form-basics";
 import { preparePhoto } from "~/components/request-wizard/downscale";
 import { DOCTOR_PICTURE_LONG_SIDE_PX } from "~/domain/constants";
 import { pageTitle } from "~/i18n.server";

@@ -5,7 +5,8 @@ import { useTranslation } from "react-i18next";
 import type { z } from "zod/mini";
 
 import { AuthCard } from "~/components/auth-card";
-import { FieldErrors, FormAlert, SubmitButton, TextField } from "~/components/form-fields";
+import { FieldErrors, FormAlert, SubmitButton } from "~/components/form-basics";
+import { TextField } from "~/components/form-fields";
 import { HoneypotField } from "~/components/honeypot-field";
 import { ContactMessageSchema, MAX_CONTACT_MESSAGE_CHARS } from "~/domain/contact-message";
 import { HONEYPOT_FIELD } from "~/domain/doctor-application";

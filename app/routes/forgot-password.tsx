@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 
 import { AuthCard } from "~/components/auth-card";
 import { EmailRequestForm } from "~/components/email-request-form";
+import { guestTexts } from "~/i18n";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { recordAudit } from "~/server/audit.server";
 import { sendAccountLinkTo } from "~/server/auth/account-links.server";
@@ -11,6 +12,9 @@ import { resetLimits } from "~/server/auth/client-limits.server";
 import { handleEmailRequest } from "~/server/auth/email-request.server";
 
 // Public: asks for a password reset link (valid one hour, once).
+// Its texts are the guest's, which a signed-in reader following an account link loads too.
+export const handle = guestTexts;
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const t = await getTranslator(request);
   return { title: pageTitle(t("auth.reset.requestTitle")) };

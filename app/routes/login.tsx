@@ -5,7 +5,8 @@ import { useTranslation } from "react-i18next";
 import type { z } from "zod/mini";
 
 import { AuthCard } from "~/components/auth-card";
-import { FormAlert, SubmitButton, TextField } from "~/components/form-fields";
+import { FormAlert, SubmitButton } from "~/components/form-basics";
+import { TextField } from "~/components/form-fields";
 import { GoogleButton } from "~/components/google-button";
 import { LoginSchema } from "~/domain/auth-schemas";
 import { safeRedirectPath } from "~/domain/safe-redirect";

@@ -2,7 +2,7 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, re
 import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
-import { SubmitButton } from "~/components/form-fields";
+import { SubmitButton } from "~/components/form-basics";
 import { Pager } from "~/components/pager";
 import { formatMoment } from "~/domain/dates";
 import { isUuid } from "~/domain/ids";

@@ -6,7 +6,7 @@ import { useTranslation } from "react-i18next";
 import { ChatPanel } from "~/components/chat/chat-panel";
 import { ConsultationHeader } from "~/components/consultation-header";
 import { ConsultationSections } from "~/components/consultation-sections";
-import { FormAlert } from "~/components/form-fields";
+import { FormAlert } from "~/components/form-basics";
 import { ConsultationTimeline } from "~/components/patient/consultation-timeline";
 import { DoctorCard } from "~/components/patient/doctor-card";
 import { PhotoViewer } from "~/components/photo-viewer";

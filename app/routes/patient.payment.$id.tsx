@@ -4,7 +4,7 @@ import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 
 import { DoctorCardView } from "~/components/doctor-card";
-import { FormAlert, SubmitButton } from "~/components/form-fields";
+import { FormAlert, SubmitButton } from "~/components/form-basics";
 import { PaymentCountdown } from "~/components/payment-countdown";
 import { useConsultationStatus } from "~/components/realtime/use-consultation-status";
 import { birrText, CONSULTATION_FEE_SANTIM } from "~/domain/money";

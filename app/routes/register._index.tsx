@@ -6,7 +6,8 @@ import type { z } from "zod/mini";
 
 import { AuthCard } from "~/components/auth-card";
 import { ConsentCheckboxes } from "~/components/consent-checkboxes";
-import { FieldErrors, FormAlert, SubmitButton, TextField } from "~/components/form-fields";
+import { FieldErrors, FormAlert, SubmitButton } from "~/components/form-basics";
+import { TextField } from "~/components/form-fields";
 import { GoogleButton } from "~/components/google-button";
 import { RegisterSchema } from "~/domain/auth-schemas";
 import { homePathForRole } from "~/domain/roles";

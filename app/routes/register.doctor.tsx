@@ -11,7 +11,8 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod/mini";
 
-import { FieldErrors, FormAlert, SubmitButton, TextField } from "~/components/form-fields";
+import { FieldErrors, FormAlert, SubmitButton } from "~/components/form-basics";
+import { TextField } from "~/components/form-fields";
 import { HoneypotField } from "~/components/honeypot-field";
 import { APPLICANT_CONTACT_BUSINESS_DAYS, HOME_AFTER_DOCTOR_REGISTRATION_MS, MAX_LICENCE_BYTES } from "~/domain/constants";
 import { DoctorApplicationSchema, HONEYPOT_FIELD, MAX_EXPERIENCE_YEARS } from "~/domain/doctor-application";

@@ -4,10 +4,14 @@ import { useTranslation } from "react-i18next";
 
 import { AuthCard } from "~/components/auth-card";
 import { SetPasswordForm } from "~/components/set-password-form";
+import { guestTexts } from "~/i18n";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { handleSetPassword, linkIsUsable } from "~/server/auth/set-password.server";
 
 // Public: the link from a password reset email (one hour, once). Every session of the account ends.
+// Its texts are the guest's, which a signed-in reader following an account link loads too.
+export const handle = guestTexts;
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const t = await getTranslator(request);
   const usable = await linkIsUsable(context, request, "password_reset");

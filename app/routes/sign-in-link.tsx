@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 
 import { AuthCard, InvalidLinkCard } from "~/components/auth-card";
 import { EmailRequestForm } from "~/components/email-request-form";
-import { SubmitButton } from "~/components/form-fields";
+import { SubmitButton } from "~/components/form-basics";
 import { SIGN_IN_LINK_LIFETIME_MINUTES } from "~/domain/constants";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { loadAsDocument, staticPage } from "~/page-hydration";

@@ -5,6 +5,7 @@ import {
   baseUrl,
   endJourneys,
   followEmailedLink,
+  hydrated,
   type Journey,
   NEW_PATIENT_PASSWORD,
   path,
@@ -104,6 +105,24 @@ describe("Google sign-in through the local stand-in", () => {
     await proceed.click();
     await page.waitForURL(/\/patient\/dashboard$/);
     await expect.poll(() => page.getByTestId("dashboard-greeting").textContent()).toBe("Welcome, Amina!");
+    expect(problems).toEqual([]);
+  });
+});
+
+describe("account links opened by someone signed in", () => {
+  it("read in words once the page has hydrated (the guest's texts load for them too)", async () => {
+    journey = await startJourney();
+    const { page, problems } = journey;
+    await signIn(page, "dr.abebe@qoda.test", DEMO_PASSWORD);
+    await page.waitForURL(/\/doctor\/dashboard$/);
+    await page.goto(`${baseUrl}/forgot-password`);
+    const submit = page.getByRole("button", { name: "Send reset link" });
+    await hydrated(submit);
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Reset your password");
+    await page.goto(`${baseUrl}/reset-password?token=expired`);
+    const askAgain = page.getByRole("link", { name: "Reset your password" });
+    await hydrated(askAgain);
+    await expect.poll(() => page.getByRole("alert").first().textContent()).toContain("This link no longer works");
     expect(problems).toEqual([]);
   });
 });

@@ -4,7 +4,8 @@ import { useTranslation } from "react-i18next";
 import type { z } from "zod/mini";
 
 import { FileField, PersonFields, StaffAccountCard } from "~/components/admin/staff-account-forms";
-import { FormAlert, TextField } from "~/components/form-fields";
+import { FormAlert } from "~/components/form-basics";
+import { TextField } from "~/components/form-fields";
 import { useLazyValidation } from "~/components/forms/use-lazy-validation";
 import { PHOTO_CONTENT_TYPES } from "~/domain/constants";
 import type { EditDoctorSchema } from "~/domain/staff-forms";

@@ -2,7 +2,7 @@ import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
 import { RejectDialog, RejectForm } from "~/components/admin/reject-dialog";
-import { SubmitButton } from "~/components/form-fields";
+import { SubmitButton } from "~/components/form-basics";
 
 export interface RegistrationCardData {
   id: string;

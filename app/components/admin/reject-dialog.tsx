@@ -2,7 +2,7 @@ import { Form, Link, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 
-import { SubmitButton } from "~/components/form-fields";
+import { SubmitButton } from "~/components/form-basics";
 import { useHydrated } from "~/components/use-hydrated";
 import { MAX_REJECTION_REASON_CHARS } from "~/domain/doctor-application";
 

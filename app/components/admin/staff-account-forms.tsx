@@ -7,7 +7,8 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod/mini";
 
-import { FieldErrors, FormAlert, SubmitButton, TextField } from "~/components/form-fields";
+import { FieldErrors, FormAlert, SubmitButton } from "~/components/form-basics";
+import { TextField } from "~/components/form-fields";
 import { useLazyValidation } from "~/components/forms/use-lazy-validation";
 import { LICENCE_CONTENT_TYPES } from "~/domain/constants";
 import type { AddAdminSchema, AddDoctorSchema } from "~/domain/staff-forms";

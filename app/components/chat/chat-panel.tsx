@@ -1,6 +1,6 @@
 import { type FormEvent, type KeyboardEvent, lazy, Suspense, useId, useRef, useState } from "react";
 
-import { FormAlert } from "~/components/form-fields";
+import { FormAlert } from "~/components/form-basics";
 import type { RoomLink } from "~/components/realtime/use-consultation-room";
 import { useHydrated } from "~/components/use-hydrated";
 import { CHAT_INTENTS } from "~/domain/chat";

@@ -2,7 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
-import { FieldErrors, SubmitButton } from "~/components/form-fields";
+import { FieldErrors, SubmitButton } from "~/components/form-basics";
 import { DECISION_INTENTS } from "~/domain/consultation-decisions";
 import { DECLINE_REASONS } from "~/domain/consultation-status";
 

@@ -2,7 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 
 import type { SummaryText } from "~/components/consultation-summary";
-import { SubmitButton } from "~/components/form-fields";
+import { SubmitButton } from "~/components/form-basics";
 import { MAX_SUMMARY_FIELD_CHARS } from "~/domain/constants";
 import { CLOSING_INTENTS } from "~/domain/consultation-closing";
 

@@ -1,7 +1,7 @@
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
-import { SubmitButton } from "~/components/form-fields";
+import { SubmitButton } from "~/components/form-basics";
 import { DELETE_PHOTOS_INTENT } from "~/domain/consultation-decisions";
 
 /** Deleting every photo of a completed consultation, after a confirmation (a disclosure: no script needed). */

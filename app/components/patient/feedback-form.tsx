@@ -4,7 +4,8 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod/mini";
 
-import { CheckboxField, FieldErrors, FormAlert, SubmitButton, TextField } from "~/components/form-fields";
+import { FieldErrors, FormAlert, SubmitButton } from "~/components/form-basics";
+import { CheckboxField, TextField } from "~/components/form-fields";
 import { useLazyValidation } from "~/components/forms/use-lazy-validation";
 import { useHydrated } from "~/components/use-hydrated";
 import { MAX_FEEDBACK_MESSAGE_CHARS } from "~/domain/constants";

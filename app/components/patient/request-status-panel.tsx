@@ -2,7 +2,7 @@ import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 
-import { SubmitButton } from "~/components/form-fields";
+import { SubmitButton } from "~/components/form-basics";
 import { DOCTOR_RESPONSE_PROMISE_MINUTES, PATIENT_TO_PAYMENT_AFTER_MATCH_MS } from "~/domain/constants";
 import { DECISION_INTENTS } from "~/domain/consultation-decisions";
 import { startAgainPath } from "~/domain/consultation-decisions";

@@ -4,7 +4,7 @@ import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod/mini";
 
-import { FieldErrors, FormAlert, SubmitButton } from "~/components/form-fields";
+import { FieldErrors, FormAlert, SubmitButton } from "~/components/form-basics";
 import { useLazyValidation } from "~/components/forms/use-lazy-validation";
 import { IntakeFields } from "~/components/request-wizard/intake-fields";
 import type { RequestDetailsSchema } from "~/domain/consultation-request";

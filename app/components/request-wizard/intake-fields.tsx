@@ -1,6 +1,6 @@
 import type { FieldMetadata } from "@conform-to/react";
 
-import { FieldErrors } from "~/components/form-fields";
+import { FieldErrors } from "~/components/form-basics";
 import {
   BODY_AREAS,
   BODY_AREAS_BACK,
