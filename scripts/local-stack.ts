@@ -21,14 +21,29 @@ export const PROJECT_ROOT = new URL("..", import.meta.url).pathname;
 /** Offline: no metrics, no lookups of Cloudflare's edge data. */
 const OFFLINE_ENV = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" };
 
-export function run(command: string, args: string[], { quiet = false } = {}): Promise<void> {
+export async function run(command: string, args: string[], { quiet = false } = {}): Promise<void> {
+  if (quiet) {
+    await runForOutput(command, args);
+    return;
+  }
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(command, args, { cwd: PROJECT_ROOT, env: OFFLINE_ENV, stdio: "inherit" });
+    child.on("error", reject);
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} exited with ${code}`))));
+  });
+}
+
+/** Runs a command quietly and resolves with what it printed (stdout and stderr), or rejects with it. */
+export function runForOutput(command: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: PROJECT_ROOT, env: OFFLINE_ENV, stdio: quiet ? "pipe" : "inherit" });
+    const child = spawn(command, args, { cwd: PROJECT_ROOT, env: OFFLINE_ENV, stdio: "pipe" });
     let output = "";
     child.stdout?.on("data", (chunk) => (output += chunk));
     child.stderr?.on("data", (chunk) => (output += chunk));
     child.on("error", reject);
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} exited with ${code}\n${output}`))));
+    child.on("exit", (code) =>
+      code === 0 ? resolve(output) : reject(new Error(`${command} ${args.join(" ")} exited with ${code}\n${output}`)),
+    );
   });
 }
 
