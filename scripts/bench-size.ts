@@ -15,7 +15,16 @@ import { type Browser, type BrowserContext, chromium, type Page, type Response a
 import { auditInBothLanguages } from "../test/e2e/accessibility.ts";
 import { CHROMIUM_PATH, ensureChromium, environmentWithoutEthiopicFonts, LAUNCH_ARGS } from "../test/e2e/chromium.ts";
 import { DEMO_ACCOUNTS, DEMO_CONSULTATIONS, DEMO_PASSWORD, demoConsultationIn } from "./demo-data.ts";
-import { benchPort, build, copyState, PROJECT_ROOT, run, SEEDED_STATE_VARIABLE, seededState, startDevServer } from "./local-stack.ts";
+import {
+  benchPort,
+  build,
+  copyState,
+  PROJECT_ROOT,
+  queryLocalD1,
+  SEEDED_STATE_VARIABLE,
+  seededState,
+  startDevServer,
+} from "./local-stack.ts";
 
 const PORT = benchPort(8797);
 /** Where `--report <file>` writes what was measured and audited, for `npm test`'s summary. */
@@ -242,19 +251,9 @@ let server: Awaited<ReturnType<typeof startDevServer>> | undefined;
 try {
   if (!process.argv.includes("--no-build") || !existsSync(join(PROJECT_ROOT, "build", "server", "index.js"))) await build({ quiet: true });
   stateDir = seeded ? copyState(seeded, "qoda-size-state-") : await seededState({ quiet: true });
-  await run(
-    "wrangler",
-    [
-      "d1",
-      "execute",
-      "DB",
-      "--local",
-      "--persist-to",
-      stateDir,
-      "--command",
-      "UPDATE profiles SET consent_terms = 0, consent_privacy = 0 WHERE user_id = (SELECT id FROM users WHERE email = 'dawit@qoda.test')",
-    ],
-    { quiet: true },
+  await queryLocalD1(
+    stateDir,
+    "UPDATE profiles SET consent_terms = 0, consent_privacy = 0 WHERE user_id = (SELECT id FROM users WHERE email = 'dawit@qoda.test')",
   );
   server = await startDevServer({
     port: PORT,

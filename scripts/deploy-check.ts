@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { build, PROJECT_ROOT, runForOutput } from "./local-stack.ts";
+import { build, PROJECT_ROOT, queryLocalD1, runForOutput } from "./local-stack.ts";
 
 /** The minified Worker's gzipped upload may not pass this (docs/performance.md, "Worker size"). */
 export const WORKER_GZIP_BUDGET_KIB = 680;
@@ -65,18 +65,8 @@ export async function checkDeploy(): Promise<{ problems: string[]; figures: stri
     await runForOutput("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir]);
     const pending = await runForOutput("wrangler", ["d1", "migrations", "list", "DB", "--local", "--persist-to", stateDir]);
     if (!/No migrations to apply/i.test(pending)) problems.push(`a fresh local D1 still lists migrations to apply:\n${pending}`);
-    const applied = await runForOutput("wrangler", [
-      "d1",
-      "execute",
-      "DB",
-      "--local",
-      "--persist-to",
-      stateDir,
-      "--json",
-      "--command",
-      "SELECT name FROM d1_migrations ORDER BY id",
-    ]);
-    const appliedNames = (JSON.parse(applied) as Array<{ results: Array<{ name: string }> }>)[0]!.results.map((row) => row.name);
+    const applied = await queryLocalD1<{ name: string }>(stateDir, "SELECT name FROM d1_migrations ORDER BY id");
+    const appliedNames = applied.map((row) => row.name);
     const missing = migrations.filter((file) => !appliedNames.includes(file));
     if (missing.length > 0) problems.push(`migrations a fresh D1 did not apply: ${missing.join(", ")}`);
     figures.push(`migrations: ${appliedNames.length} of ${migrations.length} applied to a fresh local D1`);

@@ -47,6 +47,12 @@ export function runForOutput(command: string, args: string[]): Promise<string> {
   });
 }
 
+/** The rows one SQL statement returns from a local D1 kept in `persistTo` (`wrangler d1 execute --json`). */
+export async function queryLocalD1<Row>(persistTo: string, sql: string): Promise<Row[]> {
+  const printed = await runForOutput("wrangler", ["d1", "execute", "DB", "--local", "--persist-to", persistTo, "--json", "--command", sql]);
+  return (JSON.parse(printed) as Array<{ results: Row[] }>)[0]!.results;
+}
+
 const persistArgs = (persistTo?: string) => (persistTo ? ["--persist-to", persistTo] : []);
 
 export const build = (options?: { quiet?: boolean }) => run("remix", ["vite:build"], options);
