@@ -122,6 +122,7 @@ try {
     latenciesMs,
     `messages ${CONSULTATIONS * MESSAGES}, lost ${lost}, ${(latenciesMs.length / seconds).toFixed(0)} delivered per second`,
   );
+  if (lost > 0) process.exitCode = 1;
 } finally {
   await stop?.();
   rmSync(stateDir, { recursive: true, force: true });
