@@ -217,6 +217,8 @@ export async function startDevServer(options: {
   vars?: Record<string, string>;
   inheritOutput?: boolean;
   readyTimeoutMs?: number;
+  /** Serves /__scheduled, which runs the scheduled job (the cron's housekeeping) on request. */
+  testScheduled?: boolean;
 }): Promise<DevServer> {
   // The site's own address, for the links the scheduled job writes (a late payment's mail).
   const vars = { SITE_URL: `http://localhost:${options.port}`, ...options.vars };
@@ -233,6 +235,7 @@ export async function startDevServer(options: {
       String(options.inspectorPort ?? options.port + 1000),
       "--show-interactive-dev-session=false",
       ...(options.configPath ? ["--config", options.configPath] : []),
+      ...(options.testScheduled ? ["--test-scheduled"] : []),
       ...persistArgs(options.persistTo),
       ...varArgs,
     ],

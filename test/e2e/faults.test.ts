@@ -29,6 +29,7 @@ async function start() {
     inspectorPort: await freePort(),
     persistTo: stateDir,
     vars: { APP_ENV: "test", SESSION_SECRET, PAYMENT_WINDOW_SECONDS: String(PAYMENT_WINDOW_SECONDS) },
+    testScheduled: true,
   });
 }
 
@@ -53,6 +54,9 @@ async function crashDuring(requests: Array<() => Promise<unknown>>, afterMs: num
 const now = Date.now();
 const patients = Array.from({ length: 3 }, (_, index) => benchAccount("patient", index, now));
 const doctor = benchAccount("doctor", 0, now);
+const admin = benchAccount("admin", 0, now);
+/** Where the doctor's money goes: a wallet the sandbox's transfers accept. */
+const payoutAccount = `INSERT INTO doctor_payout_accounts (doctor_id, bank_code, bank_name, account_name, account_number, created_at, updated_at) VALUES ('${doctor.id}', '855', 'telebirr', 'Bench Doctor', '0911000002', ${now}, ${now});`;
 
 function post(path: string, cookie: string, fields: Record<string, string>) {
   return fetch(`${origin()}${path}`, {
@@ -79,14 +83,32 @@ const submit = (patientIndex: number, title: string, submissionKey: string) => (
     durationUnit: "weeks",
   });
 
+/** The server's D1 file (SQLite in WAL mode, as miniflare keeps it). */
+function databaseFile() {
+  const directory = join(stateDir, "v3", "d1", "miniflare-D1DatabaseObject");
+  return join(
+    directory,
+    readdirSync(directory).find((name) => name.endsWith(".sqlite") && name !== "metadata.sqlite")!,
+  );
+}
+
+/** Changes the server's D1 under it: only to move a time into the past, as the Workers tests' fixtures do. */
+function write(statement: string) {
+  const database = new DatabaseSync(databaseFile());
+  try {
+    database.exec("PRAGMA busy_timeout = 5000");
+    database.exec(statement);
+  } finally {
+    database.close();
+  }
+}
+
 /**
  * Reads the server's D1 as it is on disk (SQLite in WAL mode), while the server runs: `wrangler d1
  * execute` would contend with it for the database's lock.
  */
 function sql<Row>(query: string): Row[] {
-  const directory = join(stateDir, "v3", "d1", "miniflare-D1DatabaseObject");
-  const file = readdirSync(directory).find((name) => name.endsWith(".sqlite") && name !== "metadata.sqlite");
-  const database = new DatabaseSync(join(directory, file!), { readOnly: true });
+  const database = new DatabaseSync(databaseFile(), { readOnly: true });
   try {
     database.exec("PRAGMA busy_timeout = 5000");
     return database.prepare(query).all() as Row[];
@@ -106,7 +128,7 @@ beforeAll(async () => {
   const seeded = process.env[SEEDED_STATE_VARIABLE];
   stateDir = seeded ? copyState(seeded, "qoda-faults-") : await seededState({ quiet: true });
   const seed = join(stateDir, "faults-accounts.sql");
-  writeFileSync(seed, [...patients, doctor].flatMap((account) => account.statements).join("\n"));
+  writeFileSync(seed, [...[...patients, doctor, admin].flatMap((account) => account.statements), payoutAccount].join("\n"));
   await run("wrangler", ["d1", "execute", "DB", "--local", `--file=${seed}`, "--persist-to", stateDir], { quiet: true });
   port = await freePort();
   await start();
@@ -225,6 +247,47 @@ describe("a server killed mid-operation, then started again", () => {
     expect(stored).toHaveLength(1);
     fresh.socket.close();
   }, 90_000);
+
+  it("releases each consultation's escrow once and pays the doctor once, though the job and the payout run were killed midway", async () => {
+    const ids = requests.map(({ title }) => consultationsTitled(title)[0]!.id);
+    for (const id of ids) {
+      const ended = await post(`/doctor/consultation/${id}`, doctor.cookie, {
+        intent: "end-consultation",
+        observations: "Dry patches",
+        diagnosis: "Eczema",
+        treatmentPlan: "Emollient twice a day",
+      });
+      expect(ended.status).toBeLessThan(400);
+    }
+    // Ended 73 hours ago, as if the patient had stayed silent: their escrow is due for release.
+    write(`UPDATE consultations SET completed_at = ${Date.now() - 73 * 60 * 60_000} WHERE id IN (${ids.map(quoted).join(", ")})`);
+    const runJob = () => fetch(`${origin()}/__scheduled?cron=${encodeURIComponent("*/15 * * * *")}`);
+    await crashDuring([runJob], 30);
+    expect((await runJob()).status).toBe(200);
+    const payoutRun = () => post("/admin/finance", admin.cookie, { intent: "run-payouts" });
+    await crashDuring([payoutRun], 15);
+    expect((await payoutRun()).status).toBeLessThan(500);
+
+    for (const id of ids)
+      expect(
+        sql<{ entries: number }>(
+          `SELECT count(*) AS entries FROM ledger_entries WHERE idempotency_key = ${quoted(`consultation:${id}:released`)}`,
+        )[0]!.entries,
+      ).toBe(1);
+    const payouts = sql<{ amount_santim: number; status: string }>(
+      `SELECT amount_santim, status FROM payouts WHERE doctor_id = ${quoted(doctor.id)} AND status <> 'failed'`,
+    );
+    expect(payouts).toHaveLength(1);
+    const started = sql<{ entries: number }>(
+      `SELECT count(*) AS entries FROM ledger_entries WHERE kind = 'payout_started' AND doctor_id = ${quoted(doctor.id)}`,
+    );
+    expect(started[0]!.entries).toBe(1);
+    const payable = sql<{ balance: number }>(
+      `SELECT coalesce(sum(amount_santim), 0) AS balance FROM ledger_lines WHERE account = 'doctor_payable' AND subject = ${quoted(doctor.id)}`,
+    );
+    expect(payable[0]!.balance).toBe(0);
+    expect(sql<{ total: number }>("SELECT coalesce(sum(amount_santim), 0) AS total FROM ledger_lines")[0]!.total).toBe(0);
+  }, 120_000);
 
   it("ends a payment window that ran out while the server was down, once it is back: the request waits for a doctor again", async () => {
     const { index, title, key } = { index: 0, title: `Faults window ${randomUUID().slice(0, 8)}`, key: randomUUID() };
