@@ -7,6 +7,7 @@ import { rememberRequestedLanguage } from "~/i18n.server";
 import { refuseOversizeBody } from "~/server/body-cap.server";
 import { withTrustedClientAddress } from "~/server/client-address.server";
 import { createDatabase } from "~/server/db/client.server";
+import { bookmarkCookieAfter, databaseSessionFor } from "~/server/db/read-replicas.server";
 import { loadConfig } from "~/server/env.server";
 import { runHousekeeping } from "~/server/jobs.server";
 import { createLoadContext } from "~/server/load-context.server";
@@ -28,17 +29,23 @@ export default {
     const request = withTrustedClientAddress(incoming, config.trustsClientAddressHeader);
     const nonce = createNonce();
     const db = createDatabase(env.DB);
+    // What Remix reads and writes goes through one D1 session: admin pages and dashboards may read from a replica.
+    const d1 = await databaseSessionFor(env.DB, request, config.SESSION_SECRET);
     const guardRoom = (req: Request, room: { className: string; name: string }) => checkRoomAccess(db, req, room, new Date());
 
     const response =
       (await refuseOversizeBody(request)) ??
       (await refuseCrossSiteMutation(request)) ??
       (await routePartykitRequest(request, env, { onBeforeConnect: guardRoom, onBeforeRequest: guardRoom })) ??
-      (await handleRemixRequest(request, createLoadContext(env, ctx, nonce)));
+      (await handleRemixRequest(request, createLoadContext(env, ctx, nonce, d1)));
     // A `?lng=` choice is remembered on any answer, redirects included (a page may send its reader on).
     const languageCookie = await rememberRequestedLanguage(request);
     const secured = withSecurityHeaders(response, nonce, { production: config.APP_ENV === "production" });
-    if (languageCookie && secured.status !== 101) secured.headers.append("Set-Cookie", languageCookie);
+    if (secured.status !== 101) {
+      if (languageCookie) secured.headers.append("Set-Cookie", languageCookie);
+      const bookmarkCookie = await bookmarkCookieAfter(request, d1, config.SESSION_SECRET);
+      if (bookmarkCookie) secured.headers.append("Set-Cookie", bookmarkCookie);
+    }
     return secured;
   },
 

@@ -13,6 +13,7 @@ declare module "@remix-run/cloudflare" {
   }
 }
 
-export function createLoadContext(env: Env, ctx: ExecutionContext, cspNonce: string): AppLoadContext {
-  return { cloudflare: { env, ctx }, config: loadConfig(env), db: createDatabase(env.DB), cspNonce };
+/** `d1`: the request's D1 session (read-replicas.server), which its reads and changes go through. */
+export function createLoadContext(env: Env, ctx: ExecutionContext, cspNonce: string, d1: D1DatabaseSession): AppLoadContext {
+  return { cloudflare: { env, ctx }, config: loadConfig(env), db: createDatabase(d1), cspNonce };
 }

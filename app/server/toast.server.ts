@@ -35,7 +35,9 @@ export async function redirectWithToast(url: string, toast: Toast, config: AppCo
 /** The pending toast, if any, and the header that clears it. */
 export async function readToast(request: Request, config: AppConfig): Promise<{ toast: Toast | null; setCookie: string | null }> {
   const storage = toastStorage(config);
-  const session = await storage.getSession(request.headers.get("Cookie"));
+  // A cookie that is not even the cookie's encoding (Remix's parse throws on it) carries no toast: cleared.
+  const session = await storage.getSession(request.headers.get("Cookie")).catch(() => null);
+  if (!session) return { toast: null, setCookie: await storage.destroySession(await storage.getSession()) };
   const raw = session.get(TOAST_KEY);
   if (raw === undefined) return { toast: null, setCookie: null };
   const parsed = ToastSchema.safeParse(raw);
