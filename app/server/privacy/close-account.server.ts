@@ -1,21 +1,23 @@
 // A patient closes their account (docs/decisions/0037). Refused while a consultation is open or money
 // is not settled. Otherwise one D1 batch does it all or nothing: the account is marked closed and its
 // email replaced (no one can sign in to it again), name and phone erased, the password, Google link,
-// one-time links, Telegram link and notifications deleted, every consultation record dated for its
+// one-time links, Telegram link, notifications and the mail sent before deleted, every consultation record dated for its
 // purge, the confirmation queued to the address it had, and the closing audited. Then every session
 // ends (its sockets too), the drafts go with their photos, and the mail goes out.
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { and, eq, isNull, max, type SQL, sql } from "drizzle-orm";
+import { and, eq, isNull, max, ne, type SQL, sql } from "drizzle-orm";
 
 import {
   authTokens,
   consultations,
+  mailOutbox,
   notifications,
   oauthAccounts,
   passwordCredentials,
   profiles,
   telegramLinks,
   telegramLinkTokens,
+  telegramOutbox,
   users,
 } from "~/db/schema";
 import { PRIVACY_EMAIL, RECORD_RETENTION_YEARS } from "~/domain/constants";
@@ -129,6 +131,9 @@ export async function closeAccount(context: AppLoadContext, request: Request, us
     db.delete(telegramLinkTokens).where(mine(eq(telegramLinkTokens.userId, user.userId))),
     db.delete(telegramLinks).where(mine(eq(telegramLinks.userId, user.userId))),
     db.delete(notifications).where(mine(eq(notifications.userId, user.userId))),
+    db.delete(telegramOutbox).where(mine(eq(telegramOutbox.userId, user.userId))),
+    // The mail sent to the address before (greetings by name, consultation news); the confirmation stays until sent.
+    db.delete(mailOutbox).where(mine(and(eq(mailOutbox.toEmail, user.email), ne(mailOutbox.id, mail.id)))),
     schedulePurgeStatement(db, user.userId, purgeAfter, closedNow),
     mail.statement,
     auditIfChanged(db, users, and(eq(users.id, user.userId), eq(users.email, closedEmail)), {
