@@ -92,4 +92,14 @@ export class ChatLog {
   after(afterId: number): ChatMessage[] {
     return this.sql.exec<MessageRow>("SELECT * FROM chat_messages WHERE id > ? ORDER BY id", afterId).toArray().map(messageOf);
   }
+
+  /** Every message, oldest first (the patient's copy of their data). */
+  all(): ChatMessage[] {
+    return this.after(0);
+  }
+
+  /** Removes every message (the record's retention ended); how many there were. */
+  forget(): number {
+    return this.sql.exec("DELETE FROM chat_messages").rowsWritten;
+  }
 }

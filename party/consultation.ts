@@ -93,6 +93,16 @@ export class ConsultationRoom extends SessionBoundRoom {
     return { ...this.chat.latest(count), online: consultation ? onlineRoles(live, consultation) : [] };
   }
 
+  /** Every message of the chat, oldest first (the patient's copy of their data). */
+  async chatRecord(): Promise<ChatMessage[]> {
+    return this.inTurn(async () => this.chat.all());
+  }
+
+  /** Removes the whole chat: the record's retention ended (docs/decisions/0037). Safe to run twice. */
+  async forgetChat(): Promise<number> {
+    return this.inTurn(async () => this.chat.forget());
+  }
+
   /** Arms (or moves) the wake-up that ends the payment window at `deadline`. */
   async armPaymentDeadline(deadline: Date): Promise<void> {
     await this.wakeUpAt(PAYMENT_WAKE_UP, deadline);

@@ -17,7 +17,7 @@ import { birrText, CONSULTATION_FEE_SANTIM, PLATFORM_FEE_PERCENT } from "~/domai
 import { MIN_PAYOUT_SANTIM } from "~/domain/payouts";
 
 /** The date the legal texts last changed; shown on both pages. */
-const LEGAL_TEXTS_UPDATED_ON = "2026-11-25";
+const LEGAL_TEXTS_UPDATED_ON = "2026-11-26";
 
 const CONTACT = { email: SUPPORT_EMAIL, phone: SUPPORT_PHONE, telegram: SUPPORT_TELEGRAM };
 

@@ -18,7 +18,7 @@ import {
   openingReason,
 } from "~/domain/admin-records";
 import { formatConsultationId, RATING_MAX } from "~/domain/constants";
-import { getTranslator, pageTitle } from "~/i18n.server";
+import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
 import { consultationRecord } from "~/server/admin/consultation-opening.server";
 import { openingInForce, recordOpening } from "~/server/admin/opening-grant.server";
 import { recordAudit } from "~/server/audit.server";
@@ -26,6 +26,7 @@ import { requireAdmin } from "~/server/auth/guards.server";
 import { cancelPaidConsultation } from "~/server/consultations/cancel-paid.server";
 import { findConsultationById } from "~/server/db/consultations.server";
 import { readFormData } from "~/server/form-body.server";
+import { retentionWords } from "~/server/privacy/retention-words.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 /** The consultation the URL names; a malformed or unknown id is a 404, before anything is read or written. */
@@ -41,10 +42,12 @@ export async function loader(args: LoaderFunctionArgs) {
   const admin = await requireAdmin(args);
   const consultation = await consultationOf(args);
   const { context, request } = args;
-  const t = await getTranslator(request);
+  const [t, language] = await Promise.all([getTranslator(request), detectLanguage(request)]);
   const title = pageTitle(`${t("admin.consultation.title")} #${formatConsultationId(consultation.id)}`);
+  // When the record is purged, worded here (the page ships none of these texts; ADR 0037).
+  const retention = retentionWords(t, language, consultation);
   const opening = await openingInForce(context.db, admin.userId, consultation.id, new Date());
-  if (!opening) return { title, id: consultation.id, opening: null, record: null };
+  if (!opening) return { title, id: consultation.id, retention, opening: null, record: null };
   // Every read within the opening is in the log too, not only the first.
   await recordAudit(context.db, request, {
     action: "consultation.viewed",
@@ -52,7 +55,7 @@ export async function loader(args: LoaderFunctionArgs) {
     targetType: "consultation",
     targetId: consultation.id,
   });
-  return { title, id: consultation.id, opening, record: await consultationRecord(context, request, consultation) };
+  return { title, id: consultation.id, retention, opening, record: await consultationRecord(context, request, consultation) };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
@@ -277,6 +280,13 @@ function ConsultationRecord({ record, opening }: { record: RecordData; opening: 
 }
 
 export default function AdminConsultation() {
-  const { id, opening, record } = useLoaderData<typeof loader>();
-  return opening && record ? <ConsultationRecord record={record} opening={opening} /> : <ReasonForm id={id} />;
+  const { id, retention, opening, record } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <p className="mx-auto max-w-3xl px-4 pt-4 text-sm text-base-content/80" data-testid="record-retention">
+        {retention}
+      </p>
+      {opening && record ? <ConsultationRecord record={record} opening={opening} /> : <ReasonForm id={id} />}
+    </>
+  );
 }

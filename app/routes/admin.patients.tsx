@@ -6,9 +6,10 @@ import { AdminListPage, SearchField, SearchForm } from "~/components/admin/list-
 import { PersonName, useAdminDate } from "~/components/admin/user-list";
 import { pageRequest, searchText } from "~/domain/paging";
 import { PATIENT_FILTERS, patientFilterOf } from "~/domain/staff-intents";
-import { getTranslator, pageTitle } from "~/i18n.server";
+import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
 import { searchPatients } from "~/server/admin/patients.server";
 import { requireAdmin } from "~/server/auth/guards.server";
+import { closedPatientWords } from "~/server/privacy/retention-words.server";
 
 // Every patient, searched on the server by name, email or a doctor they have seen, filtered by where
 // their consultations stand, a page at a time.
@@ -18,9 +19,14 @@ export async function loader(args: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   const q = searchText(params);
   const filter = patientFilterOf(params.get("filter"));
-  const patients = await searchPatients(context.db, { text: q, filter }, pageRequest(params));
-  const t = await getTranslator(request);
-  return { title: pageTitle(t("admin.patients.title")), q, filter, patients };
+  const found = await searchPatients(context.db, { text: q, filter }, pageRequest(params));
+  const [t, language] = await Promise.all([getTranslator(request), detectLanguage(request)]);
+  // A closed account's lines are worded here (this page ships none of their texts).
+  const rows = found.rows.map(({ closedAt, purgeAfter, purgedAt, ...patient }) => ({
+    ...patient,
+    closed: closedPatientWords(t, language, { closedAt, purgeAfter, purgedAt }),
+  }));
+  return { title: pageTitle(t("admin.patients.title")), q, filter, patients: { ...found, rows } };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
@@ -58,10 +64,19 @@ export default function AdminPatients() {
           <li key={patient.id} className="card border border-base-300" data-testid="patient-row">
             <div className="card-body gap-1 p-4 text-sm">
               <h2 className="font-bold">
-                <PersonName firstName={patient.firstName} lastName={patient.lastName} />
+                {patient.closed ? patient.closed.name : <PersonName firstName={patient.firstName} lastName={patient.lastName} />}
               </h2>
-              <p className="break-all">{patient.email}</p>
-              <p>{patient.phone ?? t("admin.users.noPhone")}</p>
+              {patient.closed ? (
+                <>
+                  <p data-testid="patient-closed">{patient.closed.closedOn}</p>
+                  <p data-testid="patient-retention">{patient.closed.retention}</p>
+                </>
+              ) : (
+                <>
+                  <p className="break-all">{patient.email}</p>
+                  <p>{patient.phone ?? t("admin.users.noPhone")}</p>
+                </>
+              )}
               <p>{t("admin.patients.consultations", { count: patient.consultationCount })}</p>
               <p>{patient.doctorName ? t("admin.patients.doctor", { name: patient.doctorName }) : t("admin.patients.noDoctor")}</p>
               <p className="text-base-content/80">{t("admin.users.joined", { date: date(patient.joinedAt) })}</p>

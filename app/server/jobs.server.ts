@@ -8,6 +8,7 @@ import { endLapsedSessions } from "~/server/auth/end-sessions.server";
 import { deleteDrafts } from "~/server/consultations/drafts.server";
 import { expirePayment, overduePayments } from "~/server/consultations/expire-payment.server";
 import { remindNewPhotos } from "~/server/consultations/new-photos-reminders.server";
+import { purgeDueRecords } from "~/server/consultations/retention.server";
 import { createDatabase } from "~/server/db/client.server";
 import { findAbandonedDrafts } from "~/server/db/consultations.server";
 import { deleteConnectionsOpenedBefore } from "~/server/db/room-connections.server";
@@ -45,6 +46,8 @@ export interface HousekeepingReport {
   newPhotosReminded: number;
   /** Follow-ups handed to every doctor when their time with their own doctor ran out (the lobby's alarm missed it). */
   reservationsReleased: number;
+  /** Consultation records of closed accounts whose retention ended, purged (ADR 0037). */
+  recordsPurged: number;
   mail: DeliveryReport;
   /** Telegram messages sent or retried; chats unlinked because they blocked the bot. */
   telegram: TelegramDeliveryReport;
@@ -96,6 +99,7 @@ export async function runHousekeeping(env: Env, now: Date): Promise<Housekeeping
     payoutRun: await runPayouts(env, config, now, "schedule"),
     newPhotosReminded: await remindNewPhotos(db, config.siteOrigin, now),
     reservationsReleased: await releaseEndedReservations(env),
+    recordsPurged: await purgeDueRecords(env, db, now),
     // Whatever a request queued and did not deliver (a crash, a provider outage) goes out now.
     mail: await deliverDueMail(db, config, now),
     telegram: await deliverDueTelegram(db, config, now),

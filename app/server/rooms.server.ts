@@ -60,6 +60,16 @@ export async function chatSnapshot(env: Env, consultationId: string, count: numb
   return (await consultationRoom(env, consultationId)).chatSnapshot(count);
 }
 
+/** Every message of the consultation's chat, oldest first. */
+export async function chatRecord(env: Env, consultationId: string) {
+  return (await consultationRoom(env, consultationId)).chatRecord();
+}
+
+/** Removes the consultation's chat for good (its record's retention ended). */
+export async function forgetChat(env: Env, consultationId: string) {
+  return (await consultationRoom(env, consultationId)).forgetChat();
+}
+
 /** A message into the consultation's chat, checked by the room exactly as a socket's message is. */
 export async function postChatMessage(env: Env, consultationId: string, draft: ChatDraft) {
   return (await consultationRoom(env, consultationId)).postMessage(draft);

@@ -72,6 +72,8 @@ const MATRIX: Record<string, Record<Persona, Expectation>> = {
   "routes/patient.dashboard": onlyFor("patient"),
   "routes/patient.profile": onlyFor("patient"),
   "routes/patient.profile_.telegram": onlyFor("patient"),
+  // The patient's own data as a ZIP (privacy.test.ts checks its content is theirs alone).
+  "routes/patient.profile_.export": onlyFor("patient"),
   "routes/doctor": { ...onlyFor("doctor"), activeDoctor: "/doctor/dashboard" },
   "routes/doctor._index": { ...onlyFor("doctor"), activeDoctor: "/doctor/dashboard" },
   "routes/doctor.dashboard": onlyFor("doctor"),

@@ -89,15 +89,21 @@ describe("the legal pages", () => {
       "never made public",
       "every such access is logged",
       "account name and number with each payout",
+      "download a copy of everything we hold about you",
+      "close your account",
+      "it is not possible while a consultation is open or its payment is not settled",
+      "a scheduled job deletes them for good",
+      "kept without your name for as long as accounting requires",
     ]) {
       expect(english.html, fact).toContain(fact);
     }
     const amharic = await page("/privacy?lng=am");
     expect(amharic.html).toContain("የግላዊነት ፖሊሲ");
     expect(amharic.html).toContain("ቢያንስ ለ1 ዓመት");
-    // The date the texts changed, 25 November 2026, on each reader's calendar.
-    expect(english.html).toContain("Last updated: 25 November 2026");
-    expect(amharic.html).toContain("ለመጨረሻ ጊዜ የተሻሻለው፦ ኅዳር 16 ቀን 2019 ዓ.ም.");
+    expect(amharic.html).toContain("መለያዎን መዝጋት ይችላሉ");
+    // The date the texts changed, 26 November 2026, on each reader's calendar.
+    expect(english.html).toContain("Last updated: 26 November 2026");
+    expect(amharic.html).toContain("ለመጨረሻ ጊዜ የተሻሻለው፦ ኅዳር 17 ቀን 2019 ዓ.ም.");
   });
 });
 

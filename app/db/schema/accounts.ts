@@ -17,6 +17,8 @@ export const users = sqliteTable(
     /** Stored lower-cased; the unique index makes one account per address. */
     email: text("email").notNull(),
     emailConfirmedAt: integer("email_confirmed_at", { mode: "timestamp_ms" }),
+    /** When the person closed their account: from then on it is anonymised and no one can sign in to it. */
+    closedAt: integer("closed_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

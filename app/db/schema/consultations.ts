@@ -82,6 +82,9 @@ export const consultations = sqliteTable(
      * a move writes with it (chat row, audit entry) are written only by the call that made the move.
      */
     lastMoveId: text("last_move_id"),
+    /** When the record is purged (its patient closed their account; docs/decisions/0037), and when it was. */
+    purgeAfter: integer("purge_after", { mode: "timestamp_ms" }),
+    purgedAt: integer("purged_at", { mode: "timestamp_ms" }),
     observations: text("observations"),
     diagnosis: text("diagnosis"),
     treatmentPlan: text("treatment_plan"),
@@ -100,6 +103,7 @@ export const consultations = sqliteTable(
     index("consultations_payment_deadline_idx").on(t.paymentDeadlineAt),
     index("consultations_follow_up_of_idx").on(t.followUpOfId),
     index("consultations_new_photos_due_idx").on(t.newPhotosDueAt),
+    index("consultations_purge_after_idx").on(t.purgeAfter),
     check("consultations_patient_sex_valid", sql`${t.patientSex} IS NULL OR ${oneOf("patient_sex", SEXES)}`),
     check(
       "consultations_patient_age_range",

@@ -63,6 +63,9 @@ export const AUDIT_ACTION_LABELS = {
   "doctor.picture_changed": "admin.audit.actions.doctor_picture_changed",
   "doctor.picture_removed": "admin.audit.actions.doctor_picture_removed",
   "doctor.languages_changed": "admin.audit.actions.doctor_languages_changed",
+  "account.closed": "admin.audit.actions.account_closed",
+  "privacy.data_exported": "admin.audit.actions.privacy_data_exported",
+  "record.purged": "admin.audit.actions.record_purged",
 } as const satisfies Record<AuditAction, TextKey>;
 
 export const AUDIT_ACTIONS = Object.keys(AUDIT_ACTION_LABELS) as AuditAction[];

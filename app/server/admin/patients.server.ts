@@ -84,6 +84,12 @@ export async function searchPatients(db: Database, query: PatientQuery, page: Pa
       lastName: profiles.lastName,
       phone: profiles.phone,
       joinedAt: users.createdAt,
+      closedAt: users.closedAt,
+      // A closed account's records: the next purge to come, else the last one done (ADR 0037).
+      purgeAfter: sql<
+        number | null
+      >`(SELECT min(c.purge_after) FROM consultations c WHERE c.patient_id = ${users.id} AND c.purged_at IS NULL)`,
+      purgedAt: sql<number | null>`(SELECT max(c.purged_at) FROM consultations c WHERE c.patient_id = ${users.id})`,
       consultationCount: sql<number>`(SELECT count(*) FROM consultations c WHERE c.patient_id = ${users.id} AND ${COUNTED})`.mapWith(
         Number,
       ),
@@ -99,7 +105,12 @@ export async function searchPatients(db: Database, query: PatientQuery, page: Pa
     .limit(page.limit)
     .offset(page.offset);
   return toPage(
-    rows.map((row) => ({ ...row, joinedAt: row.joinedAt.toISOString() })),
+    rows.map(({ purgeAfter, purgedAt, ...row }) => ({
+      ...row,
+      joinedAt: row.joinedAt.toISOString(),
+      purgeAfter: purgeAfter === null ? null : new Date(Number(purgeAfter)),
+      purgedAt: purgedAt === null || purgeAfter !== null ? null : new Date(Number(purgedAt)),
+    })),
     page,
   );
 }

@@ -2,7 +2,7 @@
 // with an idle timeout and an absolute lifetime. Activity slides the idle timeout. This module starts
 // and reads sessions; end-sessions.server.ts ends them (and closes their room sockets).
 import { createCookie } from "@remix-run/cloudflare";
-import { eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 
 import { doctors, profiles, sessions, userRoles, users } from "~/db/schema";
 import { SESSION_ABSOLUTE_LIFETIME_MS, SESSION_TOUCH_INTERVAL_MS } from "~/domain/constants";
@@ -89,7 +89,8 @@ async function lookUpSession(db: Database, request: Request, now: Date): Promise
       preferredLanguage: profiles.preferredLanguage,
     })
     .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
+    // A closed account has no sessions; the join makes sure of it even against a race with the closing.
+    .innerJoin(users, and(eq(users.id, sessions.userId), isNull(users.closedAt)))
     .leftJoin(userRoles, eq(userRoles.userId, sessions.userId))
     .leftJoin(doctors, eq(doctors.userId, sessions.userId))
     .leftJoin(profiles, eq(profiles.userId, sessions.userId))
