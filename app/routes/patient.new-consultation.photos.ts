@@ -3,7 +3,10 @@ import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { DESCRIBE_PHOTO_INTENT } from "~/domain/photo-description";
 import { getTranslator } from "~/i18n.server";
 import { requirePatient } from "~/server/auth/guards.server";
+import { postOnly } from "~/server/methods.server";
 import { describePhoto, receivePhotos, refusalMessages, uploadTooLarge } from "~/server/new-consultation.server";
+
+export const loader = postOnly;
 
 // The wizard's photos with JavaScript: uploads (one photo per request, with progress) and what each photo
 // shows (its kind and body area). JSON in, JSON out.
@@ -25,6 +28,8 @@ export async function action(args: ActionFunctionArgs) {
   const result = await receivePhotos(args.context, args.request, patient, formData);
   if (!result.ok) return Response.json({ error: t(result.error) }, { status: result.status });
   const refused = refusalMessages(t, result.refused);
+  // A post with no photo in it (the page always sends one) is no upload: said so, not answered as one.
+  if (result.storedIds.length === 0 && refused.length === 0) return Response.json({ error: t("badInput.noPhoto") }, { status: 400 });
   return Response.json(
     { draftId: result.draftId, photoIds: result.storedIds, errors: refused },
     { status: result.storedIds.length === 0 && refused.length > 0 ? 422 : 200 },
