@@ -7,17 +7,21 @@
 // here how it is probed. ADR 0038 says why it is built this way.
 import type { ServerBuild } from "@remix-run/cloudflare";
 import { env, SELF } from "cloudflare:test";
+import { getServerByName } from "partyserver";
 import { beforeAll, describe, expect, it } from "vitest";
 
+import { ConsultationRoomInbound, type LobbyEvent } from "~/realtime/protocol";
 import { loadConfig } from "~/server/env.server";
 import { sandboxProvider } from "~/server/payments/sandbox.server";
 import { signWebhookBody } from "~/server/payments/webhook-signature.server";
 
 // @ts-expect-error: the built server exists once `npm test` has built the app.
 import * as built from "../../build/server/index.js";
+import type { ConsultationRoom } from "../../party/consultation";
 import { Visitor } from "./browser-like";
 import { ORIGIN } from "./fixtures";
 import { EXE_BYTES, largeJpeg, photoFile } from "./photos";
+import { openChatSocket, openLobbySocket } from "./sockets";
 import { makeWorld, type World } from "./sweep-world";
 
 type Persona = "anonymous" | "patient" | "doctor" | "admin";
@@ -739,23 +743,126 @@ describe("the bad-input sweep", () => {
     ).toEqual([]);
   });
 
-  it.each(routeIds)("%s refuses bad input clearly and changes nothing", async (routeId) => {
-    const entry = CORPUS[routeId]!;
-    const path = entry.path(world);
-    const posts = entry.machine
-      ? machineProbes(routeId, path, world)
-      : entry.forms
-        ? [...requestProbes(path, entry), ...entry.forms.flatMap((form) => formProbes(path, form, world))]
-        : [];
-    if (entry.foreign && entry.forms?.[0]) {
-      const foreign = entry.foreign(world);
-      posts.push({ name: "someone else's record", send: (visitor) => visitor.post(foreign, filled(entry.forms![0]!, "1")) });
-    }
-    const gets = entry.machine ? [] : loaderProbes(path, entry, world);
+  it.each(routeIds)(
+    "%s refuses bad input clearly and changes nothing",
+    async (routeId) => {
+      const entry = CORPUS[routeId]!;
+      const path = entry.path(world);
+      const posts = entry.machine
+        ? machineProbes(routeId, path, world)
+        : entry.forms
+          ? [...requestProbes(path, entry), ...entry.forms.flatMap((form) => formProbes(path, form, world))]
+          : [];
+      if (entry.foreign && entry.forms?.[0]) {
+        const foreign = entry.foreign(world);
+        posts.push({ name: "someone else's record", send: (visitor) => visitor.post(foreign, filled(entry.forms![0]!, "1")) });
+      }
+      const gets = entry.machine ? [] : loaderProbes(path, entry, world);
+      const before = await snapshot();
+      const faults = await run([...posts, ...gets], entry, (probe) => posts.includes(probe));
+      expect(faults.join("\n"), `${routeId} at ${path}`).toBe("");
+      expect(changedBetween(before, await snapshot()).join(", "), `${routeId}: what the probes changed`).toBe("");
+      // Some routes get 60 probes: seconds on a busy two-core machine.
+    },
+    30_000,
+  );
+});
+
+/**
+ * The rooms' message corpus, keyed by the type a browser may send (ConsultationRoomInbound; the lobby
+ * takes none): bad messages of each type, and junk of no type. A type added to the protocol without
+ * entries here fails the first test below.
+ */
+const ROOM_CORPUS: Record<ConsultationRoomInbound["type"] | "no type", unknown[]> = {
+  send: [
+    { type: "send" },
+    { type: "send", clientId: crypto.randomUUID(), text: "", senderRole: "doctor", senderId: "someone-else", id: 1 },
+    { type: "send", clientId: crypto.randomUUID(), text: 42 },
+    { type: "send", clientId: 5, text: "Hello" },
+    { type: "send", clientId: SCRIPT, text: "Hello" },
+    { type: "send", clientId: crypto.randomUUID(), text: HUGE },
+    { type: "send", clientId: crypto.randomUUID(), text: "\u0000\u0007\u200b\u202e \r\n" },
+    { type: "send", clientId: crypto.randomUUID(), text: ["Hello"] },
+  ],
+  catch_up: [
+    { type: "catch_up" },
+    { type: "catch_up", afterId: "zero" },
+    { type: "catch_up", afterId: 1.5 },
+    { type: "catch_up", afterId: BAD_VALUES.sql },
+  ],
+  "no type": [
+    "not json",
+    "{",
+    HUGE,
+    "null",
+    "[]",
+    JSON.stringify({ type: SCRIPT }),
+    JSON.stringify({ type: "status", status: "completed" }),
+  ],
+};
+const ROOM_MESSAGES = Object.values(ROOM_CORPUS).flat();
+
+describe("the bad-input sweep of the rooms", () => {
+  it("has corpus entries for every message type a browser may send", () => {
+    const types = ConsultationRoomInbound.def.options.map((option) => option.def.shape.type.def.values[0]);
+    expect(Object.keys(ROOM_CORPUS).sort()).toEqual([...types, "no type"].sort());
+  });
+
+  it("the consultation room drops or refuses every bad message, keeps the socket open and stores nothing", async () => {
     const before = await snapshot();
-    const faults = await run([...posts, ...gets], entry, (probe) => posts.includes(probe));
-    expect(faults.join("\n"), `${routeId} at ${path}`).toBe("");
-    expect(changedBetween(before, await snapshot()).join(", "), `${routeId}: what the probes changed`).toBe("");
-    // Some routes get 60 probes: seconds on a busy two-core machine.
-  }, 30_000);
+    const socket = await openChatSocket(world.underWay.id, world.patient.cookie);
+    await socket.until((events) => events.some((event) => event.type === "history"));
+    for (const message of ROOM_MESSAGES) socket.send(typeof message === "string" ? message : JSON.stringify(message));
+    socket.socket.send(new Uint8Array(INVALID_UTF8));
+    // The room takes one message at a time: the answer to this catch-up comes after every probe's.
+    socket.send({ type: "catch_up", afterId: 0 });
+    await socket.until((events) => events.filter((event) => event.type === "history").length === 2);
+    expect(socket.events.filter((event) => event.type === "message")).toEqual([]);
+    expect(
+      socket.events.flatMap((event) => (event.type === "send_refused" ? [event.reason] : [])),
+      "texts of nothing and the text too long are refused, telling the sender (the rest is dropped)",
+    ).toEqual(["empty", "too_long", "empty"]);
+    expect(socket.closeCode()).toBeUndefined();
+    const room = (await getServerByName(env.ConsultationRoom, world.underWay.id)) as unknown as DurableObjectStub<ConsultationRoom>;
+    expect((await room.chatSnapshot(10_000)).messages).toEqual([]);
+    socket.close();
+    expect(changedBetween(before, await snapshot()).join(", ")).toBe("");
+  });
+
+  it("the rooms refuse a socket from another site, or for someone else's consultation", async () => {
+    const upgrade = (path: string, cookie: string, origin?: string) =>
+      SELF.fetch(`${ORIGIN}${path}`, { headers: { Upgrade: "websocket", Cookie: cookie, ...(origin ? { Origin: origin } : {}) } });
+    for (const [path, cookie, origin] of [
+      [`/parties/consultation-room/${world.underWay.id}`, world.patient.cookie, "https://evil.example"],
+      [`/parties/consultation-room/${world.underWay.id}`, world.otherPatient.cookie, undefined],
+      [`/parties/consultation-room/${encodeURIComponent(SCRIPT)}`, world.patient.cookie, undefined],
+      ["/parties/doctors-lobby/main", world.doctor.cookie, "https://evil.example"],
+      ["/parties/doctors-lobby/main", world.patient.cookie, undefined],
+    ] as const) {
+      const response = await upgrade(path, cookie, origin);
+      expect(response.webSocket, path).toBeNull();
+      expect(response.status, path).toBeGreaterThanOrEqual(400);
+      expect(response.status, path).toBeLessThan(500);
+      expect((await response.text()).trim(), path).not.toBe("");
+    }
+  });
+
+  it("the lobby drops whatever a doctor sends and keeps the socket open", async () => {
+    const before = await snapshot();
+    const lobby = await openLobbySocket(world.doctor.cookie);
+    await lobby.until((events) => events.some((event) => event.type === "queue"));
+    for (const message of [...ROOM_MESSAGES, { type: "request_removed", id: world.waiting.id }, { type: "queue", requests: [] }])
+      lobby.socket.send(typeof message === "string" ? message : JSON.stringify(message));
+    lobby.socket.send(new Uint8Array(INVALID_UTF8));
+    // Another doctor joining gets the queue as it was: the lobby took none of it, and kept the first socket.
+    const second = await openLobbySocket(world.otherDoctor.cookie);
+    await second.until((events) => events.some((event) => event.type === "queue"));
+    const queueOf = (events: LobbyEvent[]) => events.find((event) => event.type === "queue");
+    expect(queueOf(second.events)).toEqual(queueOf(lobby.events));
+    expect(lobby.events.filter((event) => event.type === "request_removed")).toEqual([]);
+    expect(lobby.closeCode()).toBeUndefined();
+    lobby.close();
+    second.close();
+    expect(changedBetween(before, await snapshot()).join(", ")).toBe("");
+  });
 });
