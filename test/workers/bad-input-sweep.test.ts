@@ -24,7 +24,7 @@ import { EXE_BYTES, largeJpeg, photoFile } from "./photos";
 import { openChatSocket, openLobbySocket } from "./sockets";
 import { makeWorld, type World } from "./sweep-world";
 
-type Persona = "anonymous" | "patient" | "doctor" | "admin";
+type Persona = "anonymous" | "patient" | "newPatient" | "doctor" | "admin";
 
 /** One form of a route: its `intent` (if it has one) and the names of its fields. */
 interface Form {
@@ -55,7 +55,7 @@ interface Entry {
 }
 
 const CONSULTATION_ID_FOR_NO_ONE = "00000000-0000-4000-8000-000000000000";
-const FREE_TEXT = ["script", "sql", "control", "invalid UTF-8"];
+const FREE_TEXT = ["script", "sql", "control", "offsite", "invalid UTF-8"];
 const profileForms: Form[] = [
   { intent: "update-profile", fields: ["firstName", "lastName", "phone", "preferredLanguage"] },
   {
@@ -103,12 +103,7 @@ const CORPUS: Record<string, Entry> = {
     redirects: "signing out asks for nothing: any post signs out (here, no one)",
   },
   "routes/auth-callback": { as: "patient", path: () => "/auth-callback" },
-  "routes/consent": {
-    as: "patient",
-    path: () => "/consent",
-    forms: [{ fields: ["acceptTerms", "acceptPrivacy", "redirect"] }],
-    redirects: "this patient has consented already: the page sends them home whatever they post",
-  },
+  "routes/consent": { as: "newPatient", path: () => "/consent", forms: [{ fields: ["acceptTerms", "acceptPrivacy", "redirect"] }] },
   "routes/auth.confirm": { as: "anonymous", path: () => "/auth/confirm" },
   "routes/auth.resend": { as: "anonymous", path: () => "/auth/resend", forms: [{ fields: ["email"] }] },
   "routes/forgot-password": { as: "anonymous", path: () => "/forgot-password", forms: [{ fields: ["email"] }] },
@@ -386,6 +381,8 @@ const BAD_VALUES: Record<string, string | string[]> = {
   script: SCRIPT,
   sql: "' OR 1=1; DROP TABLE users; --",
   control: "\u0000\u0007\u001b[2J\r\n\u202e\u2066",
+  // Another site's address, where a field names a page to go back to.
+  offsite: "//evil.example/",
   // A list where one value is expected, and values of the wrong type.
   wrongType: ["-1e309", "[object Object]"],
 };
@@ -643,11 +640,13 @@ async function fault(response: Response, entry: Entry, visitor: Visitor, isPost:
   if (/Unexpected Server Error|\n\s+at .+:\d+:\d+/.test(body)) return `a server error or stack trace in a ${response.status}`;
   if (body.includes(SCRIPT)) return "the script tag came back unescaped";
   if (response.status >= 300 && response.status < 400) {
+    const location = response.headers.get("Location") ?? "";
+    if (/evil\.example|<script|%3Cscript/i.test(location)) return `redirected where the probe said: ${location.slice(0, 120)}`;
     if (!isPost || entry.redirects) return null;
     // A redirect is a refusal only when the page it leads to says what went wrong.
     const { html, response: page } = await visitor.follow(await visitor.get(response.headers.get("Location")!));
     if (page.status < 500 && CLEAR_HTML_MESSAGE.some((pattern) => pattern.test(html))) return null;
-    return `redirected to ${response.headers.get("Location")} with no error shown (accepted?)`;
+    return `redirected to ${location} with no error shown (accepted?)`;
   }
   if (!isPost) return null;
   if (response.status < 400 && entry.machine) return `a machine's endpoint answered ${response.status} ${body.slice(0, 80)}`;
@@ -712,7 +711,13 @@ let people: Record<Persona, string | undefined>;
 
 beforeAll(async () => {
   world = await makeWorld();
-  people = { anonymous: undefined, patient: world.patient.cookie, doctor: world.doctor.cookie, admin: world.admin.cookie };
+  people = {
+    anonymous: undefined,
+    patient: world.patient.cookie,
+    newPatient: world.newPatient.cookie,
+    doctor: world.doctor.cookie,
+    admin: world.admin.cookie,
+  };
 });
 
 /** Runs `probes` a few at a time, each from a visitor of its own (so one's rate limit is not another's). */

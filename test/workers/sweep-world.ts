@@ -1,7 +1,11 @@
 // The people and records the bad-input sweep probes with: each kind of visitor signed in, with a
 // consultation in each state the pages act on, and a second patient and doctor whose ids are the
 // "other users' ids" a probe swaps in.
-import { createConsultation, signedIn } from "./fixtures";
+import { eq } from "drizzle-orm";
+
+import { profiles } from "~/db/schema";
+
+import { createConsultation, db, signedIn } from "./fixtures";
 import { attemptPaidAtProvider } from "./money-fixtures";
 
 const MINUTE_MS = 60_000;
@@ -14,6 +18,9 @@ export async function makeWorld() {
     await signedIn("doctor"),
     await signedIn("admin"),
   ];
+  // A patient who has not yet agreed to the terms (the consent page's own visitor).
+  const newPatient = await signedIn("patient");
+  await db.update(profiles).set({ consentTerms: false, consentPrivacy: false }).where(eq(profiles.userId, newPatient.userId));
   const now = Date.now();
   const waiting = await createConsultation(patient.userId, "pending");
   const awaitingPayment = await createConsultation(patient.userId, "accepted_awaiting_payment", {
@@ -43,6 +50,7 @@ export async function makeWorld() {
   const othersTxRef = await attemptPaidAtProvider(othersUnderWay.id, otherPatient.userId, { paid: false });
   return {
     patient,
+    newPatient,
     otherPatient,
     doctor,
     otherDoctor,
