@@ -50,11 +50,11 @@ interface Entry {
   foreign?: (world: World) => string;
   /** Why a redirect after bad input is right here (otherwise a redirect is taken for acceptance). */
   redirects?: string;
-  /** A machine's endpoint (webhook, API stand-in): probed with its own corpus (see MACHINE_PROBES). */
+  /** A machine's endpoint (webhook, API stand-in): probed with its own corpus (machineProbes). */
   machine?: true;
 }
 
-const CONSULTATION_ID_FOR_NO_ONE = "00000000-0000-4000-8000-000000000000";
+const NO_ONES_ID = "00000000-0000-4000-8000-000000000000";
 const FREE_TEXT = ["script", "sql", "control", "offsite", "invalid UTF-8"];
 const profileForms: Form[] = [
   { intent: "update-profile", fields: ["firstName", "lastName", "phone", "preferredLanguage"] },
@@ -180,7 +180,7 @@ const CORPUS: Record<string, Entry> = {
   "routes/admin": { as: "admin", path: () => "/admin" },
   "routes/admin._index": { as: "admin", path: () => "/admin" },
   "routes/consultations": { as: "patient", path: () => "/consultations" },
-  "routes/files.$fileId": { as: "patient", path: () => `/files/${CONSULTATION_ID_FOR_NO_ONE}` },
+  "routes/files.$fileId": { as: "patient", path: () => `/files/${NO_ONES_ID}` },
   "routes/patient.new-consultation": {
     as: "patient",
     path: () => "/patient/new-consultation?step=2",
@@ -353,23 +353,23 @@ const CORPUS: Record<string, Entry> = {
     as: "admin",
     path: () => "/admin/doctor-registrations",
     forms: [
-      { intent: "approve", fields: ["id"], ids: () => ({ id: CONSULTATION_ID_FOR_NO_ONE }) },
-      { intent: "reject", fields: ["id", "reason"], ids: () => ({ id: CONSULTATION_ID_FOR_NO_ONE }) },
+      { intent: "approve", fields: ["id"], ids: () => ({ id: NO_ONES_ID }) },
+      { intent: "reject", fields: ["id", "reason"], ids: () => ({ id: NO_ONES_ID }) },
     ],
   },
   "routes/admin.doctor-registrations.$id.licence": {
     as: "admin",
-    path: () => `/admin/doctor-registrations/${CONSULTATION_ID_FOR_NO_ONE}/licence`,
+    path: () => `/admin/doctor-registrations/${NO_ONES_ID}/licence`,
   },
   "routes/admin.messages": {
     as: "admin",
     path: () => "/admin/messages",
-    forms: [{ intent: "mark-read", fields: ["id"], ids: () => ({ id: CONSULTATION_ID_FOR_NO_ONE }) }],
+    forms: [{ intent: "mark-read", fields: ["id"], ids: () => ({ id: NO_ONES_ID }) }],
   },
   "routes/admin.mail": {
     as: "admin",
     path: () => "/admin/mail",
-    forms: [{ intent: "retry", fields: ["id"], ids: () => ({ id: CONSULTATION_ID_FOR_NO_ONE }) }],
+    forms: [{ intent: "retry", fields: ["id"], ids: () => ({ id: NO_ONES_ID }) }],
   },
 };
 
