@@ -1,4 +1,4 @@
-// The Worker entry, kept thin: oversize bodies and cross-site posts refused, rooms under /parties/*,
+// The Worker entry, kept thin: unused methods, oversize bodies and cross-site posts refused, rooms under /parties/*,
 // everything else to Remix, security headers on every response, and the cron trigger's housekeeping.
 import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
 import { routePartykitRequest } from "partyserver";
@@ -11,6 +11,7 @@ import { bookmarkCookieAfter, databaseSessionFor } from "~/server/db/read-replic
 import { loadConfig } from "~/server/env.server";
 import { runHousekeeping } from "~/server/jobs.server";
 import { createLoadContext } from "~/server/load-context.server";
+import { refuseUnusedMethod } from "~/server/methods.server";
 import { checkRoomAccess } from "~/server/room-access.server";
 import { refuseCrossSiteMutation } from "~/server/same-origin.server";
 import { createNonce, withSecurityHeaders } from "~/server/security-headers.server";
@@ -34,6 +35,7 @@ export default {
     const guardRoom = (req: Request, room: { className: string; name: string }) => checkRoomAccess(db, req, room, new Date());
 
     const response =
+      (await refuseUnusedMethod(request)) ??
       (await refuseOversizeBody(request)) ??
       (await refuseCrossSiteMutation(request)) ??
       (await routePartykitRequest(request, env, { onBeforeConnect: guardRoom, onBeforeRequest: guardRoom })) ??

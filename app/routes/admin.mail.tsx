@@ -66,14 +66,15 @@ export async function action(args: ActionFunctionArgs) {
   const id = form.get("id");
   if (form.get("intent") !== "retry" || !isUuid(id)) throw new Response("Bad Request", { status: 400 });
   const retried = await retryMail(context.db, id, new Date());
-  if (retried) {
+  if (retried === "retried") {
     await recordAudit(context.db, request, { action: "admin.mail_retried", actorId: admin.userId, targetType: "mail", targetId: id });
   }
-  return redirectWithToast(
-    "/admin/mail",
-    retried ? { kind: "success", title: "admin.mail.retried" } : { kind: "info", title: "admin.mail.notFailed" },
-    context.config,
-  );
+  const toasts = {
+    retried: { kind: "success", title: "admin.mail.retried" },
+    not_failed: { kind: "info", title: "admin.mail.notFailed" },
+    not_found: { kind: "error", title: "badInput.noSuchRecord" },
+  } as const;
+  return redirectWithToast("/admin/mail", toasts[retried], context.config);
 }
 
 export default function AdminMail() {

@@ -55,11 +55,12 @@ export async function action(args: ActionFunctionArgs) {
   const url = new URL(request.url);
   url.searchParams.delete("index");
   const marked = await markContactMessageRead(context.db, id, admin.userId, new Date());
-  return redirectWithToast(
-    `${url.pathname}${url.search}`,
-    marked ? { kind: "success", title: "admin.messages.markedRead" } : { kind: "info", title: "admin.messages.alreadyRead" },
-    context.config,
-  );
+  const toasts = {
+    marked: { kind: "success", title: "admin.messages.markedRead" },
+    already_read: { kind: "info", title: "admin.messages.alreadyRead" },
+    not_found: { kind: "error", title: "badInput.noSuchRecord" },
+  } as const;
+  return redirectWithToast(`${url.pathname}${url.search}`, toasts[marked], context.config);
 }
 
 export default function AdminMessages() {

@@ -61,7 +61,9 @@ export default function AcceptFromLink() {
       {refusal ? (
         <>
           <h1 className="text-2xl font-bold">{t("consultation.acceptLink.oops")}</h1>
-          <p data-testid="oops-message">{t(DECISION_REFUSAL_MESSAGES[refusal])}</p>
+          <p role="alert" data-testid="oops-message">
+            {t(DECISION_REFUSAL_MESSAGES[refusal])}
+          </p>
         </>
       ) : loaded.request ? (
         <>

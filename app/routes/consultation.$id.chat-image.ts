@@ -2,11 +2,14 @@ import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 
 import { requireRole } from "~/server/auth/guards.server";
 import { sendChatImageFromUpload } from "~/server/chat.server";
+import { postOnly } from "~/server/methods.server";
 
 /** What the upload answers: null once the photo is sent, else why not, in the sender's language. */
 export interface ChatImageAnswer {
   error: string | null;
 }
+
+export const loader = postOnly;
 
 // A photo sent in a consultation's chat by a page with JavaScript (downscaled in the browser first):
 // multipart in, JSON out. The message itself reaches both pages through the room; without JavaScript

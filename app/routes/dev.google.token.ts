@@ -1,8 +1,9 @@
-import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 
 import { STAND_IN_CLIENT } from "~/server/auth/google.server";
 import { exchangeCode } from "~/server/auth/google-stand-in.server";
 import { readFormData } from "~/server/form-body.server";
+import { postOnly } from "~/server/methods.server";
 import { requireStandIns } from "~/server/stand-ins.server";
 
 /** The client id from HTTP Basic auth (checking the secret) or from the form, as Google accepts both. */
@@ -13,6 +14,11 @@ function authenticatedClient(request: Request, form: URLSearchParams): string | 
     return secret === STAND_IN_CLIENT.secret ? (id ?? null) : null;
   }
   return form.get("client_secret") === STAND_IN_CLIENT.secret ? form.get("client_id") : null;
+}
+
+export function loader(args: LoaderFunctionArgs) {
+  requireStandIns(args.context);
+  return postOnly(args);
 }
 
 // Development and tests only: Google's token endpoint.

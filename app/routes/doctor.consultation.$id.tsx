@@ -36,6 +36,7 @@ import { acceptConsultation } from "~/server/consultations/accept.server";
 import { declineConsultation } from "~/server/consultations/decline.server";
 import { endConsultation } from "~/server/consultations/end.server";
 import { saveSummary } from "~/server/consultations/summary.server";
+import { findConsultationById } from "~/server/db/consultations.server";
 import { profileName } from "~/server/db/profiles.server";
 import { listPhotos } from "~/server/files.server";
 import { earlierConsultationPanel } from "~/server/follow-ups.server";
@@ -132,7 +133,13 @@ export async function action(args: ActionFunctionArgs) {
   }
   if (intent === DECISION_INTENTS.decline) {
     const submission = parseForm(formData, DeclineSchema);
-    if (submission.status !== "success") return data({ ...NO_ANSWER, intent, decline: submission.reply() }, { status: 400 });
+    if (submission.status !== "success") {
+      // No longer waiting, the decline form is gone from the page: that is the answer, not its field errors.
+      const waiting = await findConsultationById(context.db, id);
+      const refusal: DecisionRefusal | null = !waiting ? "not_found" : waiting.status === "pending" ? null : "not_waiting";
+      if (refusal) return data({ ...NO_ANSWER, intent, refusal }, { status: refusalHttpStatus(refusal) });
+      return data({ ...NO_ANSWER, intent, decline: submission.reply() }, { status: 400 });
+    }
     const outcome = await declineConsultation(context, request, doctor, id, submission.value);
     if (outcome.ok) return redirectWithToast("/doctor/consultations", { kind: "success", title: "consultation.declined" }, context.config);
     return data(

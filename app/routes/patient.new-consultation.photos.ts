@@ -3,7 +3,10 @@ import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { DESCRIBE_PHOTO_INTENT } from "~/domain/photo-description";
 import { getTranslator } from "~/i18n.server";
 import { requirePatient } from "~/server/auth/guards.server";
+import { postOnly } from "~/server/methods.server";
 import { describePhoto, receivePhotos, refusalMessages, uploadTooLarge } from "~/server/new-consultation.server";
+
+export const loader = postOnly;
 
 // The wizard's photos with JavaScript: uploads (one photo per request, with progress) and what each photo
 // shows (its kind and body area). JSON in, JSON out.

@@ -142,8 +142,9 @@ export async function action(args: ActionFunctionArgs) {
   }
   if (intent === "remove-photo") {
     const draftId = uuidOrNull(formData.get("draftId"));
-    if (!draftId) return data({ refusals: [t("request.errors.draftNotFound")], submit: null, draftId: null }, { status: 404 });
-    await removePhoto(context, patient, draftId, formData.get("photoId")?.toString() ?? "");
+    const removed = draftId ? await removePhoto(context, patient, draftId, formData.get("photoId")?.toString() ?? "") : "no_draft";
+    if (!draftId || removed === "no_draft")
+      return data({ refusals: [t("request.errors.draftNotFound")], submit: null, draftId: null }, { status: 404 });
     return redirect(wizardPath(1, draftId, { followUp }));
   }
   if (intent === DESCRIBE_PHOTO_INTENT) {

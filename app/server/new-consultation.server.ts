@@ -56,6 +56,8 @@ export async function receivePhotos(
     return { ok: false, status: 400, error: "request.errors.uploadUnreadable" };
   }
   const files = form.getAll("photo").filter((value): value is File => typeof value !== "string" && (value.size > 0 || value.name !== ""));
+  // A post with no photo in it (no file chosen, or a forged form) is no upload: said so.
+  if (files.length === 0) return { ok: false, status: 400, error: "badInput.noPhoto" };
   // What these photos show (the form without JavaScript says it once for all of them).
   const described = readPhotoDescription(form.get("photoKind"), form.get("bodyArea"));
   if (!described.ok) return { ok: false, status: 400, error: DESCRIPTION_REFUSAL_MESSAGES[described.refusal] };
@@ -99,8 +101,10 @@ export function refusalMessages(t: Translate, refused: Array<{ fileName: string;
   );
 }
 
+/** Removes a photo of the patient's own draft; "no_draft" when the draft is not theirs (or none). */
 export async function removePhoto(context: AppLoadContext, patient: SessionUser, draftId: string, photoId: string) {
-  if (!isUuid(photoId) || !(await findOwnDraft(context.db, draftId, patient.userId))) return false;
+  if (!(await findOwnDraft(context.db, draftId, patient.userId))) return "no_draft";
+  if (!isUuid(photoId)) return false;
   return removeDraftPhoto(context.db, context.cloudflare.env.FILES, draftId, photoId);
 }
 

@@ -60,12 +60,12 @@ const MATRIX: Record<string, Record<Persona, Expectation>> = {
   "routes/auth.google.callback": everyone("/login"),
   // Stand-ins and the outbox answer only outside production (a separate test covers that).
   "routes/dev.google.authorize": everyone(400),
-  "routes/dev.google.token": everyone(400), // POST only; Remix answers a GET with 400
+  "routes/dev.google.token": everyone(405), // POST only: a GET is told so
   "routes/dev.google.userinfo": everyone(401),
   "routes/dev.outbox": everyone(200),
   "routes/dev.payments._index": everyone(200),
   "routes/dev.telegram.start": everyone(200),
-  "routes/dev.telegram.$bot.$method": everyone(400), // the Bot API stand-in: POST only
+  "routes/dev.telegram.$bot.$method": everyone(405), // the Bot API stand-in: POST only
   // A layout's own URL is its index route's, which goes on to the dashboard.
   "routes/patient": { ...onlyFor("patient"), patient: "/patient/dashboard", anotherPatient: "/patient/dashboard" },
   "routes/patient._index": { ...onlyFor("patient"), patient: "/patient/dashboard", anotherPatient: "/patient/dashboard" },
@@ -94,8 +94,8 @@ const MATRIX: Record<string, Record<Persona, Expectation>> = {
   },
   "routes/files.$fileId": { ...everyone(404), anonymous: LOGIN },
   "routes/patient.new-consultation": onlyFor("patient"),
-  // POST only (a GET answers 400 to everyone); its POST guard is tested with the wizard.
-  "routes/patient.new-consultation.photos": everyone(400),
+  // POST only (a GET answers 405 to everyone); its POST guard is tested with the wizard.
+  "routes/patient.new-consultation.photos": everyone(405),
   "routes/patient.consultations": onlyFor("patient"),
   "routes/patient.consultation.$id": { ...onlyFor("patient"), patient: 404, anotherPatient: 404 },
   "routes/patient.payment.$id": { ...onlyFor("patient"), patient: 404, anotherPatient: 404 },
@@ -122,8 +122,8 @@ const MATRIX: Record<string, Record<Persona, Expectation>> = {
   "routes/telegram.webhook": everyone(405),
   "routes/payments.return.$txRef": { ...onlyFor("patient"), patient: 404, anotherPatient: 404 },
   "routes/dev.payments.checkout.$txRef": everyone(404),
-  // POST only (a GET answers 400 to everyone); its POST guard is tested with the chat.
-  "routes/consultation.$id.chat-image": everyone(400),
+  // POST only (a GET answers 405 to everyone); its POST guard is tested with the chat.
+  "routes/consultation.$id.chat-image": everyone(405),
   "routes/admin.dashboard": onlyFor("admin"),
   "routes/admin.profile": onlyFor("admin"),
   "routes/admin.doctors._index": onlyFor("admin"),

@@ -41,11 +41,18 @@ export async function listContactMessages(db: Database, options: { search: strin
 }
 
 /** Marks a message read by `adminId`; false when there is no such message or it was read already. */
-export async function markContactMessageRead(db: Database, id: string, adminId: string, now: Date) {
+export async function markContactMessageRead(
+  db: Database,
+  id: string,
+  adminId: string,
+  now: Date,
+): Promise<"marked" | "already_read" | "not_found"> {
   const changed = await db
     .update(contactMessages)
     .set({ readAt: now, readBy: adminId })
     .where(and(eq(contactMessages.id, id), isNull(contactMessages.readAt)))
     .returning({ id: contactMessages.id });
-  return changed.length === 1;
+  if (changed.length === 1) return "marked";
+  const found = await db.query.contactMessages.findFirst({ where: eq(contactMessages.id, id), columns: { id: true } });
+  return found ? "already_read" : "not_found";
 }

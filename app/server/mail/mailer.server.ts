@@ -177,13 +177,14 @@ export async function undeliveredMail(db: Database, now: Date, limit: number) {
 }
 
 /** An admin's "try again": a failed message is due now, with its attempts counted afresh. */
-export async function retryMail(db: Database, id: string, now: Date) {
+export async function retryMail(db: Database, id: string, now: Date): Promise<"retried" | "not_failed" | "not_found"> {
   const [row] = await db
     .update(mailOutbox)
     .set({ status: "queued", attempts: 0, nextAttemptAt: now })
     .where(and(eq(mailOutbox.id, id), eq(mailOutbox.status, "failed")))
     .returning({ id: mailOutbox.id });
-  return row !== undefined;
+  if (row) return "retried";
+  return (await db.query.mailOutbox.findFirst({ where: eq(mailOutbox.id, id), columns: { id: true } })) ? "not_failed" : "not_found";
 }
 
 /** The newest messages in the outbox (the stand-in's inbox page). */

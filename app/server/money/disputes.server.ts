@@ -35,6 +35,23 @@ export async function disputeOf(db: Database, consultationId: string): Promise<D
 export type OpenDisputeRefusal = "not_found" | "not_ended" | "window_closed" | "not_held";
 
 /** The patient disputes their ended consultation: its escrow is frozen and the doctor is told. */
+/** Why `patientId` cannot dispute this consultation now (whatever the form says), or null if they can. */
+export async function openDisputeRefusal(
+  db: Database,
+  patientId: string,
+  consultationId: string,
+  now: Date,
+): Promise<OpenDisputeRefusal | null> {
+  const consultation = await findConsultationById(db, consultationId);
+  if (!consultation || consultation.patientId !== patientId) return "not_found";
+  const escrow = await db.query.escrows.findFirst({ where: eq(escrows.consultationId, consultationId) });
+  if (!escrow) return "not_found";
+  if (consultation.status !== "completed" || !consultation.completedAt) return "not_ended";
+  if (now.getTime() >= consultation.completedAt.getTime() + DISPUTE_WINDOW_MS) return "window_closed";
+  if (escrow.status !== "held") return "not_held";
+  return null;
+}
+
 export async function openDispute(
   { db, config }: { db: Database; config: AppConfig },
   patientId: string,
@@ -43,13 +60,10 @@ export async function openDispute(
   now: Date,
   request?: AppLoadContext,
 ): Promise<{ ok: true } | { ok: false; reason: OpenDisputeRefusal }> {
-  const consultation = await findConsultationById(db, consultationId);
-  if (!consultation || consultation.patientId !== patientId) return { ok: false, reason: "not_found" };
-  const escrow = await db.query.escrows.findFirst({ where: eq(escrows.consultationId, consultationId) });
-  if (!escrow) return { ok: false, reason: "not_found" };
-  if (consultation.status !== "completed" || !consultation.completedAt) return { ok: false, reason: "not_ended" };
-  if (now.getTime() >= consultation.completedAt.getTime() + DISPUTE_WINDOW_MS) return { ok: false, reason: "window_closed" };
-  if (escrow.status !== "held") return { ok: false, reason: "not_held" };
+  const refusal = await openDisputeRefusal(db, patientId, consultationId, now);
+  if (refusal) return { ok: false, reason: refusal };
+  const consultation = (await findConsultationById(db, consultationId))!;
+  const escrow = (await db.query.escrows.findFirst({ where: eq(escrows.consultationId, consultationId) }))!;
 
   const changeId = crypto.randomUUID();
   const frozenByThisCall = and(eq(escrows.consultationId, consultationId), eq(escrows.lastChangeId, changeId));
@@ -110,6 +124,15 @@ export async function openDispute(
 export type AnswerRefusal = "not_found" | "already_answered" | "resolved";
 
 /** The consultation's doctor answers the dispute, once; the patient is told. */
+/** Why `doctorId` cannot answer a dispute of this consultation (whatever the form says), or null if they can. */
+export async function answerDisputeRefusal(db: Database, doctorId: string, consultationId: string): Promise<AnswerRefusal | null> {
+  const dispute = await disputeOf(db, consultationId);
+  if (!dispute || dispute.doctorId !== doctorId) return "not_found";
+  if (dispute.status !== "open") return "resolved";
+  if (dispute.doctorAnswer !== null) return "already_answered";
+  return null;
+}
+
 export async function answerDispute(
   { db, config }: { db: Database; config: AppConfig },
   doctorId: string,
@@ -118,10 +141,9 @@ export async function answerDispute(
   now: Date,
   request?: AppLoadContext,
 ): Promise<{ ok: true } | { ok: false; reason: AnswerRefusal }> {
-  const dispute = await disputeOf(db, consultationId);
-  if (!dispute || dispute.doctorId !== doctorId) return { ok: false, reason: "not_found" };
-  if (dispute.status !== "open") return { ok: false, reason: "resolved" };
-  if (dispute.doctorAnswer !== null) return { ok: false, reason: "already_answered" };
+  const refusal = await answerDisputeRefusal(db, doctorId, consultationId);
+  if (refusal) return { ok: false, reason: refusal };
+  const dispute = (await disputeOf(db, consultationId))!;
   const consultation = await findConsultationById(db, consultationId);
   const changeId = crypto.randomUUID();
   const answeredByThisCall = and(eq(disputes.id, dispute.id), eq(disputes.lastChangeId, changeId));

@@ -7,7 +7,7 @@ import { detectLanguage, getTranslator } from "~/i18n.server";
 import type { SessionUser } from "~/server/auth/session.server";
 import { redirectWithToast } from "~/server/toast.server";
 
-import { answerDispute } from "./disputes.server";
+import { answerDispute, answerDisputeRefusal } from "./disputes.server";
 import { doctorMoneyPanel } from "./escrow-view.server";
 
 /**
@@ -18,6 +18,9 @@ export async function answerDisputeAction(args: ActionFunctionArgs, doctor: Sess
   const { context, request, params } = args;
   const consultationId = params.id ?? "";
   const page = `/doctor/consultation/${consultationId}`;
+  // A dispute that cannot be answered is refused for that reason, whatever the form says (its errors would have no form to show on).
+  const refusal = await answerDisputeRefusal(context.db, doctor.userId, consultationId);
+  if (refusal) throw await redirectWithToast(page, { kind: "error", title: `disputes.refusals.${refusal}` }, context.config);
   const submission = parseForm(formData, AnswerDisputeSchema);
   if (submission.status !== "success") {
     const [t, language] = await Promise.all([getTranslator(request), detectLanguage(request)]);

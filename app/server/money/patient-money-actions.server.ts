@@ -14,7 +14,7 @@ import { profileName } from "~/server/db/profiles.server";
 import { tellTimelineMoved } from "~/server/rooms.server";
 import { redirectWithToast } from "~/server/toast.server";
 
-import { openDispute } from "./disputes.server";
+import { openDispute, openDisputeRefusal } from "./disputes.server";
 import { confirmConsultationComplete } from "./escrow.server";
 import { patientMoneyPanels } from "./escrow-view.server";
 
@@ -59,6 +59,10 @@ export async function confirmCompleteAction(args: ActionFunctionArgs, patient: S
 export async function openDisputeAction(args: ActionFunctionArgs, patient: SessionUser, formData: FormData) {
   const { context, request, params } = args;
   const consultation = await requireConsultationAccess(context, request, patient, params.id ?? "");
+  // A consultation that cannot be disputed is refused for that reason, whatever the form says (its errors would have no form to show on).
+  const refusal = await openDisputeRefusal(context.db, patient.userId, consultation.id, new Date());
+  if (refusal)
+    return redirectWithToast(await pageAfter(args, consultation), { kind: "error", title: `disputes.refusals.${refusal}` }, context.config);
   const submission = parseForm(formData, OpenDisputeSchema);
   if (submission.status !== "success") {
     // The schema's messages are translation keys: worded here, as the page ships none of these texts.
