@@ -145,8 +145,10 @@ async function pay(client: LoadClient, patient: Account, id: string) {
   const [checkout, again] = started.map(({ location }) => new URL(location, client.origin).pathname);
   if (checkout !== again) client.wrong("start payment", `${id}: a double tap led to ${checkout} and ${again}`);
   const settled = await client.request("sandbox checkout", patient, checkout!, [302], { outcome: "pay" });
-  const back = await client.request("return from checkout", patient, new URL(settled.location).pathname, [302]);
-  if (!back.location.startsWith(`/patient/consultation/${id}`)) client.wrong("return from checkout", `${id}: sent to ${back.location}`);
+  // Back from the checkout twice at once (a reload): both confirm through the one path, one payment.
+  const returnPath = new URL(settled.location).pathname;
+  for (const back of await twice(() => client.request("return from checkout", patient, returnPath, [302])))
+    if (!back.location.startsWith(`/patient/consultation/${id}`)) client.wrong("return from checkout", `${id}: sent to ${back.location}`);
   client.record.paid.add(id);
 }
 
@@ -174,8 +176,9 @@ async function end(client: LoadClient, doctor: Account, id: string) {
   await client.request("end consultation", doctor, `/doctor/consultation/${id}`, [302], form);
 }
 
+/** "My consultation is complete", tapped twice at once: released once. */
 async function release(client: LoadClient, patient: Account, id: string) {
-  await client.request("release escrow", patient, `/patient/consultation/${id}`, [302], { intent: "confirm-complete" });
+  await twice(() => client.request("release escrow", patient, `/patient/consultation/${id}`, [302], { intent: "confirm-complete" }));
   client.record.released.add(id);
 }
 
