@@ -133,22 +133,29 @@ async function acceptRacing(client: LoadClient, id: string, doctors: [Account, A
 }
 
 /**
- * The sandbox checkout: the pay form (its txRef), Pay tapped twice (one payment: both lead to the same
- * checkout), the sandbox's Pay, and back to the return URL.
+ * One try at the sandbox checkout: the pay form (its txRef), Pay tapped twice (one payment: both lead to
+ * the same checkout), the sandbox's Pay or Fail, and back from it twice at once (a reload: both confirm
+ * through the one path). Paid: back on the consultation; failed: back on the payment page.
  */
-async function pay(client: LoadClient, patient: Account, id: string) {
+async function checkout(client: LoadClient, patient: Account, id: string, outcome: "pay" | "fail") {
   const page = await client.request("GET payment page", patient, `/patient/payment/${id}`, [200]);
   const txRef = /name="txRef"[^>]*value="([^"]+)"|value="([^"]+)"[^>]*name="txRef"/.exec(page.body);
   if (!txRef) client.wrong("GET payment page", `${id}: no txRef in the form`);
   const form = { intent: "pay", txRef: txRef[1] ?? txRef[2]! };
   const started = await twice(() => client.request("start payment", patient, `/patient/payment/${id}`, [302], form));
-  const [checkout, again] = started.map(({ location }) => new URL(location, client.origin).pathname);
-  if (checkout !== again) client.wrong("start payment", `${id}: a double tap led to ${checkout} and ${again}`);
-  const settled = await client.request("sandbox checkout", patient, checkout!, [302], { outcome: "pay" });
-  // Back from the checkout twice at once (a reload): both confirm through the one path, one payment.
+  const [checkoutPath, again] = started.map(({ location }) => new URL(location, client.origin).pathname);
+  if (checkoutPath !== again) client.wrong("start payment", `${id}: a double tap led to ${checkoutPath} and ${again}`);
+  const settled = await client.request(`sandbox checkout (${outcome})`, patient, checkoutPath!, [302], { outcome });
   const returnPath = new URL(settled.location).pathname;
-  for (const back of await twice(() => client.request("return from checkout", patient, returnPath, [302])))
-    if (!back.location.startsWith(`/patient/consultation/${id}`)) client.wrong("return from checkout", `${id}: sent to ${back.location}`);
+  const expected = outcome === "pay" ? `/patient/consultation/${id}` : `/patient/payment/${id}`;
+  for (const back of await twice(() => client.request(`return from checkout (${outcome})`, patient, returnPath, [302])))
+    if (!back.location.startsWith(expected)) client.wrong(`return from checkout (${outcome})`, `${id}: sent to ${back.location}`);
+}
+
+/** Paid in the sandbox; one time in three after a failed try (a card declined), paid with a new form. */
+async function pay(client: LoadClient, patient: Account, id: string) {
+  if (Math.random() < 1 / 3) await checkout(client, patient, id, "fail");
+  await checkout(client, patient, id, "pay");
   client.record.paid.add(id);
 }
 
