@@ -1,12 +1,14 @@
 // `npm run bench:load`: a bounded mixed load on the whole app, then a check that nothing was lost or
 // doubled. Serves the built app with `wrangler dev` on 127.0.0.1:8895 (or BENCH_PORT) with fresh local
 // state seeded with 10,000 paid, ended and released consultations, 1,000 patients and 100 doctors with
-// payout details. BENCH_USERS virtual users (default 12) loop for BENCH_SECONDS (default 30, at most 60)
-// over a weighted mix: mostly dashboards, lists and /health, and now and then a request's whole life
-// (submit, two doctors racing to accept, pay in the sandbox, chat both ways, end, release); an admin runs
-// payouts every 10 s. Prints throughput, p50 and p99 per action, errors with a sample, the dashboards'
-// throughput against /health's, then checks the books and the chats. Exits non-zero when a target is
-// missed: any error, anything lost or doubled, or dashboards below 0.8 of /health.
+// payout details. BENCH_USERS virtual users (default 12) loop for BENCH_SECONDS (default 30, at most 60;
+// requests in flight then finish) over a weighted mix: mostly dashboards, lists and /health, and now and
+// then a request's whole life, with the doubles real people make (the form sent twice, two doctors
+// racing to accept, Pay and the return twice, a failed payment paid again, chat both ways, end, release
+// tapped twice); an admin runs payouts every 10 s. Prints throughput, p50 and p99 per action, errors
+// with a sample, the dashboards' throughput against /health's, then checks the books and the chats.
+// Exits non-zero when a target is missed: any error, anything lost or doubled, or dashboards below 0.8
+// of /health.
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
