@@ -6,6 +6,9 @@ import { randomUUID } from "node:crypto";
 
 export type Account = { id: string; cookie: string };
 
+/** Longer than any answer should take even on a busy machine; a request past it is a failure, and the run stays bounded. */
+const REQUEST_TIMEOUT_MS = 60_000;
+
 /** What the run saw of each action, and what it did, for the checks afterwards. */
 export class LoadRecord {
   readonly latenciesMs = new Map<string, number[]>();
@@ -47,6 +50,7 @@ export class LoadClient {
   async request(action: string, as: Account, path: string, expected: number[], form?: Record<string, string>) {
     const startedAt = performance.now();
     let response: Response;
+    let body: string;
     try {
       response = await fetch(`${this.origin}${path}`, {
         method: form ? "POST" : "GET",
@@ -56,12 +60,13 @@ export class LoadClient {
           ...(form ? { Origin: this.origin, "Content-Type": "application/x-www-form-urlencoded" } : {}),
         },
         body: form ? new URLSearchParams(form) : undefined,
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
+      body = await response.text();
     } catch (error) {
       this.record.fail(action, `${path}: ${String(error)}`);
       throw new StepFailed(action);
     }
-    const body = await response.text();
     this.record.time(action, performance.now() - startedAt);
     if (!expected.includes(response.status)) {
       this.record.fail(action, `${path} answered ${response.status}: ${body.replace(/\s+/g, " ").slice(0, 200)}`);
@@ -77,7 +82,7 @@ export class LoadClient {
   }
 }
 
-/** The reads a user makes, as [action, who reads, path]. */
+/** The reads a user makes: for each action, who reads and what. */
 export const READS = {
   "GET /health": { as: "patient", path: "/health" },
   "GET /patient/dashboard": { as: "patient", path: "/patient/dashboard" },
