@@ -34,7 +34,9 @@ const BOOKS_SQL = `
     (SELECT COUNT(*) FROM (SELECT entry_id FROM ledger_lines GROUP BY entry_id HAVING SUM(amount_santim) <> 0)) AS unbalanced_entries,
     (SELECT COUNT(*) FROM (SELECT subject FROM ledger_lines WHERE account = 'doctor_payable' GROUP BY subject HAVING SUM(amount_santim) > 0)) AS doctors_overpaid,
     (SELECT COUNT(*) FROM payouts) AS payouts,
-    (SELECT COUNT(*) FROM ledger_entries WHERE kind = 'payout_started') AS payout_entries`;
+    (SELECT COUNT(*) FROM ledger_entries WHERE kind = 'payout_started') AS payout_entries,
+    (SELECT COUNT(*) FROM payouts WHERE status = 'succeeded') AS payouts_succeeded,
+    (SELECT COUNT(*) FROM ledger_entries WHERE kind = 'payout_settled') AS settled_entries`;
 
 const countWhere = <Item>(items: Item[], predicate: (item: Item) => boolean) => items.filter(predicate).length;
 
@@ -91,8 +93,10 @@ function booksBalance(books: Record<string, number>): Check[] {
     },
     {
       name: "payouts: none doubled, no doctor's payable negative",
-      ok: books.doctors_overpaid === 0 && books.payouts === books.payout_entries,
-      detail: `${books.payouts} payouts with ${books.payout_entries} payout entries, ${books.doctors_overpaid} doctors paid more than they were owed`,
+      ok: books.doctors_overpaid === 0 && books.payouts === books.payout_entries && books.payouts_succeeded === books.settled_entries,
+      detail:
+        `${books.payouts} payouts with ${books.payout_entries} payout entries, ${books.payouts_succeeded} succeeded with ` +
+        `${books.settled_entries} settled entries, ${books.doctors_overpaid} doctors paid more than they were owed`,
     },
   ];
 }
