@@ -11,6 +11,13 @@ export const PAYOUT_STATUSES = ["pending", "succeeded", "failed"] as const;
 /** A payout run moves a doctor's available balance only from this much up (transfers cost a fee). */
 export const MIN_PAYOUT_SANTIM = 100 * SANTIM_PER_BIRR;
 
+/**
+ * Doctors one payout run pays. Each costs about a dozen D1 queries and a transfer, and a Worker
+ * invocation may make 1,000 queries, with the job's other work beside it: the rest go with the next run
+ * (the job's, 15 minutes later, or the admin's next click).
+ */
+export const PAYOUTS_PER_RUN = 20;
+
 const MAX_ACCOUNT_NAME_CHARS = 100;
 
 /** Our own reference for a transfer: unique, within Chapa's characters. */

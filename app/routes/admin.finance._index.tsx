@@ -100,7 +100,11 @@ export async function action(args: ActionFunctionArgs) {
     const report = await runPayouts(env, context.config, now, { adminId: admin.userId });
     return redirectWithToast(
       FINANCE,
-      { kind: "success", title: "admin.finance.payoutRun", values: { sent: report.sent, failed: report.failed } },
+      {
+        kind: "success",
+        title: report.moreDue ? "payoutRuns.partial" : "admin.finance.payoutRun",
+        values: { sent: report.sent, failed: report.failed },
+      },
       context.config,
     );
   }

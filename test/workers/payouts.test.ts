@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { auditLog, doctorPayoutAccounts, ledgerEntries, mailOutbox, notifications, payouts, users } from "~/db/schema";
 import { CONSULTATION_FEE_SANTIM, splitRelease } from "~/domain/money";
+import { PAYOUTS_PER_RUN } from "~/domain/payouts";
 import { confirmConsultationComplete } from "~/server/money/escrow.server";
 import { balanceOf } from "~/server/money/ledger.server";
 import { movePayoutsOn, runPayouts } from "~/server/money/payouts.server";
@@ -152,6 +153,23 @@ describe("a payout run", () => {
     expect((await runPayouts(env, config(), new Date(), { adminId: await createUser("admin") })).sent).toBe(0);
     // 100 signed webhooks at once take a few seconds on a busy 2-core machine.
   }, 30_000);
+
+  it("pays at most PAYOUTS_PER_RUN doctors a run, says more are due, and the next run pays the rest", async () => {
+    // Whoever earlier tests left due is paid first, so every run here starts from no one due.
+    while ((await runPayouts(env, config(), new Date(), { adminId: await createUser("admin") })).moreDue);
+    const due = [];
+    for (let index = 0; index <= PAYOUTS_PER_RUN; index++) {
+      const { doctorId } = await doctorWithEarnings();
+      await withPayoutAccount(doctorId);
+      due.push(doctorId);
+    }
+    const adminId = await createUser("admin");
+    const first = await runPayouts(env, config(), new Date(), { adminId });
+    expect(first).toMatchObject({ sent: PAYOUTS_PER_RUN, moreDue: true });
+    const second = await runPayouts(env, config(), new Date(), { adminId });
+    expect(second).toMatchObject({ sent: 1, moreDue: false });
+    for (const doctorId of due) expect(await payoutsOf(doctorId)).toHaveLength(1);
+  }, 60_000);
 
   it("sends nothing below the minimum, nor to a doctor without payout details", async () => {
     const { doctorId } = await doctorWithEarnings();

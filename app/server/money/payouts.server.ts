@@ -4,12 +4,12 @@
 // balance as the batch runs and a second payout while one is in flight; only then is the provider asked
 // for the transfer, under our own unique reference. Its webhook, or the job's later check, settles it:
 // paid, the money leaves our books; failed, it returns to what the doctor is owed, and they are told why.
-import { and, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, type AnyColumn, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
 
 import { doctorPayoutAccounts, doctors, ledgerLines, payouts } from "~/db/schema";
 import { payoutReturned, payoutSettled, payoutStarted } from "~/domain/ledger";
 import { birrText, santimFromSum } from "~/domain/money";
-import { MIN_PAYOUT_SANTIM, newPayoutReference } from "~/domain/payouts";
+import { MIN_PAYOUT_SANTIM, newPayoutReference, PAYOUTS_PER_RUN } from "~/domain/payouts";
 import { auditIfChanged } from "~/server/audit.server";
 import { createDatabase, type Database } from "~/server/db/client.server";
 import { insertWhere } from "~/server/db/insert-where.server";
@@ -30,8 +30,8 @@ const EARNINGS_LINK = "/doctor/earnings";
 
 type PayoutRow = typeof payouts.$inferSelect;
 
-/** What a doctor is owed now, in santim, as SQL (doctor_payable holds it as a credit). */
-const availableSql = (doctorId: string) =>
+/** What a doctor is owed now, in santim, as SQL (doctor_payable holds it as a credit); `doctorId` may be a column. */
+const availableSql = (doctorId: string | AnyColumn) =>
   sql<number>`(SELECT -coalesce(sum(${ledgerLines.amountSantim}), 0) FROM ${ledgerLines} WHERE ${ledgerLines.account} = 'doctor_payable' AND ${ledgerLines.subject} = ${doctorId})`;
 
 export interface PayoutRunReport {
@@ -39,11 +39,14 @@ export interface PayoutRunReport {
   sent: number;
   settled: number;
   failed: number;
+  /** Doctors still due when the run stopped at its size (PAYOUTS_PER_RUN): the next run pays them. */
+  moreDue: boolean;
 }
 
 /**
- * A payout run: every active doctor with a payout account and an available balance of at least the
- * minimum (weekly by the job: only those not paid in the last week; by an admin: all of them now).
+ * A payout run: active doctors with a payout account and an available balance of at least the minimum
+ * (weekly by the job: only those not paid in the last week; by an admin: any of them now), at most
+ * PAYOUTS_PER_RUN of them; the report says when more are due.
  * Safe to run twice at once: the second finds each payout in flight, or the balance gone.
  */
 export async function runPayouts(env: Env, config: AppConfig, now: Date, by: { adminId: string } | "schedule"): Promise<PayoutRunReport> {
@@ -54,9 +57,17 @@ export async function runPayouts(env: Env, config: AppConfig, now: Date, by: { a
     .select({ account: doctorPayoutAccounts })
     .from(doctorPayoutAccounts)
     .innerJoin(doctors, eq(doctors.userId, doctorPayoutAccounts.doctorId))
-    .where(and(eq(doctors.status, "active"), by === "schedule" ? sql`NOT ${recentlyPaid}` : undefined));
-  const report: PayoutRunReport = { sent: 0, settled: 0, failed: 0 };
-  for (const { account } of due) {
+    .where(
+      and(
+        eq(doctors.status, "active"),
+        sql`${availableSql(doctorPayoutAccounts.doctorId)} >= ${MIN_PAYOUT_SANTIM}`,
+        by === "schedule" ? sql`NOT ${recentlyPaid}` : undefined,
+      ),
+    )
+    .orderBy(doctorPayoutAccounts.doctorId)
+    .limit(PAYOUTS_PER_RUN + 1);
+  const report: PayoutRunReport = { sent: 0, settled: 0, failed: 0, moreDue: due.length > PAYOUTS_PER_RUN };
+  for (const { account } of due.slice(0, PAYOUTS_PER_RUN)) {
     const available = await availableTo(db, account.doctorId);
     if (available < MIN_PAYOUT_SANTIM) continue;
     const payoutId = await recordPayout(db, account, available, by === "schedule" ? null : by.adminId, now);
