@@ -44,6 +44,8 @@ async function applyDirectly(page: Page, fullName: string, email: string) {
       licence: { name: "licence.pdf", mimeType: "application/pdf", buffer: Buffer.from(licencePdf(fullName)) },
     },
     maxRedirects: 0,
+    // As a journey step: a stalled answer fails here by name, not as the whole test's time limit.
+    timeout: 15_000,
   });
   if (response.status() !== 303) throw new Error(`Applying answered ${response.status()}`);
 }
