@@ -20,11 +20,12 @@ import { type ChatMessage, type ConsultationRoomEvent, ConsultationRoomInbound, 
 import type { ChatDraft, ChatPostOutcome, RoomIdentity } from "~/realtime/room-contract";
 import { expirePayment } from "~/server/consultations/expire-payment.server";
 import { notifyOnce } from "~/server/db/notifications.server";
+import { sessionChangeCountColumn } from "~/server/db/room-connections.server";
 import { loadConfig } from "~/server/env.server";
 import { deliverDueTelegram } from "~/server/telegram/outbox.server";
 
 import { ChatLog } from "./chat-log";
-import { SessionBoundRoom } from "./session-bound-room";
+import { type Listeners, SessionBoundRoom } from "./session-bound-room";
 
 const PAYMENT_WAKE_UP = "payment";
 
@@ -52,8 +53,8 @@ export class ConsultationRoom extends SessionBoundRoom {
   }
 
   /** Only its patient and its doctor of the moment listen (a doctor cleared at payment expiry no longer does). */
-  protected override async mayListen(): Promise<(userId: string) => boolean> {
-    return listenersOf(await this.consultation());
+  protected override async listeners(): Promise<Listeners> {
+    return listenersOf(await this.consultationRead());
   }
 
   /** A participant sends a text or asks for what they missed; anything that does not parse is dropped. */
@@ -215,23 +216,54 @@ export class ConsultationRoom extends SessionBoundRoom {
   }
 
   /** The consultation as D1 has it now, and the connections still live by it (one read of it serves both). */
-  private consultationAndLiveConnections() {
-    const reading = this.consultation();
-    return Promise.all([reading, this.liveConnections(undefined, reading.then(listenersOf))]);
+  private async consultationAndLiveConnections() {
+    const reading = this.consultationRead();
+    const [{ consultation }, live] = await Promise.all([reading, this.liveConnections(undefined, reading.then(listenersOf))]);
+    return [consultation, live] as const;
   }
 
-  /** The consultation as D1 has it now; never kept, so a status change is seen at once. */
-  private consultation() {
-    return this.db.query.consultations.findFirst({
-      columns: { status: true, declineReason: true, declineNote: true, patientId: true, doctorId: true },
-      where: eq(consultations.id, this.name),
-    });
+  private async consultation() {
+    return (await this.consultationRead()).consultation;
+  }
+
+  /**
+   * The consultation as D1 has it now (never kept, so a status change is seen at once), with D1's
+   * count of session changes in the same query: every chat message needs both, and one trip to D1.
+   */
+  private async consultationRead(): Promise<ConsultationRead> {
+    const [row] = await this.db
+      .select({
+        status: consultations.status,
+        declineReason: consultations.declineReason,
+        declineNote: consultations.declineNote,
+        patientId: consultations.patientId,
+        doctorId: consultations.doctorId,
+        sessionChanges: sessionChangeCountColumn(),
+      })
+      .from(consultations)
+      .where(eq(consultations.id, this.name));
+    if (!row) return { consultation: undefined, sessionChanges: null };
+    const { sessionChanges, ...consultation } = row;
+    return { consultation, sessionChanges };
   }
 }
 
-/** Who may listen in the room of `consultation`: its two people (nobody when it is gone). */
-function listenersOf(consultation: { patientId: string; doctorId: string | null } | undefined) {
-  return (userId: string) => consultation !== undefined && takesPartIn(userId, consultation);
+interface ConsultationRead {
+  consultation:
+    | {
+        status: ConsultationStatus;
+        declineReason: DeclineReason | null;
+        declineNote: string | null;
+        patientId: string;
+        doctorId: string | null;
+      }
+    | undefined;
+  sessionChanges: number | null;
+}
+
+/** Who may listen in the room of the consultation: its two people (nobody when it is gone). */
+function listenersOf({ consultation, sessionChanges }: ConsultationRead): Listeners {
+  return { mayListen: (userId: string) => consultation !== undefined && takesPartIn(userId, consultation), sessionChanges };
 }
 
 /** Which of the consultation's two people have a live socket here. */

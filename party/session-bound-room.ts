@@ -3,7 +3,8 @@
 //   find its rooms); `endSessions` closes a session's sockets at once;
 // - before anything is sent, the sessions of the connections are checked in D1: a connection whose
 //   session has ended (or whose doctor was made inactive), or whose person no longer takes part in
-//   the room, is closed instead of being sent to; a new connection is checked the same way first;
+//   the room, is closed instead of being sent to; a new connection is checked the same way first.
+//   The check reads one count when no session could have ended since the last (docs/decisions/0040);
 // - the room wakes at the earliest moment one of its sessions could lapse and checks again.
 // The room's one alarm serves several named wake-ups (this sweep; the payment deadline in a
 // consultation room), each kept in storage.
@@ -12,9 +13,21 @@ import { type Connection, type ConnectionContext, Server } from "partyserver";
 import { ROOM_CLOSE_CODES } from "~/realtime/protocol";
 import { type RoomIdentity, roomIdentityOf } from "~/realtime/room-contract";
 import { createDatabase, type Database } from "~/server/db/client.server";
-import { liveSessions, registerConnection, type RoomClass, unregisterConnections } from "~/server/db/room-connections.server";
+import {
+  liveSessions,
+  registerConnection,
+  type RoomClass,
+  sessionChangeCount,
+  unregisterConnections,
+} from "~/server/db/room-connections.server";
 
 const WAKE_UP_PREFIX = "wake-up:";
+
+/** Who may listen in a room, and D1's count of session changes (room-connections.server) read with it. */
+export interface Listeners {
+  mayListen: (userId: string) => boolean;
+  sessionChanges: number | null;
+}
 const sessionTag = (sessionId: string) => `session:${sessionId}`;
 
 export abstract class SessionBoundRoom extends Server<Env> {
@@ -29,10 +42,17 @@ export abstract class SessionBoundRoom extends Server<Env> {
   /** Called on every alarm, after the session sweep; rooms with other wake-ups handle them here. */
   protected async onWakeUp(): Promise<void> {}
 
-  /** Who may still listen here (checked with the sessions before every send); everyone by default. */
-  protected async mayListen(): Promise<(userId: string) => boolean> {
-    return () => true;
+  /**
+   * Who may still listen here (checked with the sessions before every send; everyone by default),
+   * with D1's count of session changes. A room that reads something of its own for this reads the
+   * count in the same query.
+   */
+  protected async listeners(): Promise<Listeners> {
+    return { mayListen: () => true, sessionChanges: await sessionChangeCount(this.db) };
   }
+
+  /** The count of session changes (room-connections.server) at which each connection's session was last found alive. */
+  private readonly checkedAtChange = new Map<string, number>();
 
   // One drizzle client for the room's life: building one (its schema's relations) costs more CPU than a query.
   private database: Database | undefined;
@@ -62,10 +82,12 @@ export abstract class SessionBoundRoom extends Server<Env> {
   }
 
   override async onClose(connection: Connection): Promise<void> {
+    this.checkedAtChange.delete(connection.id);
     await unregisterConnections(this.db, this.roomClass, this.name, [connection.id]);
   }
 
   override async onError(connection: Connection): Promise<void> {
+    this.checkedAtChange.delete(connection.id);
     await unregisterConnections(this.db, this.roomClass, this.name, [connection.id]);
   }
 
@@ -113,31 +135,46 @@ export abstract class SessionBoundRoom extends Server<Env> {
 
   /**
    * Of `connections` (all open ones by default), those whose session is alive and whose person may
-   * still listen, with their sessions' end times refreshed; the others are closed, saying why. A room
-   * that has just read who may listen (with what it needed anyway) passes it in `listening`.
+   * still listen; the others are closed, saying why. A room that has just read its listeners (with
+   * what it needed anyway) passes them in. Sessions are read from D1 only for connections not already
+   * known alive: checked at the current count of session changes (a sign-out, a deactivation,
+   * anything that ends a session early moves it) and not yet at their end.
    */
   protected async liveConnections(
     connections = [...this.getConnections<RoomIdentity>()],
-    listening: Promise<(userId: string) => boolean> = this.mayListen(),
+    listening: Promise<Listeners> = this.listeners(),
   ): Promise<Array<Connection<RoomIdentity>>> {
     const open = connections.filter((connection) => connection.readyState === WebSocket.OPEN);
-    if (open.length === 0) {
-      await listening;
-      return [];
-    }
-    const sessionIds = [...new Set(open.flatMap((connection) => connection.state?.sessionId ?? []))];
-    const [live, mayListen] = await Promise.all([liveSessions(this.db, sessionIds, new Date()), listening]);
+    const { mayListen, sessionChanges: changes } = await listening;
+    if (open.length === 0) return [];
+    const now = Date.now();
+    const unsure = new Set(
+      open.filter(
+        (connection) =>
+          !connection.state || changes === null || this.checkedAtChange.get(connection.id) !== changes || connection.state.endsAt <= now,
+      ),
+    );
+    const sessionIds = [...new Set([...unsure].flatMap((connection) => connection.state?.sessionId ?? []))];
+    const live = sessionIds.length ? await liveSessions(this.db, sessionIds, new Date(now)) : new Map<string, Date>();
     const alive: Array<Connection<RoomIdentity>> = [];
     const sessionEnded: Array<Connection<RoomIdentity>> = [];
     const notListening: Array<Connection<RoomIdentity>> = [];
     for (const connection of open) {
-      const endsAt = connection.state ? live.get(connection.state.sessionId) : undefined;
-      if (!connection.state || !endsAt) sessionEnded.push(connection);
-      else if (!mayListen(connection.state.userId)) notListening.push(connection);
-      else {
-        if (connection.state.endsAt !== endsAt.getTime()) connection.setState({ ...connection.state, endsAt: endsAt.getTime() });
-        alive.push(connection);
+      if (!connection.state) {
+        sessionEnded.push(connection);
+        continue;
       }
+      if (unsure.has(connection)) {
+        const endsAt = live.get(connection.state.sessionId);
+        if (!endsAt) {
+          sessionEnded.push(connection);
+          continue;
+        }
+        if (connection.state.endsAt !== endsAt.getTime()) connection.setState({ ...connection.state, endsAt: endsAt.getTime() });
+        if (changes !== null) this.checkedAtChange.set(connection.id, changes);
+      }
+      if (!mayListen(connection.state.userId)) notListening.push(connection);
+      else alive.push(connection);
     }
     await this.close(sessionEnded, ROOM_CLOSE_CODES.sessionEnded);
     await this.close(notListening, ROOM_CLOSE_CODES.noLongerParticipant);
@@ -147,7 +184,10 @@ export abstract class SessionBoundRoom extends Server<Env> {
   private async close(connections: Array<Connection<RoomIdentity>>, code: number): Promise<void> {
     if (connections.length === 0) return;
     const reason = code === ROOM_CLOSE_CODES.sessionEnded ? "Session ended" : "No longer a participant";
-    for (const connection of connections) connection.close(code, reason);
+    for (const connection of connections) {
+      connection.close(code, reason);
+      this.checkedAtChange.delete(connection.id);
+    }
     await unregisterConnections(
       this.db,
       this.roomClass,

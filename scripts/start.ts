@@ -32,7 +32,7 @@ await applyMigrations(undefined, { quiet: true });
 console.log("Seeding demo data…");
 await seedDemoData(undefined, { quiet: true });
 
-const server = await startDevServer({ port: PORT, inheritOutput: false });
+const server = await startDevServer({ port: PORT, inheritOutput: false, localTraces: true });
 const width = Math.max(...DEMO_ACCOUNTS.map((account) => account.email.length));
 console.log(`
 Qoda is running at ${server.url}  (Amharic: ${server.url}/?lng=am)

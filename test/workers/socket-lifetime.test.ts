@@ -121,6 +121,39 @@ describe("a doctor's lobby socket", () => {
     expect(received(lobby, "For active doctors only")).toBe(false);
   });
 
+  it("is never sent an event once its session was cut short, even if nobody told the room", async () => {
+    const doctor = await signedIn("doctor");
+    const lobby = await openLobbySocket(doctor.cookie);
+    await lobby.until((events) => events.some((event) => event.type === "queue"));
+    // The room has found this session alive and knows when it ends; the end moves earlier behind its back.
+    await submitRequest("While the session lasts");
+    await lobby.until(() => received(lobby, "While the session lasts"));
+    await db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1_000) })
+      .where(eq(sessions.userId, doctor.userId));
+    await submitRequest("After its end");
+    expect(await closeCodeWithin(lobby)).toBe(SESSION_ENDED);
+    expect(received(lobby, "After its end")).toBe(false);
+  });
+
+  it("keeps sending to the sessions still alive while others end, and to a session that is merely used", async () => {
+    const staying = await signedIn("doctor");
+    const leaving = await signedIn("doctor");
+    const stayingLobby = await openLobbySocket(staying.cookie);
+    const leavingLobby = await openLobbySocket(leaving.cookie);
+    for (const lobby of [stayingLobby, leavingLobby]) await lobby.until((events) => events.some((event) => event.type === "queue"));
+    // Being used moves a session's end later: the room need not hear of it, and keeps sending.
+    await db.update(sessions).set({ lastSeenAt: new Date() }).where(eq(sessions.userId, staying.userId));
+    await db.delete(sessions).where(eq(sessions.userId, leaving.userId));
+    await submitRequest("For the one still here");
+    await stayingLobby.until(() => received(stayingLobby, "For the one still here"));
+    expect(await closeCodeWithin(leavingLobby)).toBe(SESSION_ENDED);
+    expect(received(leavingLobby, "For the one still here")).toBe(false);
+    expect(stayingLobby.closeCode()).toBeUndefined();
+    stayingLobby.close();
+  });
+
   it("closes when its session lapses: the room wakes at the earliest end of its sessions and checks", async () => {
     const doctor = await signedIn("doctor");
     const lobby = await openLobbySocket(doctor.cookie);

@@ -1,4 +1,5 @@
-// The platform's own bookkeeping: the mail outbox, live room connections, and rate-limit attempts.
+// The platform's own bookkeeping: the mail outbox, live room connections (and the count of session
+// changes their rooms check against), and rate-limit attempts.
 import { check, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 import { createdAt, id, oneOf } from "./columns";
@@ -56,6 +57,17 @@ export const roomConnections = sqliteTable(
     index("room_connections_connected_at_idx").on(t.connectedAt),
   ],
 );
+
+/**
+ * One row (id 1) counting the changes that can end a live session before its time: a session removed
+ * or shortened, a doctor's standing changed. Triggers keep it (migrations/0016), whoever writes, so a
+ * room that checked its sockets' sessions at this count need not check them again while it holds
+ * (docs/decisions/0040).
+ */
+export const sessionChanges = sqliteTable("session_changes", {
+  id: integer("id").primaryKey(),
+  count: integer("count").notNull().default(0),
+});
 
 /** Attempts counted for rate limits: one row per attempt, keyed by what is limited (e.g. `sign-in:account:<email>`). */
 export const rateLimitHits = sqliteTable(

@@ -2,7 +2,7 @@
 // before they send: which of their connections' sessions are still alive.
 import { and, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
 
-import { doctors, roomConnections, sessions } from "~/db/schema";
+import { doctors, roomConnections, sessionChanges, sessions } from "~/db/schema";
 import { SESSION_IDLE_TIMEOUT_MS } from "~/domain/constants";
 import { sessionEndsAt } from "~/domain/session-lifetime";
 import type { ROOMS } from "~/realtime/protocol";
@@ -60,6 +60,21 @@ export async function deleteConnectionsOpenedBefore(db: Database, cutoff: Date) 
     .where(lt(roomConnections.connectedAt, cutoff))
     .returning({ sessionId: roomConnections.sessionId });
   return deleted.length;
+}
+
+/**
+ * How many changes that could end a session early D1 has seen (a count its triggers keep, whoever
+ * writes): while it holds, sessions found alive stay alive until the end they were given. Null when
+ * the count is missing, which trusts nothing.
+ */
+export async function sessionChangeCount(db: Database): Promise<number | null> {
+  const [row] = await db.select({ count: sessionChanges.count }).from(sessionChanges).where(eq(sessionChanges.id, 1));
+  return row?.count ?? null;
+}
+
+/** The same count as a column of another query (a room reading its own row reads it along). */
+export function sessionChangeCountColumn() {
+  return sql<number | null>`(SELECT ${sessionChanges.count} FROM ${sessionChanges} WHERE ${sessionChanges.id} = 1)`;
 }
 
 /**
