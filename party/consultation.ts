@@ -226,12 +226,10 @@ export class ConsultationRoom extends SessionBoundRoom {
     return (await this.consultationRead()).consultation;
   }
 
-  /**
-   * The consultation as D1 has it now (never kept, so a status change is seen at once), with D1's
-   * count of session changes in the same query: every chat message needs both, and one trip to D1.
-   */
-  private async consultationRead(): Promise<ConsultationRead> {
-    const [row] = await this.db
+  // Built once per room (drizzle would build the SQL again for every message), run for every message.
+  private consultationQuery: ReturnType<ConsultationRoom["prepareConsultationQuery"]> | undefined;
+  private prepareConsultationQuery() {
+    return this.db
       .select({
         status: consultations.status,
         declineReason: consultations.declineReason,
@@ -241,7 +239,16 @@ export class ConsultationRoom extends SessionBoundRoom {
         sessionChanges: sessionChangeCountColumn(),
       })
       .from(consultations)
-      .where(eq(consultations.id, this.name));
+      .where(eq(consultations.id, this.name))
+      .prepare();
+  }
+
+  /**
+   * The consultation as D1 has it now (never kept, so a status change is seen at once), with D1's
+   * count of session changes in the same query: every chat message needs both, and one trip to D1.
+   */
+  private async consultationRead(): Promise<ConsultationRead> {
+    const [row] = await (this.consultationQuery ??= this.prepareConsultationQuery()).all();
     if (!row) return { consultation: undefined, sessionChanges: null };
     const { sessionChanges, ...consultation } = row;
     return { consultation, sessionChanges };

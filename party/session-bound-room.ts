@@ -98,8 +98,8 @@ export abstract class SessionBoundRoom extends Server<Env> {
 
   /** Sends each live connection the message meant for its person (null: nothing for them); the others are closed instead. */
   protected async sendToEachLive(messageFor: (userId: string) => string | null): Promise<void> {
-    for (const connection of await this.liveConnections()) {
-      const message = connection.state ? messageFor(connection.state.userId) : null;
+    for (const { connection, identity } of await this.live()) {
+      const message = messageFor(identity.userId);
       if (message !== null) connection.send(message);
     }
   }
@@ -141,40 +141,49 @@ export abstract class SessionBoundRoom extends Server<Env> {
    * anything that ends a session early moves it) and not yet at their end.
    */
   protected async liveConnections(
+    connections?: Array<Connection<RoomIdentity>>,
+    listening?: Promise<Listeners>,
+  ): Promise<Array<Connection<RoomIdentity>>> {
+    return (await this.live(connections, listening)).map(({ connection }) => connection);
+  }
+
+  /** `liveConnections`, each with whose it is (a connection's state is decoded anew on every read: read once here). */
+  private async live(
     connections = [...this.getConnections<RoomIdentity>()],
     listening: Promise<Listeners> = this.listeners(),
-  ): Promise<Array<Connection<RoomIdentity>>> {
-    const open = connections.filter((connection) => connection.readyState === WebSocket.OPEN);
+  ): Promise<Array<{ connection: Connection<RoomIdentity>; identity: RoomIdentity }>> {
     const { mayListen, sessionChanges: changes } = await listening;
-    if (open.length === 0) return [];
     const now = Date.now();
-    const unsure = new Set(
-      open.filter(
-        (connection) =>
-          !connection.state || changes === null || this.checkedAtChange.get(connection.id) !== changes || connection.state.endsAt <= now,
-      ),
-    );
-    const sessionIds = [...new Set([...unsure].flatMap((connection) => connection.state?.sessionId ?? []))];
-    const live = sessionIds.length ? await liveSessions(this.db, sessionIds, new Date(now)) : new Map<string, Date>();
-    const alive: Array<Connection<RoomIdentity>> = [];
+    const open: Array<{ connection: Connection<RoomIdentity>; identity: RoomIdentity }> = [];
     const sessionEnded: Array<Connection<RoomIdentity>> = [];
-    const notListening: Array<Connection<RoomIdentity>> = [];
-    for (const connection of open) {
-      if (!connection.state) {
-        sessionEnded.push(connection);
+    for (const connection of connections) {
+      if (connection.readyState !== WebSocket.OPEN) continue;
+      const identity = connection.state;
+      if (identity) open.push({ connection, identity });
+      else sessionEnded.push(connection);
+    }
+    const knownAlive = ({ connection, identity }: (typeof open)[number]) =>
+      changes !== null && this.checkedAtChange.get(connection.id) === changes && identity.endsAt > now;
+    const unsure = open.filter((each) => !knownAlive(each));
+    const live = unsure.length
+      ? await liveSessions(this.db, [...new Set(unsure.map(({ identity }) => identity.sessionId))], new Date(now))
+      : new Map<string, Date>();
+    const ended = new Set<Connection<RoomIdentity>>();
+    for (const { connection, identity } of unsure) {
+      const endsAt = live.get(identity.sessionId)?.getTime();
+      if (endsAt === undefined) {
+        ended.add(connection);
         continue;
       }
-      if (unsure.has(connection)) {
-        const endsAt = live.get(connection.state.sessionId);
-        if (!endsAt) {
-          sessionEnded.push(connection);
-          continue;
-        }
-        if (connection.state.endsAt !== endsAt.getTime()) connection.setState({ ...connection.state, endsAt: endsAt.getTime() });
-        if (changes !== null) this.checkedAtChange.set(connection.id, changes);
-      }
-      if (!mayListen(connection.state.userId)) notListening.push(connection);
-      else alive.push(connection);
+      if (identity.endsAt !== endsAt) connection.setState({ ...identity, endsAt });
+      if (changes !== null) this.checkedAtChange.set(connection.id, changes);
+    }
+    const alive: typeof open = [];
+    const notListening: Array<Connection<RoomIdentity>> = [];
+    for (const each of open) {
+      if (ended.has(each.connection)) sessionEnded.push(each.connection);
+      else if (!mayListen(each.identity.userId)) notListening.push(each.connection);
+      else alive.push(each);
     }
     await this.close(sessionEnded, ROOM_CLOSE_CODES.sessionEnded);
     await this.close(notListening, ROOM_CLOSE_CODES.noLongerParticipant);

@@ -9,6 +9,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
+import type WebSocket from "ws";
+
 import { benchAccount, printLatencies, serveSeeded, socketWithCookie } from "./bench-stack.ts";
 import { consultationSql, type DemoConsultation } from "./demo-data.ts";
 import { benchPort } from "./local-stack.ts";

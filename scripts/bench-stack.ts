@@ -5,6 +5,8 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 
+import WebSocket from "ws";
+
 import { applyMigrations, build, run, startDevServer } from "./local-stack.ts";
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
@@ -55,9 +57,14 @@ export function printLatencies(heading: string, latenciesMs: number[], ...detail
   console.log(`  min ${sorted[0]!.toFixed(1)} ms, max ${sorted[sorted.length - 1]!.toFixed(1)} ms`);
 }
 
-/** A WebSocket from Node with the account's cookie (Node's WebSocket takes headers as a second argument). */
-export function socketWithCookie(url: string, cookie: string) {
-  return new WebSocket(url, { headers: { Cookie: cookie } } as unknown as string[]);
+/**
+ * A WebSocket from Node with the account's cookie, not offering compression: the Worker refuses it
+ * (no_web_socket_compression, docs/decisions/0040), but under `wrangler dev` the client talks to
+ * wrangler's proxy, which would accept it and deflate every frame for every socket, a cost no
+ * deployed Worker pays. (Node's own WebSocket always offers it, hence `ws`.)
+ */
+export function socketWithCookie(url: string, cookie: string): WebSocket {
+  return new WebSocket(url, { headers: { Cookie: cookie }, perMessageDeflate: false });
 }
 
 /** Builds, migrates `stateDir`, runs `statements` into its D1, and serves the app on `port` (stop it by PID). */
