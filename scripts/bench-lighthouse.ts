@@ -5,7 +5,8 @@
 // Contentful Paint; then the Amharic landing page's LCP against the English one (issue 18: within 10 %),
 // and one line `lowest: performance N, accessibility N, best practices N`. Amharic runs in a chromium
 // without an Ethiopic font of its own (a phone that downloads ours). A bench: it prints, it does not
-// judge, and exits 1 only when the run could not measure. `--runs N` changes RUNS.
+// judge, and exits 1 only when the run could not measure (a run whose trace Lighthouse failed to record
+// is made again, up to 3 times). `--runs N` changes RUNS.
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { type BrowserContext, chromium } from "playwright-core";
@@ -84,6 +85,24 @@ async function giveCookies(port: number, cookies: SignedInCookies) {
   socket.close();
 }
 
+/** Lighthouse's "something went wrong with recording the trace … run Lighthouse again": not the page's doing. */
+const TRACE_NOT_RECORDED = new Set(["NO_TRACING_STARTED", "NO_RESOURCE_REQUEST", "NO_NAVSTART", "NO_DCL"]);
+const ATTEMPTS_PER_RUN = 3;
+
+class TraceNotRecorded extends Error {}
+
+/** On a busy machine the trace now and then misses the navigation's start: that run is made again. */
+async function measuredOnceRecorded(url: string, measure: () => Promise<Scores>): Promise<Scores> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await measure();
+    } catch (error) {
+      if (!(error instanceof TraceNotRecorded) || attempt === ATTEMPTS_PER_RUN) throw error;
+      console.log(`  (${url}: ${error.message}, made again)`);
+    }
+  }
+}
+
 /** `signedIn`: the audit keeps the browser's cookies (Lighthouse would clear them with its storage reset). */
 async function audit(port: number, url: string, signedIn = false): Promise<Scores> {
   const result = await lighthouse(url, {
@@ -95,6 +114,7 @@ async function audit(port: number, url: string, signedIn = false): Promise<Score
   });
   if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
   const { categories, audits, runtimeError } = result.lhr;
+  if (runtimeError && TRACE_NOT_RECORDED.has(runtimeError.code)) throw new TraceNotRecorded(runtimeError.code);
   if (runtimeError) throw new Error(`Lighthouse could not load ${url}: ${runtimeError.message}`);
   // A signed-in page that sent Lighthouse to the sign-in page would be measured as that page.
   const landedOn = new URL(result.lhr.finalDisplayedUrl).pathname;
@@ -151,7 +171,7 @@ try {
     ] as const) {
       const url = `${server.url}${page.path}${page.path.includes("?") ? "&" : "?"}lng=${language}`;
       const cookie = cookieOf(page);
-      const measure = () => (cookie ? auditSignedIn(url, cookie, language) : audit(chrome.port, url));
+      const measure = () => measuredOnceRecorded(url, () => (cookie ? auditSignedIn(url, cookie, language) : audit(chrome.port, url)));
       // A warm-up run (the Worker's first answer compiles it), not counted.
       await measure();
       const runs: Scores[] = [];

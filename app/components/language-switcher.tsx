@@ -46,7 +46,8 @@ export function LanguageSwitcher() {
             className={`btn btn-sm ${isCurrent ? "btn-active btn-ghost" : "btn-ghost"} ${language === "am" ? "font-wordmark" : ""}`}
             data-testid={`language-${language}`}
           >
-            {LANGUAGE_NATIVE_NAMES[language]}
+            {/* አማርኛ takes its drawn width from the first frame (see the wordmark in app.css). */}
+            {language === "am" ? <span className="min-w-[2.68em]">{LANGUAGE_NATIVE_NAMES.am}</span> : LANGUAGE_NATIVE_NAMES[language]}
           </Link>
         );
       })}

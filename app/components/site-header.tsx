@@ -24,7 +24,8 @@ export function SiteHeader({
       <div className="mx-auto flex max-w-5xl flex-wrap items-center justify-between gap-2 px-3 py-2">
         <Link to="/" className="flex items-baseline gap-2 text-xl font-bold text-primary">
           <span>Qoda</span>
-          <span lang="am" className="font-wordmark">
+          {/* Its drawn width from the first frame (see the wordmark in app.css): the header never moves when the font lands. */}
+          <span lang="am" className="font-wordmark min-w-[1.51em]">
             ቆዳ
           </span>
         </Link>

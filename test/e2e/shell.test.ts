@@ -2,7 +2,7 @@ import { chromium, type Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { CHROMIUM_PATH, environmentWithoutEthiopicFonts, LAUNCH_ARGS } from "./chromium";
-import { baseUrl, endJourneys, startJourney } from "./journey";
+import { baseUrl, endJourneys, signUpNewPatient, startJourney } from "./journey";
 
 afterEach(endJourneys);
 
@@ -112,6 +112,70 @@ async function drawsRealEthiopicGlyphs(page: Page) {
   });
   return new Set(widths).size > 1;
 }
+
+describe("the header", () => {
+  it("keeps its place when the fonts arrive on a phone without an Ethiopic font (no layout shift)", async () => {
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: LAUNCH_ARGS,
+      env: environmentWithoutEthiopicFonts(),
+    });
+    try {
+      const headers = { "CF-Connecting-IP": `203.0.113.251-${process.pid}` };
+      const signUp = await browser.newContext({ extraHTTPHeaders: headers });
+      await signUpNewPatient(await signUp.newPage(), "Selam");
+      const signedIn = await signUp.storageState();
+      await signUp.close();
+      // 412 px is Lighthouse's phone, where the signed-in Amharic header once rewrapped when the wordmark landed.
+      for (const page of ["/", "/patient/dashboard"])
+        for (const width of [360, 412])
+          for (const language of ["en", "am"]) {
+            const context = await browser.newContext({
+              viewport: { width, height: 823 },
+              extraHTTPHeaders: headers,
+              storageState: signedIn,
+            });
+            let release = () => {};
+            const released = new Promise<void>((resolve) => (release = resolve));
+            await context.route(/\.woff2$/, async (route) => {
+              await released;
+              await route.continue();
+            });
+            const tab = await context.newPage();
+            await tab.goto(`${baseUrl}${page}?lng=${language}`, { waitUntil: "domcontentloaded" });
+            await tab.waitForFunction(() => getComputedStyle(document.body).display === "flex"); // the stylesheet applies
+            expect(await wordmarkLoaded(tab)).toBe(false);
+            const withFallback = await headerRows(tab);
+            release();
+            await tab.waitForLoadState("load");
+            await tab.evaluate(() => document.fonts.ready);
+            expect(await wordmarkLoaded(tab), `${page} ${language} ${width} px`).toBe(true);
+            expect(await headerRows(tab), `${page} ${language} ${width} px`).toEqual(withFallback);
+            await context.close();
+          }
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
+/**
+ * The row each of the header's parts stands on (its top and height, to the pixel) and where the page
+ * below starts. Sideways, the Latin letters' own swap may move a word by a pixel; a rewrap moves rows.
+ */
+const headerRows = (page: Page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll("header a, header nav, header nav > *, main")].map((part) => {
+      const box = part.getBoundingClientRect();
+      return part.tagName === "MAIN"
+        ? `main at ${Math.round(box.y)}`
+        : `${part.textContent}: ${Math.round(box.y)} ${Math.round(box.height)}`;
+    }),
+  );
+
+const wordmarkLoaded = (page: Page) =>
+  page.evaluate(() => [...document.fonts].some((face) => face.family.replace(/"/g, "") === "Qoda Wordmark" && face.status === "loaded"));
 
 describe("the language switcher", () => {
   it("switches in place with JavaScript on, mirrors the choice in localStorage, and the server remembers it", async () => {

@@ -37,6 +37,8 @@ describe("the Ethiopic font (npm run fonts:ethiopic)", () => {
     expect(covered).toEqual(ETHIOPIC_SYLLABARY.map((letter) => letter.codePointAt(0)));
   });
 
+  // `swap`, not `block`: an Amharic page's text (and its LCP) never waits for a file, and `block` lays the
+  // hidden text out in the fallback's boxes, so it would move just as much when a file lands (ADR 0034).
   it("tries the phone's own Noto Sans Ethiopic first and swaps the text in when a file arrives", () => {
     for (const face of faces) {
       expect(face.src.trim()).toMatch(/^local\("Noto Sans Ethiopic Regular"\)/);
