@@ -176,7 +176,8 @@ export abstract class SessionBoundRoom extends Server<Env> {
         continue;
       }
       if (identity.endsAt !== endsAt) connection.setState({ ...identity, endsAt });
-      if (changes !== null) this.checkedAtChange.set(connection.id, changes);
+      // A socket closed while D1 answered has left the map (onClose): it must not come back.
+      if (changes !== null && connection.readyState === WebSocket.OPEN) this.checkedAtChange.set(connection.id, changes);
     }
     const alive: typeof open = [];
     const notListening: Array<Connection<RoomIdentity>> = [];

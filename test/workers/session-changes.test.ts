@@ -1,6 +1,7 @@
 // The count of session changes (migrations/0016, docs/decisions/0040): rooms trust the sessions they
 // found alive while it holds, so every change that can end a session before its time must move it,
 // whoever makes it, and being used must not (or every page view would make every room read again).
+import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 
@@ -43,6 +44,17 @@ describe("the count of session changes", () => {
       ),
     ).toBe(true);
     expect(await movesTheCount(() => db.delete(sessions).where(bySession))).toBe(true);
+  });
+
+  it("moves when a session's row is replaced whole, not when one is added", async () => {
+    const { userId } = await signedIn("patient");
+    const [session] = await db.select().from(sessions).where(eq(sessions.userId, userId));
+    const replaced = env.DB.prepare(
+      "INSERT OR REPLACE INTO sessions (id, user_id, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+    );
+    const earlier = session!.expiresAt.getTime() - HOUR_MS;
+    expect(await movesTheCount(() => replaced.bind(session!.id, userId, Date.now(), Date.now(), earlier).run())).toBe(true);
+    expect(await movesTheCount(() => signedIn("patient"))).toBe(false);
   });
 
   it("moves when a doctor's standing changes, or a doctor comes or goes", async () => {

@@ -34,6 +34,8 @@ export const passwordCredentials = sqliteTable("password_credentials", {
   updatedAt: updatedAt(),
 });
 
+// Triggers on this table and on doctors (migrations/0016, 0017) count the changes that can end a session
+// early, for the rooms (docs/decisions/0040): a migration that rebuilds either table must create them again.
 export const sessions = sqliteTable(
   "sessions",
   {
@@ -88,6 +90,7 @@ export const profiles = sqliteTable(
   ],
 );
 
+// Its status and rows are counted by triggers for the rooms (migrations/0016 and 0017; see sessions above).
 export const doctors = sqliteTable(
   "doctors",
   {
