@@ -11,6 +11,7 @@ import {
   auditLog,
   consultationFiles,
   consultations,
+  contactMessages,
   escrows,
   ledgerEntries,
   ledgerLines,
@@ -186,6 +187,11 @@ describe("closing the account", () => {
     const draft = await createConsultation(patientId, "awaiting_assets", { title: "" });
     await withFiles(draft.id, patientId);
     const otherDevice = new Visitor(await sessionCookieFor(patientId));
+    const wrote = { name: "Selam", subject: `A question ${patientId}`, message: "When is the clinic open?" };
+    await db.insert(contactMessages).values([
+      { ...wrote, email },
+      { ...wrote, email: "someone-else@example.com" },
+    ]);
 
     // A double submit: both at once, one closing.
     const answers = await Promise.all([
@@ -205,6 +211,10 @@ describe("closing the account", () => {
     expect(await db.query.passwordCredentials.findFirst({ where: eq(passwordCredentials.userId, patientId) })).toBeUndefined();
     expect(await db.query.oauthAccounts.findFirst({ where: eq(oauthAccounts.userId, patientId) })).toBeUndefined();
     expect(await auditCount("account.closed", patientId)).toBe(1);
+    // What they wrote through the contact form goes too; someone else's stays.
+    expect(
+      await db.select({ email: contactMessages.email }).from(contactMessages).where(eq(contactMessages.subject, wrote.subject)),
+    ).toEqual([{ email: "someone-else@example.com" }]);
     // Every session is over, and no one can sign in with the old address.
     for (const device of [visitor, otherDevice]) expect((await device.get("/patient/profile")).headers.get("Location")).toMatch(/^\/login/);
     const signIn = await new Visitor().post("/login", { email, password: GOOD_PASSWORD });

@@ -2,7 +2,8 @@
 // is not settled. Otherwise one D1 batch does it all or nothing: the account is marked closed and its
 // email replaced (no one can sign in to it again), name and phone erased, the password, Google link,
 // one-time links, Telegram link, notifications and the mail sent before deleted, every consultation record dated for its
-// purge, the confirmation queued to the address it had, and the closing audited. Then every session
+// purge, the contact-form messages sent from its address deleted, the confirmation queued to the
+// address it had, and the closing audited. Then every session
 // ends (its sockets too), the drafts go with their photos, and the mail goes out.
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { and, eq, isNull, max, ne, type SQL, sql } from "drizzle-orm";
@@ -10,6 +11,7 @@ import { and, eq, isNull, max, ne, type SQL, sql } from "drizzle-orm";
 import {
   authTokens,
   consultations,
+  contactMessages,
   mailOutbox,
   notifications,
   oauthAccounts,
@@ -132,6 +134,8 @@ export async function closeAccount(context: AppLoadContext, request: Request, us
     db.delete(telegramLinks).where(mine(eq(telegramLinks.userId, user.userId))),
     db.delete(notifications).where(mine(eq(notifications.userId, user.userId))),
     db.delete(telegramOutbox).where(mine(eq(telegramOutbox.userId, user.userId))),
+    // What they wrote to us through the contact form from this address (their name, address and words).
+    db.delete(contactMessages).where(mine(eq(contactMessages.email, user.email))),
     // The mail sent to the address before (greetings by name, consultation news); the confirmation stays until sent.
     db.delete(mailOutbox).where(mine(and(eq(mailOutbox.toEmail, user.email), ne(mailOutbox.id, mail.id)))),
     schedulePurgeStatement(db, user.userId, purgeAfter, closedNow),
