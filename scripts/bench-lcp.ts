@@ -7,7 +7,7 @@
 // and exits 1 only when the run could not measure.
 import { type Browser, chromium } from "playwright-core";
 
-import { CHROMIUM_PATH, ensureChromium, environmentWithoutEthiopicFonts, LAUNCH_ARGS } from "../test/e2e/chromium.ts";
+import { CHROMIUM_PATH, ensureChromium, LAUNCH_ARGS, launchWithoutEthiopicFonts } from "../test/e2e/chromium.ts";
 import { benchPort, startBenchServer } from "./local-stack.ts";
 
 const PORT = benchPort(8795);
@@ -67,12 +67,7 @@ let failed = false;
 try {
   server = await startBenchServer(PORT);
   const withEthiopicFont = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: LAUNCH_ARGS });
-  const withoutEthiopicFont = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: LAUNCH_ARGS,
-    env: environmentWithoutEthiopicFonts(),
-  });
+  const withoutEthiopicFont = await launchWithoutEthiopicFonts();
   const cases = [
     { label: "English", browser: withEthiopicFont, locale: "en-US" },
     { label: "Amharic, phone without an Ethiopic font", browser: withoutEthiopicFont, locale: "am-ET" },

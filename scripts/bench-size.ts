@@ -13,7 +13,7 @@ import { gzipSync } from "node:zlib";
 import { type Browser, type BrowserContext, chromium, type Page, type Response as PageResponse } from "playwright-core";
 
 import { auditInBothLanguages } from "../test/e2e/accessibility.ts";
-import { CHROMIUM_PATH, ensureChromium, environmentWithoutEthiopicFonts, LAUNCH_ARGS } from "../test/e2e/chromium.ts";
+import { CHROMIUM_PATH, ensureChromium, LAUNCH_ARGS, launchWithoutEthiopicFonts } from "../test/e2e/chromium.ts";
 import { DEMO_ACCOUNTS, DEMO_CONSULTATIONS, DEMO_PASSWORD, demoConsultationIn } from "./demo-data.ts";
 import {
   benchPort,
@@ -307,12 +307,7 @@ try {
 
   // An Amharic reader's first visit to the landing page (the phone asks for Amharic), on a phone with no
   // Ethiopic font of its own: the worst case, where the page's own Ethiopic font is downloaded.
-  const amharicBrowser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: LAUNCH_ARGS,
-    env: environmentWithoutEthiopicFonts(),
-  });
+  const amharicBrowser = await launchWithoutEthiopicFonts();
   const amharicContext = await amharicBrowser.newContext({ locale: "am-ET", viewport: { width: 360, height: 780 } });
   const amharicPage = await amharicContext.newPage();
   const amharicLanding = await measure(amharicPage, baseUrl, "_index", "/");

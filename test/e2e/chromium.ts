@@ -54,6 +54,11 @@ export function environmentWithoutEthiopicFonts(): Record<string, string> {
   return { ...(process.env as Record<string, string>), FONTCONFIG_FILE: config };
 }
 
+/** A Chromium of its own on a phone without an Ethiopic font (environmentWithoutEthiopicFonts). */
+export function launchWithoutEthiopicFonts(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: LAUNCH_ARGS, env: environmentWithoutEthiopicFonts() });
+}
+
 /**
  * One Chromium per test file (each file gets its own module state), started on first use: launching
  * one per journey cost seconds each on a loaded machine. Journeys stay apart by their own contexts.

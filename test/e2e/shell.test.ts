@@ -1,7 +1,7 @@
-import { chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { CHROMIUM_PATH, environmentWithoutEthiopicFonts, LAUNCH_ARGS } from "./chromium";
+import { launchWithoutEthiopicFonts } from "./chromium";
 import { baseUrl, endJourneys, signUpNewPatient, startJourney } from "./journey";
 
 afterEach(endJourneys);
@@ -55,12 +55,7 @@ describe("the landing page", () => {
   });
 
   it("on a phone without an Ethiopic font, downloads only the self-hosted cut of the letters Qoda writes, and the rest when typed", async () => {
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      args: LAUNCH_ARGS,
-      env: environmentWithoutEthiopicFonts(),
-    });
+    const browser = await launchWithoutEthiopicFonts();
     try {
       const page = await browser.newPage({ viewport: { width: 360, height: 780 } });
       const problems: string[] = [];
@@ -115,12 +110,7 @@ async function drawsRealEthiopicGlyphs(page: Page) {
 
 describe("the header", () => {
   it("keeps its place when the fonts arrive on a phone without an Ethiopic font (no layout shift)", async () => {
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      args: LAUNCH_ARGS,
-      env: environmentWithoutEthiopicFonts(),
-    });
+    const browser = await launchWithoutEthiopicFonts();
     try {
       const headers = { "CF-Connecting-IP": `203.0.113.251-${process.pid}` };
       const signUp = await browser.newContext({ extraHTTPHeaders: headers });

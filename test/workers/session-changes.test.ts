@@ -1,4 +1,4 @@
-// The count of session changes (migrations/0016, docs/decisions/0040): rooms trust the sessions they
+// The count of session changes (migrations/0016 and 0017, docs/decisions/0040): rooms trust the sessions they
 // found alive while it holds, so every change that can end a session before its time must move it,
 // whoever makes it, and being used must not (or every page view would make every room read again).
 import { env } from "cloudflare:test";
@@ -18,42 +18,40 @@ async function movesTheCount(change: () => Promise<unknown>) {
   return (await sessionChangeCount(db)) !== before;
 }
 
+/** A signed-in person's session row, and whether a change to it (its end moved by `byMs`) moves the count. */
+async function sessionOf(role: "patient" | "doctor") {
+  const { userId } = await signedIn(role);
+  const [session] = await db.select().from(sessions).where(eq(sessions.userId, userId));
+  const { id, expiresAt, lastSeenAt } = session!;
+  const moved = (column: "expiresAt" | "lastSeenAt", byMs: number) =>
+    movesTheCount(() =>
+      db
+        .update(sessions)
+        .set({ [column]: new Date((column === "expiresAt" ? expiresAt : lastSeenAt).getTime() + byMs) })
+        .where(eq(sessions.id, id)),
+    );
+  return { userId, id, expiresAt, moved };
+}
+
 describe("the count of session changes", () => {
   it("is there from the migration", async () => {
     expect(await sessionChangeCount(db)).toEqual(expect.any(Number));
   });
 
   it("moves when a session is removed, or its end is moved earlier by any column", async () => {
-    const { userId } = await signedIn("patient");
-    const [session] = await db.select().from(sessions).where(eq(sessions.userId, userId));
-    const bySession = eq(sessions.id, session!.id);
-    expect(
-      await movesTheCount(() =>
-        db
-          .update(sessions)
-          .set({ expiresAt: new Date(session!.expiresAt.getTime() - HOUR_MS) })
-          .where(bySession),
-      ),
-    ).toBe(true);
-    expect(
-      await movesTheCount(() =>
-        db
-          .update(sessions)
-          .set({ lastSeenAt: new Date(session!.lastSeenAt.getTime() - HOUR_MS) })
-          .where(bySession),
-      ),
-    ).toBe(true);
-    expect(await movesTheCount(() => db.delete(sessions).where(bySession))).toBe(true);
+    const session = await sessionOf("patient");
+    expect(await session.moved("expiresAt", -HOUR_MS)).toBe(true);
+    expect(await session.moved("lastSeenAt", -HOUR_MS)).toBe(true);
+    expect(await movesTheCount(() => db.delete(sessions).where(eq(sessions.id, session.id)))).toBe(true);
   });
 
   it("moves when a session's row is replaced whole, not when one is added", async () => {
-    const { userId } = await signedIn("patient");
-    const [session] = await db.select().from(sessions).where(eq(sessions.userId, userId));
+    const { userId, id, expiresAt } = await sessionOf("patient");
     const replaced = env.DB.prepare(
       "INSERT OR REPLACE INTO sessions (id, user_id, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?)",
     );
-    const earlier = session!.expiresAt.getTime() - HOUR_MS;
-    expect(await movesTheCount(() => replaced.bind(session!.id, userId, Date.now(), Date.now(), earlier).run())).toBe(true);
+    const earlier = expiresAt.getTime() - HOUR_MS;
+    expect(await movesTheCount(() => replaced.bind(id, userId, Date.now(), Date.now(), earlier).run())).toBe(true);
     expect(await movesTheCount(() => signedIn("patient"))).toBe(false);
   });
 
@@ -67,27 +65,10 @@ describe("the count of session changes", () => {
   });
 
   it("stays when a session is used or lasts longer, or a doctor's other details change", async () => {
-    const { userId } = await signedIn("doctor");
-    const [session] = await db.select().from(sessions).where(eq(sessions.userId, userId));
-    const bySession = eq(sessions.id, session!.id);
-    expect(
-      await movesTheCount(() =>
-        db
-          .update(sessions)
-          .set({ lastSeenAt: new Date(session!.lastSeenAt.getTime() + 1_000) })
-          .where(bySession),
-      ),
-    ).toBe(false);
-    expect(
-      await movesTheCount(() =>
-        db
-          .update(sessions)
-          .set({ expiresAt: new Date(session!.expiresAt.getTime() + HOUR_MS) })
-          .where(bySession),
-      ),
-    ).toBe(false);
-    expect(
-      await movesTheCount(() => db.update(doctors).set({ status: "active", updatedAt: new Date() }).where(eq(doctors.userId, userId))),
-    ).toBe(false);
+    const session = await sessionOf("doctor");
+    expect(await session.moved("lastSeenAt", 1_000)).toBe(false);
+    expect(await session.moved("expiresAt", HOUR_MS)).toBe(false);
+    const byDoctor = eq(doctors.userId, session.userId);
+    expect(await movesTheCount(() => db.update(doctors).set({ status: "active", updatedAt: new Date() }).where(byDoctor))).toBe(false);
   });
 });
