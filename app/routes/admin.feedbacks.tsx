@@ -30,7 +30,7 @@ export async function loader(args: LoaderFunctionArgs) {
   return {
     title: pageTitle(t("admin.feedbacks.title")),
     query: { q: filter.search, rating: filter.rating === null ? "" : String(filter.rating) },
-    feedback: toPage(await feedbackForAdmins(context.db, filter, paging), paging),
+    feedback: toPage(await feedbackForAdmins(context.db, t, filter, paging), paging),
   };
 }
 

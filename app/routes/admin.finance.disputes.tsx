@@ -11,6 +11,7 @@ import { birrText, CONSULTATION_FEE_SANTIM, santimFromBirr } from "~/domain/mone
 import { parseForm } from "~/forms";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireAdmin } from "~/server/auth/guards.server";
+import { shownName } from "~/server/db/profiles.server";
 import { readFormData } from "~/server/form-body.server";
 import { disputesForAdmins, resolveDispute } from "~/server/money/disputes.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -22,12 +23,20 @@ export async function loader(args: LoaderFunctionArgs) {
   const { context, request } = args;
   const t = await getTranslator(request);
   const { open, decided } = await disputesForAdmins(context.db);
-  const row = ({ dispute, title, amountSantim, patientName, doctorName }: (typeof open)[number]) => ({
+  const row = ({
+    dispute,
+    title,
+    amountSantim,
+    patientFirstName,
+    patientLastName,
+    patientClosedAt,
+    doctorName,
+  }: (typeof open)[number]) => ({
     id: dispute.id,
     consultationId: dispute.consultationId,
     title,
     amount: birrText(amountSantim),
-    patientName,
+    patientName: shownName(t, { firstName: patientFirstName, lastName: patientLastName, closedAt: patientClosedAt }),
     doctorName,
     reason: t(`disputes.reasons.${dispute.reason}`),
     words: dispute.patientWords,

@@ -27,7 +27,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const t = await getTranslator(request);
   return {
     title: pageTitle(t("admin.payments.title")),
-    payments: toPage(await paymentsForAdmins(context.db, paging), paging),
+    payments: toPage(await paymentsForAdmins(context.db, t, paging), paging),
   };
 }
 

@@ -37,7 +37,7 @@ import { declineConsultation } from "~/server/consultations/decline.server";
 import { endConsultation } from "~/server/consultations/end.server";
 import { saveSummary } from "~/server/consultations/summary.server";
 import { findConsultationById } from "~/server/db/consultations.server";
-import { profileName } from "~/server/db/profiles.server";
+import { profileName, shownName } from "~/server/db/profiles.server";
 import { listPhotos } from "~/server/files.server";
 import { earlierConsultationPanel } from "~/server/follow-ups.server";
 import { readFormData } from "~/server/form-body.server";
@@ -63,7 +63,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const language = await detectLanguage(request);
   const [patient, photos] = await Promise.all([profileName(context.db, consultation.patientId), listPhotos(context.db, consultation.id)]);
   // The patient's full name is for their own doctor; doctors deciding on a request see the first name.
-  const patientName = patient ? `${patient.firstName} ${consultation.doctorId === doctor.userId ? patient.lastName : ""}`.trim() : "";
+  const patientName = shownName(t, patient, { firstNameOnly: consultation.doctorId !== doctor.userId });
   return data({
     title: pageTitle(`${t("consultation.title")} ${formatConsultationId(consultation.id)}`),
     gone: null,

@@ -8,6 +8,7 @@ import { CONSULTATION_STATUSES, isActiveStatus, isConsultationStatus, isPriority
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireActiveDoctor } from "~/server/auth/guards.server";
 import { doctorConsultations, type DoctorListFilter } from "~/server/db/consultation-lists.server";
+import { shownName } from "~/server/db/profiles.server";
 
 function dayOrUndefined(value: string | null) {
   if (!value || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined;
@@ -54,7 +55,7 @@ export async function loader(args: LoaderFunctionArgs) {
       status: row.status,
       priority: row.priority,
       createdAt: row.createdAt.toISOString(),
-      subtitle: `${row.patientFirstName ?? ""} ${row.patientLastName ?? ""}`.trim(),
+      subtitle: shownName(t, { firstName: row.patientFirstName, lastName: row.patientLastName, closedAt: row.patientClosedAt }),
     })),
   };
 }

@@ -9,6 +9,7 @@ import { isActiveStatus } from "~/domain/consultation-status";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireActiveDoctor } from "~/server/auth/guards.server";
 import { doctorConsultations, doctorFigures } from "~/server/db/consultation-lists.server";
+import { shownName } from "~/server/db/profiles.server";
 import { doctorCodeOf, waitingRequestsFor } from "~/server/db/requests.server";
 
 /** Midnight in Addis Ababa (UTC+3, no daylight saving), for "completed today". */
@@ -41,7 +42,7 @@ export async function loader(args: LoaderFunctionArgs) {
       status: row.status,
       priority: row.priority,
       createdAt: row.createdAt.toISOString(),
-      subtitle: `${row.patientFirstName ?? ""} ${row.patientLastName ?? ""}`.trim(),
+      subtitle: shownName(t, { firstName: row.patientFirstName, lastName: row.patientLastName, closedAt: row.patientClosedAt }),
     })),
     waiting,
     doctorCode,

@@ -9,6 +9,7 @@ import { birrText } from "~/domain/money";
 import { pageRequest, toPage } from "~/domain/paging";
 import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
 import { requireActiveDoctor } from "~/server/auth/guards.server";
+import { shownName } from "~/server/db/profiles.server";
 import { earningsByConsultation, earningsTotals, payoutsOf, releasesOf } from "~/server/money/earnings.server";
 
 const CONSULTATIONS_PER_PAGE = 20;
@@ -63,7 +64,10 @@ export async function loader(args: LoaderFunctionArgs) {
       ...byConsultation,
       rows: byConsultation.rows.map((row) => ({
         id: row.consultationId,
-        label: t("earnings.consultationOf", { name: row.patientFirstName ?? "", date: formatDay(row.completedAt ?? row.paidAt, language) }),
+        label: t("earnings.consultationOf", {
+          name: shownName(t, { firstName: row.patientFirstName, lastName: null, closedAt: row.patientClosedAt }),
+          date: formatDay(row.completedAt ?? row.paidAt, language),
+        }),
         status: row.status,
         statusLabel: t(`earnings.escrow.${row.status}`),
         share: birr(row.shareSantim),

@@ -7,6 +7,7 @@ import { groupByPatient } from "~/domain/my-patients";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireActiveDoctor } from "~/server/auth/guards.server";
 import { doctorConsultations } from "~/server/db/consultation-lists.server";
+import { shownName } from "~/server/db/profiles.server";
 
 // Active doctors: "My Patients", grouped from their own consultations.
 export async function loader(args: LoaderFunctionArgs) {
@@ -14,10 +15,12 @@ export async function loader(args: LoaderFunctionArgs) {
   const { context, request } = args;
   const search = new URL(request.url).searchParams.get("q")?.trim() ?? "";
   const rows = await doctorConsultations(context.db, doctor.userId, { search: search || undefined });
+  const t = await getTranslator(request);
+  const closed = new Set(rows.flatMap((row) => (row.patientClosedAt ? [row.patientId] : [])));
   const groups = groupByPatient(
     rows.map((row) => ({
       patientId: row.patientId,
-      patientName: `${row.patientFirstName ?? ""} ${row.patientLastName ?? ""}`.trim(),
+      patientName: shownName(t, { firstName: row.patientFirstName, lastName: row.patientLastName, closedAt: row.patientClosedAt }),
       patientEmail: row.patientEmail ?? "",
       status: row.status,
       createdAt: row.createdAt,
@@ -25,11 +28,15 @@ export async function loader(args: LoaderFunctionArgs) {
       diagnosis: row.diagnosis,
     })),
   );
-  const t = await getTranslator(request);
   return {
     title: pageTitle(t("doctor.myPatients")),
     search,
-    patients: groups.map((group) => ({ ...group, lastConsultationAt: group.lastConsultationAt.toISOString() })),
+    // A closed account's address is a placeholder: neither shown nor searched for.
+    patients: groups.map((group) => ({
+      ...group,
+      email: closed.has(group.patientId) ? null : group.email,
+      lastConsultationAt: group.lastConsultationAt.toISOString(),
+    })),
   };
 }
 
@@ -56,13 +63,17 @@ export default function MyPatients() {
             <div className="card-body gap-1 p-4 text-sm">
               <div className="flex items-center justify-between gap-2">
                 <h2 className="font-bold">
-                  <Link to={`/doctor/consultations?q=${encodeURIComponent(patient.email)}`} className="link" data-testid="patient-link">
-                    {patient.name}
-                  </Link>
+                  {patient.email === null ? (
+                    patient.name
+                  ) : (
+                    <Link to={`/doctor/consultations?q=${encodeURIComponent(patient.email)}`} className="link" data-testid="patient-link">
+                      {patient.name}
+                    </Link>
+                  )}
                 </h2>
                 <span className={`badge badge-sm ${STANDING_CLASS[patient.standing]}`}>{t(`doctor.standing.${patient.standing}`)}</span>
               </div>
-              <p className="text-base-content/70">{patient.email}</p>
+              {patient.email ? <p className="text-base-content/70">{patient.email}</p> : null}
               <p>{t("doctor.lastConsultation", { date: formatDay(patient.lastConsultationAt, i18n.language) })}</p>
               <p>{t("doctor.patientCounts", { count: patient.total, ongoing: patient.ongoing, completed: patient.completed })}</p>
               <p className="text-base-content/80">

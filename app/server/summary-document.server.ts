@@ -13,7 +13,7 @@ import type { Language } from "~/domain/languages";
 import { detectLanguage, getTranslatorFor, pageTitle } from "~/i18n.server";
 import type { ConsultationRow } from "~/server/consultation-access.server";
 import type { Database } from "~/server/db/client.server";
-import { profileName } from "~/server/db/profiles.server";
+import { profileName, shownName } from "~/server/db/profiles.server";
 import { intakeView } from "~/server/intake-words.server";
 
 /** The summary of a completed consultation in `language`. */
@@ -26,7 +26,6 @@ async function summaryDocument(db: Database, consultation: ConsultationRow, lang
       ? db.query.doctors.findFirst({ where: eq(doctors.userId, consultation.doctorId), columns: { licenceNumber: true, specialty: true } })
       : null,
   ]);
-  const fullName = (name: { firstName: string; lastName: string } | null) => (name ? `${name.firstName} ${name.lastName}`.trim() : "");
   const text = (body: string | null) => body?.trim() || t("summaryDocument.none");
   const intake = intakeView(t, intakeOf(consultation));
   return {
@@ -35,10 +34,10 @@ async function summaryDocument(db: Database, consultation: ConsultationRow, lang
     issuer: t("summaryDocument.issuer"),
     facts: [
       { label: t("summaryDocument.consultation"), value: `#${formatConsultationId(consultation.id)}` },
-      { label: t("summaryDocument.patient"), value: fullName(patient) },
+      { label: t("summaryDocument.patient"), value: shownName(t, patient) },
       {
         label: t("summaryDocument.doctor"),
-        value: t("summaryDocument.doctorValue", { name: fullName(doctor), specialty: doctorRow?.specialty ?? "" }),
+        value: t("summaryDocument.doctorValue", { name: shownName(t, doctor), specialty: doctorRow?.specialty ?? "" }),
       },
       { label: t("summaryDocument.licence"), value: doctorRow?.licenceNumber || t("summaryDocument.none") },
       { label: t("summaryDocument.requestedOn"), value: formatDocumentDay(consultation.createdAt, language) },

@@ -246,6 +246,50 @@ describe("closing the account", () => {
   });
 });
 
+describe("a closed account, as others meet it", () => {
+  it("is named \"Closed account\" on the doctor's pages and the admins', without its placeholder address or the contact it left", async () => {
+    const settled = await settledConsultation();
+    await db.insert(patientFeedback).values({
+      consultationId: settled.consultationId,
+      patientId: settled.patientId,
+      doctorId: settled.doctorId,
+      rating: 4,
+      feedbackMessage: "Helpful.",
+      allowContact: true,
+      contactMethod: "phone",
+      contactValue: "+251911234567",
+    });
+    const doctor = new Visitor(await sessionCookieFor(settled.doctorId));
+    const admin = new Visitor(await sessionCookieFor(await createUser("admin")));
+    const doctorPages = [`/doctor/consultation/${settled.consultationId}`, "/doctor/consultations", "/doctor/patients", "/doctor/earnings"];
+    const adminPages = ["/admin/payments", "/admin/feedbacks"];
+    for (const page of [...doctorPages, ...adminPages]) {
+      const visitor = page.startsWith("/doctor") ? doctor : admin;
+      expect(await (await visitor.get(page)).text(), page).not.toContain("Closed account");
+    }
+
+    expect((await settled.patient.post("/patient/profile", { intent: "close-account", confirm: "CLOSE" })).headers.get("Location")).toBe(
+      "/",
+    );
+
+    for (const page of [...doctorPages, ...adminPages]) {
+      const visitor = page.startsWith("/doctor") ? doctor : admin;
+      const html = await (await visitor.get(page)).text();
+      expect(html, page).toContain("Closed account");
+      expect(html, page).not.toContain("@closed.invalid");
+      expect(html, page).not.toContain("+251911234567");
+    }
+    expect(await (await doctor.get("/doctor/patients?lng=am")).text()).toContain("የተዘጋ መለያ");
+    // The contact the patient left with their rating is erased with the rest; the rating stays with the record.
+    expect(await db.query.patientFeedback.findFirst({ where: eq(patientFeedback.consultationId, settled.consultationId) })).toMatchObject({
+      rating: 4,
+      allowContact: false,
+      contactMethod: null,
+      contactValue: null,
+    });
+  });
+});
+
 describe("the retention purge", () => {
   async function closedWithRecord(purgeAfter: Date) {
     const settled = await settledConsultation();

@@ -9,26 +9,27 @@ import type { ConsultationRow } from "~/server/consultation-access.server";
 import { consultationForPage } from "~/server/consultation-view.server";
 import type { Database } from "~/server/db/client.server";
 import { feedbackOf } from "~/server/db/feedback.server";
-import { contactOf, profileName } from "~/server/db/profiles.server";
+import { contactOf, profileName, shownName, type Translate } from "~/server/db/profiles.server";
 import { listPhotos } from "~/server/files.server";
 import { photoCaption } from "~/server/guided-photos.server";
 import { intakeView } from "~/server/intake-words.server";
 
-async function person(db: Database, userId: string | null) {
+async function person(db: Database, t: Translate, userId: string | null) {
   if (!userId) return null;
   const [name, contact] = await Promise.all([profileName(db, userId), contactOf(db, userId)]);
-  return { name: name ? `${name.firstName} ${name.lastName}`.trim() : "", email: contact?.email ?? "" };
+  // A closed account's address is a placeholder nobody can write to.
+  return { name: shownName(t, name), email: name?.closedAt ? "" : (contact?.email ?? "") };
 }
 
 /** Everything the admin's read-only view shows of a consultation. */
 export async function consultationRecord(context: AppLoadContext, request: Request, consultation: ConsultationRow) {
   const { db } = context;
-  const [patient, doctor, photos, feedback, t] = await Promise.all([
-    person(db, consultation.patientId),
-    person(db, consultation.doctorId),
+  const t = await getTranslator(request);
+  const [patient, doctor, photos, feedback] = await Promise.all([
+    person(db, t, consultation.patientId),
+    person(db, t, consultation.doctorId),
     listPhotos(db, consultation.id),
     feedbackOf(db, consultation.id),
-    getTranslator(request),
   ]);
   const chat = await chatHistoryForAdmin(
     context.cloudflare.env,

@@ -6,6 +6,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { patientFeedback, profiles, users } from "~/db/schema";
 import type { PageRequest } from "~/domain/paging";
 import type { Database } from "~/server/db/client.server";
+import { shownName, type Translate } from "~/server/db/profiles.server";
 import { contains } from "~/server/db/search.server";
 
 const patientProfile = alias(profiles, "patient_profile");
@@ -18,7 +19,7 @@ export interface FeedbackFilter {
   rating: number | null;
 }
 
-export async function feedbackForAdmins(db: Database, filter: FeedbackFilter, page: PageRequest) {
+export async function feedbackForAdmins(db: Database, t: Translate, filter: FeedbackFilter, page: PageRequest) {
   const conditions: SQL[] = [];
   if (filter.rating !== null) conditions.push(eq(patientFeedback.rating, filter.rating));
   if (filter.search) {
@@ -47,6 +48,7 @@ export async function feedbackForAdmins(db: Database, filter: FeedbackFilter, pa
       patientLastName: patientProfile.lastName,
       patientEmail: patientUser.email,
       patientPhone: patientProfile.phone,
+      patientClosedAt: patientUser.closedAt,
       doctorFirstName: doctorProfile.firstName,
       doctorLastName: doctorProfile.lastName,
       doctorEmail: doctorUser.email,
@@ -69,7 +71,10 @@ export async function feedbackForAdmins(db: Database, filter: FeedbackFilter, pa
     createdAt: row.createdAt.toISOString(),
     // Where the patient asked to be reached, if they did; otherwise nothing of it is shown.
     contact: row.allowContact && row.contactMethod ? { method: row.contactMethod, value: row.contactValue ?? "" } : null,
-    patient: person(row.patientFirstName, row.patientLastName, row.patientEmail, row.patientPhone),
+    // A closed account is named so, without its placeholder address.
+    patient: row.patientClosedAt
+      ? { name: shownName(t, { firstName: null, lastName: null, closedAt: row.patientClosedAt }), email: "", phone: "" }
+      : person(row.patientFirstName, row.patientLastName, row.patientEmail, row.patientPhone),
     doctor: row.doctorEmail ? person(row.doctorFirstName, row.doctorLastName, row.doctorEmail, row.doctorPhone) : null,
   }));
 }

@@ -13,11 +13,12 @@ import { clientAddress } from "~/server/client-address.server";
 import type { Database } from "~/server/db/client.server";
 import { insertWhere } from "~/server/db/insert-where.server";
 import type { ProviderAnswer } from "~/server/db/payments.server";
+import { shownName, type Translate } from "~/server/db/profiles.server";
 import { ledgerEntryStatements } from "~/server/money/ledger.server";
 
 const refunder = alias(profiles, "refunder_profile");
 
-export async function paymentsForAdmins(db: Database, page: PageRequest) {
+export async function paymentsForAdmins(db: Database, t: Translate, page: PageRequest) {
   const waiting = sql<number>`CASE WHEN ${awaitingRefund} THEN 1 ELSE 0 END`;
   const rows = await db
     .select({
@@ -46,6 +47,7 @@ export async function paymentsForAdmins(db: Database, page: PageRequest) {
       patientEmail: users.email,
       patientFirstName: profiles.firstName,
       patientLastName: profiles.lastName,
+      patientClosedAt: users.closedAt,
       refunderFirstName: refunder.firstName,
       refunderLastName: refunder.lastName,
     })
@@ -76,7 +78,11 @@ export async function paymentsForAdmins(db: Database, page: PageRequest) {
     refund: row.refundedAt
       ? { at: row.refundedAt.toISOString(), by: `${row.refunderFirstName ?? ""} ${row.refunderLastName ?? ""}`.trim() }
       : null,
-    patient: { name: `${row.patientFirstName ?? ""} ${row.patientLastName ?? ""}`.trim(), email: row.patientEmail ?? "" },
+    patient: {
+      name: shownName(t, { firstName: row.patientFirstName, lastName: row.patientLastName, closedAt: row.patientClosedAt }),
+      // A closed account's address is a placeholder nobody can write to.
+      email: row.patientClosedAt ? "" : (row.patientEmail ?? ""),
+    },
   }));
 }
 

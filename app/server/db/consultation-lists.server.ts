@@ -75,7 +75,13 @@ export async function doctorConsultations(db: Database, doctorId: string, filter
     );
   }
   return db
-    .select({ ...listColumns, patientFirstName: profiles.firstName, patientLastName: profiles.lastName, patientEmail: users.email })
+    .select({
+      ...listColumns,
+      patientFirstName: profiles.firstName,
+      patientLastName: profiles.lastName,
+      patientEmail: users.email,
+      patientClosedAt: users.closedAt,
+    })
     .from(consultations)
     .leftJoin(profiles, eq(profiles.userId, consultations.patientId))
     .leftJoin(users, eq(users.id, consultations.patientId))

@@ -3,12 +3,31 @@ import { eq, inArray } from "drizzle-orm";
 
 import { profiles, users } from "~/db/schema";
 import type { Language } from "~/domain/languages";
+import type { getTranslator } from "~/i18n.server";
 import { inSlices } from "~/server/db/chunks.server";
 import type { Database } from "~/server/db/client.server";
 
 export interface PersonName {
   firstName: string;
   lastName: string;
+  /** When they closed their account (its name was erased then, docs/decisions/0037). */
+  closedAt: Date | null;
+}
+
+export type Translate = Awaited<ReturnType<typeof getTranslator>>;
+
+/**
+ * How pages name a person to others: "First Last" (or the first name alone), or "Closed account" once
+ * they closed it, since closing erased the name and a blank would look like a fault.
+ */
+export function shownName(
+  t: Translate,
+  person: { firstName: string | null; lastName: string | null; closedAt: Date | null } | null,
+  { firstNameOnly = false } = {},
+): string {
+  if (!person) return "";
+  if (person.closedAt) return t("privacyRights.closedAccount");
+  return (firstNameOnly ? (person.firstName ?? "") : `${person.firstName ?? ""} ${person.lastName ?? ""}`).trim();
 }
 
 /** The names of `userIds`, by id (ids without a profile are left out). */
@@ -17,10 +36,11 @@ async function profileNames(db: Database, userIds: Array<string | null | undefin
   const names = new Map<string, PersonName>();
   for (const slice of inSlices(ids)) {
     const rows = await db
-      .select({ userId: profiles.userId, firstName: profiles.firstName, lastName: profiles.lastName })
+      .select({ userId: profiles.userId, firstName: profiles.firstName, lastName: profiles.lastName, closedAt: users.closedAt })
       .from(profiles)
+      .innerJoin(users, eq(users.id, profiles.userId))
       .where(inArray(profiles.userId, slice));
-    for (const row of rows) names.set(row.userId, { firstName: row.firstName, lastName: row.lastName });
+    for (const { userId, ...name } of rows) names.set(userId, name);
   }
   return names;
 }

@@ -7,7 +7,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { aliasedTable, and, asc, desc, eq, sql } from "drizzle-orm";
 
-import { consultations, disputes, escrows, profiles } from "~/db/schema";
+import { consultations, disputes, escrows, profiles, users } from "~/db/schema";
 import { type DisputeResolution, resolutionAmounts } from "~/domain/disputes";
 import { DISPUTE_WINDOW_MS } from "~/domain/escrow";
 import { escrowReleased } from "~/domain/ledger";
@@ -302,13 +302,16 @@ export async function disputesForAdmins(db: Database) {
         dispute: disputes,
         title: consultations.title,
         amountSantim: escrows.amountSantim,
-        patientName: sql<string>`trim(coalesce(${patient.firstName}, '') || ' ' || coalesce(${patient.lastName}, ''))`,
+        patientFirstName: patient.firstName,
+        patientLastName: patient.lastName,
+        patientClosedAt: users.closedAt,
         doctorName: sql<string>`trim(coalesce(${doctor.firstName}, '') || ' ' || coalesce(${doctor.lastName}, ''))`,
       })
       .from(disputes)
       .innerJoin(consultations, eq(consultations.id, disputes.consultationId))
       .innerJoin(escrows, eq(escrows.consultationId, disputes.consultationId))
       .leftJoin(patient, eq(patient.userId, disputes.patientId))
+      .leftJoin(users, eq(users.id, disputes.patientId))
       .leftJoin(doctor, eq(doctor.userId, disputes.doctorId))
       .where(eq(disputes.status, open ? "open" : "resolved"))
       .orderBy(open ? asc(disputes.createdAt) : desc(disputes.resolvedAt))

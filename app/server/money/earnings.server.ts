@@ -3,7 +3,7 @@
 // reached their account; each consultation's share and each payout with its reference and state.
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 
-import { consultations, escrows, ledgerEntries, ledgerLines, payouts, profiles } from "~/db/schema";
+import { consultations, escrows, ledgerEntries, ledgerLines, payouts, profiles, users } from "~/db/schema";
 import { santimFromSum, splitRelease } from "~/domain/money";
 import type { PageRequest } from "~/domain/paging";
 import type { Database } from "~/server/db/client.server";
@@ -64,10 +64,12 @@ export async function earningsByConsultation(db: Database, doctorId: string, pag
       releasedAt: escrows.releasedAt,
       completedAt: consultations.completedAt,
       patientFirstName: profiles.firstName,
+      patientClosedAt: users.closedAt,
     })
     .from(escrows)
     .innerJoin(consultations, eq(consultations.id, escrows.consultationId))
     .leftJoin(profiles, eq(profiles.userId, consultations.patientId))
+    .leftJoin(users, eq(users.id, consultations.patientId))
     .where(eq(escrows.doctorId, doctorId))
     .orderBy(desc(escrows.createdAt), desc(escrows.consultationId))
     .limit(page.limit)

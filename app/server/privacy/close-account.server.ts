@@ -2,7 +2,7 @@
 // is not settled. Otherwise one D1 batch does it all or nothing: the account is marked closed and its
 // email replaced (no one can sign in to it again), name and phone erased, the password, Google link,
 // one-time links, Telegram link, notifications and the mail sent before deleted, every consultation record dated for its
-// purge, the contact-form messages sent from its address deleted, the confirmation queued to the
+// purge, the contact a rating left and the contact-form messages sent from its address erased, the confirmation queued to the
 // address it had, and the closing audited. Then every session
 // ends (its sockets too), the drafts go with their photos, and the mail goes out.
 import type { AppLoadContext } from "@remix-run/cloudflare";
@@ -16,6 +16,7 @@ import {
   notifications,
   oauthAccounts,
   passwordCredentials,
+  patientFeedback,
   profiles,
   telegramLinks,
   telegramLinkTokens,
@@ -134,6 +135,11 @@ export async function closeAccount(context: AppLoadContext, request: Request, us
     db.delete(telegramLinks).where(mine(eq(telegramLinks.userId, user.userId))),
     db.delete(notifications).where(mine(eq(notifications.userId, user.userId))),
     db.delete(telegramOutbox).where(mine(eq(telegramOutbox.userId, user.userId))),
+    // The phone or address they left with a rating for us to reach them; the rating stays with the record.
+    db
+      .update(patientFeedback)
+      .set({ allowContact: false, contactMethod: null, contactValue: null })
+      .where(mine(eq(patientFeedback.patientId, user.userId))),
     // What they wrote to us through the contact form from this address (their name, address and words).
     db.delete(contactMessages).where(mine(eq(contactMessages.email, user.email))),
     // The mail sent to the address before (greetings by name, consultation news); the confirmation stays until sent.

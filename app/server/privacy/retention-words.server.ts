@@ -21,7 +21,7 @@ export function closedPatientWords(
 ) {
   if (!patient.closedAt) return null;
   return {
-    name: t("privacyRights.admin.closedAccount"),
+    name: t("privacyRights.closedAccount"),
     closedOn: t("privacyRights.admin.closedOn", { date: formatLongDay(patient.closedAt, language) }),
     retention: retentionWords(t, language, patient),
   };
