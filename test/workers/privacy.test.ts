@@ -232,6 +232,25 @@ describe("closing the account", () => {
     expect(mails[0]!.textBody).toContain("kept until");
   });
 
+  it("leaves no draft behind: one the closing did not reach goes with the next housekeeping run, photos too", async () => {
+    const { visitor, email } = await registeredPatient();
+    const patientId = (await db.query.users.findFirst({ where: eq(users.email, email) }))!.id;
+    expect((await visitor.post("/patient/profile", { intent: "close-account", confirm: "CLOSE" })).headers.get("Location")).toBe("/");
+    // As if the Worker had stopped right after the closing batch, before it deleted the drafts.
+    const leftBehind = await createConsultation(patientId, "awaiting_assets", { title: "" });
+    await withFiles(leftBehind.id, patientId);
+    const someoneElses = await createConsultation(await createUser("patient"), "awaiting_assets", { title: "" });
+    await withFiles(someoneElses.id, patientId);
+
+    await runHousekeeping(env, new Date());
+
+    expect(await db.query.consultations.findFirst({ where: eq(consultations.id, leftBehind.id) })).toBeUndefined();
+    expect(await objectsOf(leftBehind.id)).toEqual([]);
+    // A fresh draft of an open account is the patient's work in progress: it stays.
+    expect(await db.query.consultations.findFirst({ where: eq(consultations.id, someoneElses.id) })).toBeDefined();
+    expect(await objectsOf(someoneElses.id)).toHaveLength(3);
+  });
+
   it("closes in Amharic with the Amharic word, and the email is in Amharic", async () => {
     const { visitor, email } = await registeredPatient();
     const patientId = (await db.query.users.findFirst({ where: eq(users.email, email) }))!.id;

@@ -1,7 +1,7 @@
 // Reading consultations (every write is app/server/consultations/'s).
-import { and, eq, inArray, lt } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, lt, or } from "drizzle-orm";
 
-import { consultationFiles, consultations } from "~/db/schema";
+import { consultationFiles, consultations, users } from "~/db/schema";
 import { isUuid } from "~/domain/ids";
 import { inSlices } from "~/server/db/chunks.server";
 import type { Database } from "~/server/db/client.server";
@@ -11,12 +11,16 @@ export async function findConsultationById(db: Database, id: string | undefined)
   return isUuid(id) ? db.query.consultations.findFirst({ where: eq(consultations.id, id) }) : undefined;
 }
 
-/** Drafts (`awaiting_assets`) created before `cutoff`, with the storage keys of their files. */
+/**
+ * Drafts (`awaiting_assets`) created before `cutoff`, and any draft of a closed account (closing
+ * deletes them after its batch; one it did not reach is found here), with the storage keys of their files.
+ */
 export async function findAbandonedDrafts(db: Database, cutoff: Date) {
   const drafts = await db
     .select({ id: consultations.id })
     .from(consultations)
-    .where(and(eq(consultations.status, "awaiting_assets"), lt(consultations.createdAt, cutoff)));
+    .innerJoin(users, eq(users.id, consultations.patientId))
+    .where(and(eq(consultations.status, "awaiting_assets"), or(lt(consultations.createdAt, cutoff), isNotNull(users.closedAt))));
   if (drafts.length === 0) return [];
   const ids = drafts.map((draft) => draft.id);
   const files: { consultationId: string; storageKey: string }[] = [];

@@ -4,7 +4,8 @@
 // one-time links, Telegram link, notifications and the mail sent before deleted, every consultation record dated for its
 // purge, the contact a rating left and the contact-form messages sent from its address erased, the confirmation queued to the
 // address it had, and the closing audited. Then every session
-// ends (its sockets too), the drafts go with their photos, and the mail goes out.
+// ends (its sockets too), the drafts go with their photos (one not reached goes with the next
+// housekeeping run, which takes any draft of a closed account), and the mail goes out.
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { and, eq, isNull, max, ne, type SQL, sql } from "drizzle-orm";
 
