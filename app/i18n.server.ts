@@ -64,6 +64,9 @@ export async function rememberRequestedLanguage(request: Request): Promise<strin
   return isLanguage(requested) ? languageCookie.serialize(requested) : null;
 }
 
+/** A translator, as getTranslator and getTranslatorFor give one: for server code that words text. */
+export type Translate = Awaited<ReturnType<typeof getTranslator>>;
+
 /** A translator in the request's language, for text a loader returns (page titles, emails). */
 export async function getTranslator(request: Request) {
   return i18nServer.getFixedT(await detectLanguage(request), "common");

@@ -22,7 +22,11 @@ export async function loader(args: LoaderFunctionArgs) {
   const tab = userTabOf(params.get("tab"));
   const [counts, users] = await Promise.all([platformCounts(context.db), registeredUsers(context.db, tab, pageRequest(params))]);
   const t = await getTranslator(request);
-  return { title: pageTitle(t("admin.dashboard.title")), firstName: admin.firstName ?? "", counts, tab, users };
+  // A closed account is named so, without its placeholder address (its name and phone were erased).
+  const rows = users.rows.map(({ closedAt, ...user }) =>
+    closedAt ? { ...user, firstName: t("privacyRights.closedAccount"), lastName: null, email: "" } : user,
+  );
+  return { title: pageTitle(t("admin.dashboard.title")), firstName: admin.firstName ?? "", counts, tab, users: { ...users, rows } };
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -88,7 +92,7 @@ function RegisteredUsers({ tab, users }: Pick<ReturnType<typeof useLoaderData<ty
                 </h3>
                 {user.doctorStatus ? <DoctorStatusBadge status={user.doctorStatus} /> : null}
               </div>
-              <p className="break-all">{user.email}</p>
+              {user.email ? <p className="break-all">{user.email}</p> : null}
               <p>{user.phone ?? t("admin.users.noPhone")}</p>
               <p className="text-base-content/80">{t("admin.users.joined", { date: date(user.joinedAt) })}</p>
             </div>

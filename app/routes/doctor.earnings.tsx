@@ -65,7 +65,7 @@ export async function loader(args: LoaderFunctionArgs) {
       rows: byConsultation.rows.map((row) => ({
         id: row.consultationId,
         label: t("earnings.consultationOf", {
-          name: shownName(t, { firstName: row.patientFirstName, lastName: null, closedAt: row.patientClosedAt }),
+          name: shownName(t, { firstName: row.patientFirstName, lastName: null, closedAt: row.patientClosedAt }, { firstNameOnly: true }),
           date: formatDay(row.completedAt ?? row.paidAt, language),
         }),
         status: row.status,

@@ -16,12 +16,12 @@ export async function loader(args: LoaderFunctionArgs) {
   const search = new URL(request.url).searchParams.get("q")?.trim() ?? "";
   const rows = await doctorConsultations(context.db, doctor.userId, { search: search || undefined });
   const t = await getTranslator(request);
-  const closed = new Set(rows.flatMap((row) => (row.patientClosedAt ? [row.patientId] : [])));
   const groups = groupByPatient(
     rows.map((row) => ({
       patientId: row.patientId,
       patientName: shownName(t, { firstName: row.patientFirstName, lastName: row.patientLastName, closedAt: row.patientClosedAt }),
-      patientEmail: row.patientEmail ?? "",
+      // A closed account's address is a placeholder: neither shown nor searched for.
+      patientEmail: row.patientClosedAt ? "" : (row.patientEmail ?? ""),
       status: row.status,
       createdAt: row.createdAt,
       completedAt: row.completedAt,
@@ -31,12 +31,7 @@ export async function loader(args: LoaderFunctionArgs) {
   return {
     title: pageTitle(t("doctor.myPatients")),
     search,
-    // A closed account's address is a placeholder: neither shown nor searched for.
-    patients: groups.map((group) => ({
-      ...group,
-      email: closed.has(group.patientId) ? null : group.email,
-      lastConsultationAt: group.lastConsultationAt.toISOString(),
-    })),
+    patients: groups.map((group) => ({ ...group, lastConsultationAt: group.lastConsultationAt.toISOString() })),
   };
 }
 
@@ -63,7 +58,7 @@ export default function MyPatients() {
             <div className="card-body gap-1 p-4 text-sm">
               <div className="flex items-center justify-between gap-2">
                 <h2 className="font-bold">
-                  {patient.email === null ? (
+                  {patient.email === "" ? (
                     patient.name
                   ) : (
                     <Link to={`/doctor/consultations?q=${encodeURIComponent(patient.email)}`} className="link" data-testid="patient-link">

@@ -10,7 +10,7 @@ import { type PhotoDescriptionRefusal, readPhotoDescription } from "~/domain/pho
 import { cleanLine } from "~/domain/text-hygiene";
 import { parseForm } from "~/forms";
 import type { TextKey } from "~/i18n";
-import type { getTranslator } from "~/i18n.server";
+import type { Translate } from "~/i18n.server";
 import type { SessionUser } from "~/server/auth/session.server";
 import { clientAddress } from "~/server/client-address.server";
 import { createDraft, saveDraftWords } from "~/server/consultations/drafts.server";
@@ -91,8 +91,6 @@ export async function receivePhotos(
   }
   return { ok: true, draftId, storedIds, refused };
 }
-
-type Translate = Awaited<ReturnType<typeof getTranslator>>;
 
 /** Each refused photo's reason, in the reader's language, naming the file. */
 export function refusalMessages(t: Translate, refused: Array<{ fileName: string; refusal: PhotoRefusal | "alreadySubmitted" }>) {

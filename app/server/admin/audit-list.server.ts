@@ -9,6 +9,7 @@ import type { PageRequest } from "~/domain/paging";
 import type { TextKey } from "~/i18n";
 import type { AuditAction } from "~/server/audit.server";
 import type { Database } from "~/server/db/client.server";
+import { shownName } from "~/server/db/profiles.server";
 import { contains } from "~/server/db/search.server";
 
 /** Every action the app writes, with its label; the compiler insists that a new action gets one here. */
@@ -152,6 +153,7 @@ export async function auditEntries(db: Database, filter: AuditFilter, page: Page
       actorEmail: users.email,
       actorFirstName: profiles.firstName,
       actorLastName: profiles.lastName,
+      actorClosedAt: users.closedAt,
     })
     .from(auditLog)
     .leftJoin(users, eq(users.id, auditLog.actorId))
@@ -168,8 +170,13 @@ export async function auditEntries(db: Database, filter: AuditFilter, page: Page
     ipAddress: row.ipAddress,
     details: readableDetails(row.details, t),
     createdAt: row.createdAt.toISOString(),
+    // A closed account (its own closing is audited with it as the actor) is named so, without its placeholder address.
     actor: row.actorId
-      ? { id: row.actorId, email: row.actorEmail ?? "", name: `${row.actorFirstName ?? ""} ${row.actorLastName ?? ""}`.trim() }
+      ? {
+          id: row.actorId,
+          email: row.actorClosedAt ? "" : (row.actorEmail ?? ""),
+          name: shownName(t, { firstName: row.actorFirstName, lastName: row.actorLastName, closedAt: row.actorClosedAt }),
+        }
       : null,
   }));
 }

@@ -3,13 +3,13 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 
 import { intakeOf } from "~/domain/consultation-request";
-import { getTranslator } from "~/i18n.server";
+import { getTranslator, type Translate } from "~/i18n.server";
 import { chatHistoryForAdmin } from "~/server/chat.server";
 import type { ConsultationRow } from "~/server/consultation-access.server";
 import { consultationForPage } from "~/server/consultation-view.server";
 import type { Database } from "~/server/db/client.server";
 import { feedbackOf } from "~/server/db/feedback.server";
-import { contactOf, profileName, shownName, type Translate } from "~/server/db/profiles.server";
+import { contactOf, profileName, shownName } from "~/server/db/profiles.server";
 import { listPhotos } from "~/server/files.server";
 import { photoCaption } from "~/server/guided-photos.server";
 import { intakeView } from "~/server/intake-words.server";

@@ -44,6 +44,7 @@ export async function registeredUsers(db: Database, tab: UserTab, page: PageRequ
       lastName: profiles.lastName,
       phone: profiles.phone,
       joinedAt: users.createdAt,
+      closedAt: users.closedAt,
       doctorStatus: doctors.status,
     })
     .from(users)

@@ -5,8 +5,8 @@ import { alias } from "drizzle-orm/sqlite-core";
 
 import { patientFeedback, profiles, users } from "~/db/schema";
 import type { PageRequest } from "~/domain/paging";
+import type { Translate } from "~/i18n.server";
 import type { Database } from "~/server/db/client.server";
-import { shownName, type Translate } from "~/server/db/profiles.server";
 import { contains } from "~/server/db/search.server";
 
 const patientProfile = alias(profiles, "patient_profile");
@@ -73,7 +73,7 @@ export async function feedbackForAdmins(db: Database, t: Translate, filter: Feed
     contact: row.allowContact && row.contactMethod ? { method: row.contactMethod, value: row.contactValue ?? "" } : null,
     // A closed account is named so, without its placeholder address.
     patient: row.patientClosedAt
-      ? { name: shownName(t, { firstName: null, lastName: null, closedAt: row.patientClosedAt }), email: "", phone: "" }
+      ? { name: t("privacyRights.closedAccount"), email: "", phone: "" }
       : person(row.patientFirstName, row.patientLastName, row.patientEmail, row.patientPhone),
     doctor: row.doctorEmail ? person(row.doctorFirstName, row.doctorLastName, row.doctorEmail, row.doctorPhone) : null,
   }));

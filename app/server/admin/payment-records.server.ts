@@ -7,13 +7,14 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { consultations, payments, profiles, refunds, users } from "~/db/schema";
 import { refundMadeOutside } from "~/domain/ledger";
 import type { PageRequest } from "~/domain/paging";
+import type { Translate } from "~/i18n.server";
 import { awaitingRefund } from "~/server/admin/overview.server";
 import { auditIfChanged } from "~/server/audit.server";
 import { clientAddress } from "~/server/client-address.server";
 import type { Database } from "~/server/db/client.server";
 import { insertWhere } from "~/server/db/insert-where.server";
 import type { ProviderAnswer } from "~/server/db/payments.server";
-import { shownName, type Translate } from "~/server/db/profiles.server";
+import { shownName } from "~/server/db/profiles.server";
 import { ledgerEntryStatements } from "~/server/money/ledger.server";
 
 const refunder = alias(profiles, "refunder_profile");

@@ -3,7 +3,6 @@ import { eq, inArray } from "drizzle-orm";
 
 import { profiles, users } from "~/db/schema";
 import type { Language } from "~/domain/languages";
-import type { getTranslator } from "~/i18n.server";
 import { inSlices } from "~/server/db/chunks.server";
 import type { Database } from "~/server/db/client.server";
 
@@ -14,14 +13,12 @@ export interface PersonName {
   closedAt: Date | null;
 }
 
-export type Translate = Awaited<ReturnType<typeof getTranslator>>;
-
 /**
  * How pages name a person to others: "First Last" (or the first name alone), or "Closed account" once
  * they closed it, since closing erased the name and a blank would look like a fault.
  */
 export function shownName(
-  t: Translate,
+  t: (key: "privacyRights.closedAccount") => string,
   person: { firstName: string | null; lastName: string | null; closedAt: Date | null } | null,
   { firstNameOnly = false } = {},
 ): string {
