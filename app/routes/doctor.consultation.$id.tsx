@@ -189,7 +189,9 @@ function DoctorConsultation({
   // The room admits only the patient and the assigned doctor, so this page joins it once the request is this doctor's.
   const listening = consultation.status !== "pending";
   const { status, reason, room } = useConsultationRoom(consultation.id, consultation.status, { enabled: listening });
-  const paidJustNow = status === "in_progress" && reason === "paid";
+  // Paid while this page was open: heard live, or found on (re)connecting by a page loaded before it
+  // (a socket that joined or came back after the payment hears the status, not the news).
+  const paidJustNow = status === "in_progress" && (reason === "paid" || consultation.status === "accepted_awaiting_payment");
   // Until this doctor accepts, the room is not theirs to join; the lobby says when the request is taken.
   const stillWaiting = useStillWaiting(consultation.id, consultation.status === "pending");
   // The confirmation shows for a few seconds after this page's own accept.

@@ -93,8 +93,10 @@ export default function Payment() {
   const navigate = useNavigate();
   const { consultationId, doctorFirstName, doctorCard, deadline, txRef } = useLoaderData<typeof loader>();
   const failed = useActionData<typeof action>();
-  const { status, reason } = useConsultationStatus(consultationId, "accepted_awaiting_payment");
-  const expired = status === "pending" && reason === "payment_expired";
+  const { status } = useConsultationStatus(consultationId, "accepted_awaiting_payment");
+  // This page is for a consultation awaiting payment, and only the window closing sends it back to
+  // "pending": heard live (with its reason) or found on (re)connecting after it closed.
+  const expired = status === "pending";
   useEffect(() => {
     if (status === "in_progress") navigate(`/patient/consultation/${consultationId}`);
   }, [status, consultationId, navigate]);

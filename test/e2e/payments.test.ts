@@ -5,12 +5,12 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import type { Page } from "playwright-core";
+import type { Page, WebSocketRoute } from "playwright-core";
 import { afterEach, describe, expect, inject, it } from "vitest";
 
 import { DEMO_PASSWORD } from "../../scripts/demo-data";
 import { expectAccessible } from "./accessibility";
-import { baseUrl, endJourneys, fillIntake, signIn, signUpNewPatient, startJourney } from "./journey";
+import { baseUrl, endJourneys, fillIntake, sendRequestDirectly, signIn, signUpNewPatient, startJourney } from "./journey";
 
 afterEach(endJourneys);
 
@@ -50,6 +50,38 @@ async function acceptFromDashboard(page: Page, complaint: string, origin = baseU
 }
 
 describe("paying, closing and rating", () => {
+  it("tells the doctor it was paid when their page's connection comes back only after the payment", async () => {
+    const doctor = await startJourney();
+    const patient = await startJourney();
+    await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
+    await doctor.page.waitForURL(/\/doctor\/dashboard$/);
+    await signUpNewPatient(patient.page, "Hanna");
+    const complaint = `Dry, cracked skin on my hands ${Date.now()}`;
+    await sendRequestDirectly(patient.page, complaint);
+    await acceptFromDashboard(doctor.page, complaint);
+
+    // The doctor's page opened again, its connection to the consultation held back (a dropped signal).
+    let held: WebSocketRoute | undefined;
+    await doctor.page.routeWebSocket(/\/parties\/consultation-room\//, (socket) => {
+      held = socket;
+    });
+    await doctor.page.reload();
+    await doctor.page.getByTestId("awaiting-payment").waitFor();
+    await expect.poll(() => held !== undefined).toBe(true);
+
+    await patient.page.goto(`${baseUrl}/patient/dashboard`);
+    await patient.page.getByTestId("pending-payment").filter({ hasText: complaint }).getByRole("link", { name: "Pay" }).click();
+    await patient.page.getByRole("button", { name: "Pay 150 ETB" }).click();
+    await patient.page.waitForURL(/\/dev\/payments\/checkout\//);
+    await patient.page.getByRole("button", { name: "Pay", exact: true }).click();
+    await patient.page.waitForURL(/\/patient\/consultation\//);
+
+    // The connection comes back after the news went out: the room says where things stand, and the page what happened.
+    held!.connectToServer();
+    await doctor.page.getByTestId("payment-received").waitFor();
+    expect(await doctor.page.getByTestId("payment-received").textContent()).toContain("Payment Received");
+  });
+
   it("the patient pays in the sandbox, the doctor ends with a summary, the patient rates it and deletes the photos", async () => {
     const doctor = await startJourney();
     const patient = await startJourney();
@@ -150,6 +182,40 @@ describe("paying, closing and rating", () => {
     expect(await patient.page.getByText("Consultation returned to the queue.").isVisible()).toBe(true);
     await doctor.page.goto(`${origin}/doctor/dashboard`);
     await doctor.page.getByTestId("waiting-request").filter({ hasText: complaint }).waitFor();
+  }, 120_000);
+
+  it("tells the patient the window closed when their page's connection comes back only after it did", async () => {
+    const origin = inject("shortWindowBaseUrl");
+    const doctor = await startJourney();
+    const patient = await startJourney();
+    // Every consultation socket of the patient's page passes through here; a lost one hears nothing.
+    const links: Array<{ socket: WebSocketRoute; openedOn: string; lost: boolean }> = [];
+    await patient.page.routeWebSocket(/\/parties\/consultation-room\//, (socket) => {
+      const link = { socket, openedOn: patient.page.url(), lost: false };
+      links.push(link);
+      socket.connectToServer().onMessage((message) => {
+        if (!link.lost) socket.send(message);
+      });
+    });
+    await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD, origin);
+    await doctor.page.waitForURL(/\/doctor\/dashboard$/);
+    await signUpNewPatient(patient.page, "Meron", origin);
+    const complaint = await sendRequestWithPhoto(patient.page, origin);
+    await acceptFromDashboard(doctor.page, complaint, origin);
+    await patient.page.waitForURL(/\/patient\/payment\//, { timeout: 10_000 });
+    // The payment page's own socket is open, then the signal drops.
+    await expect.poll(() => links.some((link) => /\/patient\/payment\//.test(link.openedOn))).toBe(true);
+    for (const link of links) link.lost = true;
+
+    // The window closes unheard: the request is back in the doctors' queue.
+    await doctor.page.goto(`${origin}/doctor/dashboard`);
+    await doctor.page.getByTestId("waiting-request").filter({ hasText: complaint }).waitFor({ timeout: 20_000 });
+    expect(await patient.page.getByText("Payment Time Expired").count()).toBe(0);
+
+    // The signal comes back (the socket reconnects): the page learns where things stand and says so.
+    for (const link of links) await link.socket.close({ code: 1012, reason: "Signal back" });
+    await patient.page.getByText("Payment Time Expired").waitFor();
+    expect(await patient.page.getByText("Consultation returned to the queue.").isVisible()).toBe(true);
   }, 120_000);
 
   it("works without JavaScript: paying in the sandbox and giving feedback", async () => {
