@@ -81,6 +81,11 @@ export abstract class SessionBoundRoom extends Server<Env> {
     await this.welcome(connection);
   }
 
+  /** A plain request the guard let through: the asker may connect (pages ask after a failed reconnect). */
+  override onRequest(): Response {
+    return new Response(null, { status: 204 });
+  }
+
   override async onClose(connection: Connection): Promise<void> {
     this.checkedAtChange.delete(connection.id);
     await unregisterConnections(this.db, this.roomClass, this.name, [connection.id]);

@@ -218,6 +218,45 @@ describe("paying, closing and rating", () => {
     expect(await patient.page.getByText("Consultation returned to the queue.").isVisible()).toBe(true);
   }, 120_000);
 
+  it("shows the doctor the request back in the queue when their page's connection comes back after the window closed", async () => {
+    const origin = inject("shortWindowBaseUrl");
+    const doctor = await startJourney();
+    const patient = await startJourney();
+    // The doctor's consultation sockets pass through here; a lost one hears nothing, not even its closing.
+    const links: Array<{ socket: WebSocketRoute; lost: boolean }> = [];
+    await doctor.page.routeWebSocket(/\/parties\/consultation-room\//, (socket) => {
+      const link = { socket, lost: false };
+      links.push(link);
+      const server = socket.connectToServer();
+      server.onMessage((message) => {
+        if (!link.lost) socket.send(message);
+      });
+      server.onClose((code, reason) => {
+        if (!link.lost) void socket.close({ code, reason });
+      });
+    });
+    await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD, origin);
+    await doctor.page.waitForURL(/\/doctor\/dashboard$/);
+    await signUpNewPatient(patient.page, "Saron", origin);
+    const complaint = `Peeling skin on my feet ${Date.now()}`;
+    await sendRequestDirectly(patient.page, complaint, origin);
+    await acceptFromDashboard(doctor.page, complaint, origin);
+    await expect.poll(() => links.length).toBeGreaterThan(0);
+    for (const link of links) link.lost = true;
+
+    // The window closes unheard (the patient never pays): the request is back in the doctors' queue.
+    const elsewhere = await doctor.page.context().newPage();
+    await elsewhere.goto(`${origin}/doctor/dashboard`);
+    await elsewhere.getByTestId("waiting-request").filter({ hasText: complaint }).waitFor({ timeout: 20_000 });
+    await elsewhere.close();
+    expect(await doctor.page.getByTestId("awaiting-payment").isVisible()).toBe(true);
+
+    // The signal comes back: the room no longer lets this doctor in, and the page learns why and shows the request as it is now.
+    for (const link of links) await link.socket.close({ code: 1012, reason: "Signal back" });
+    await doctor.page.getByRole("article").getByRole("button", { name: "Accept" }).waitFor();
+    expect(await doctor.page.getByTestId("awaiting-payment").count()).toBe(0);
+  }, 120_000);
+
   it("works without JavaScript: paying in the sandbox and giving feedback", async () => {
     const doctor = await startJourney();
     const patient = await startJourney({ javaScriptEnabled: false });

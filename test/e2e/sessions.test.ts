@@ -1,4 +1,4 @@
-import type { Page } from "playwright-core";
+import type { Page, WebSocketRoute } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { DEMO_PASSWORD } from "../../scripts/demo-data";
@@ -55,5 +55,38 @@ describe("a live page after its session ends", () => {
     await notice.getByRole("link", { name: "Sign in again" }).click();
     await doctor.page.waitForURL(/\/login\?redirect=/);
     expect(doctor.problems.join("\n")).toBe("");
+  });
+
+  it("a dashboard whose connection was lost while the doctor signed out elsewhere says so when it comes back", async () => {
+    const doctor = await startJourney();
+    // The dashboard's lobby sockets pass through here; a lost one hears nothing, not even its closing.
+    const links: Array<{ socket: WebSocketRoute; lost: boolean }> = [];
+    await doctor.page.routeWebSocket(/\/parties\/doctors-lobby\//, (socket) => {
+      const link = { socket, lost: false };
+      links.push(link);
+      const server = socket.connectToServer();
+      server.onMessage((message) => {
+        if (!link.lost) socket.send(message);
+      });
+      server.onClose((code, reason) => {
+        if (!link.lost) void socket.close({ code, reason });
+      });
+    });
+    await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
+    await doctor.page.waitForURL(/\/doctor\/dashboard$/);
+    await expect.poll(() => links.length).toBeGreaterThan(0);
+    for (const link of links) link.lost = true;
+
+    const otherTab = await doctor.browser.newPage();
+    await otherTab.goto(`${baseUrl}/doctor/dashboard`);
+    await otherTab.getByRole("button", { name: "Sign out" }).click();
+    await otherTab.waitForURL(/\/login$/);
+    const notice = doctor.page.getByRole("alert").filter({ hasText: "You have been signed out" });
+    expect(await notice.count()).toBe(0);
+
+    // The signal comes back: the room no longer lets this session in, and the page learns why.
+    for (const link of links) await link.socket.close({ code: 1012, reason: "Signal back" });
+    await notice.waitFor();
+    expect(await notice.textContent()).toContain("Your session has ended, so this page no longer updates.");
   });
 });

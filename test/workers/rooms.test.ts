@@ -77,6 +77,22 @@ describe("a consultation room", () => {
     expect((await connect(path)).status).toBe(401);
     expect((await connect(`/parties/consultation-room/${crypto.randomUUID()}`, { Cookie: patient.cookie })).status).toBe(404);
   });
+
+  it("tells a page why it was refused when asked with a plain request (a socket refused at the door only fails)", async () => {
+    const patient = await signedIn("patient");
+    const doctor = await signedIn("doctor");
+    const consultation = await createConsultation(patient.userId, "accepted_awaiting_payment", { doctorId: doctor.userId });
+    const path = `${ORIGIN}/parties/consultation-room/${consultation.id}`;
+    const ask = async (cookie?: string) => (await SELF.fetch(path, { headers: cookie ? { Cookie: cookie } : {} })).status;
+
+    expect(await ask(patient.cookie)).toBe(204);
+    expect(await ask(doctor.cookie)).toBe(204);
+    // The payment window closed: the doctor no longer takes part.
+    await db.update(consultations).set({ status: "pending", doctorId: null }).where(eq(consultations.id, consultation.id));
+    expect(await ask(doctor.cookie)).toBe(403);
+    expect(await ask(patient.cookie)).toBe(204);
+    expect(await ask()).toBe(401);
+  });
 });
 
 describe("the payment deadline alarm", () => {

@@ -1,4 +1,4 @@
-import { useRevalidator } from "@remix-run/react";
+import { useLocation, useNavigate } from "@remix-run/react";
 import type ReconnectingWebSocket from "partysocket/ws";
 import { useCallback, useMemo, useRef, useState } from "react";
 
@@ -49,7 +49,8 @@ export function useConsultationRoom(consultationId: string, initial: Consultatio
   const [online, setOnline] = useState<ChatSenderRole[] | null>(null);
   const listeners = useRef(new Set<RoomListener>());
   const socket = useRef<ReconnectingWebSocket | null>(null);
-  const revalidator = useRevalidator();
+  const navigate = useNavigate();
+  const location = useLocation();
   useRoomSocket({
     party: ROOMS.consultation.party,
     room: consultationId,
@@ -70,8 +71,9 @@ export function useConsultationRoom(consultationId: string, initial: Consultatio
       setOnline(null);
       listeners.current.forEach((listener) => listener.onClose());
     },
-    // A doctor whose accepted request went back to the queue: the page reloads what it shows.
-    onNoLongerParticipant: () => revalidator.revalidate(),
+    // A doctor whose accepted request went back to the queue: the page loads again what it shows,
+    // forgetting its own accept's answer too (a revalidation would keep it, and with it "Awaiting payment").
+    onNoLongerParticipant: () => navigate(`${location.pathname}${location.search}`, { replace: true, preventScrollReset: true }),
   });
   const listen = useCallback((listener: RoomListener) => {
     listeners.current.add(listener);

@@ -27,6 +27,10 @@ const FINAL_CLOSE_CODES: number[] = [ROOM_CLOSE_CODES.sessionEnded, ROOM_CLOSE_C
  * itself after a network loss and catches up, except when the room closes it for good: the session has
  * ended (the page says so), or the person no longer takes part. One socket per party and room while
  * enabled; the latest handlers always answer.
+ *
+ * A page that was away when that happened is refused at the door on reconnecting, which a browser sees
+ * only as a failed connection; so after an attempt that never opened it asks the same guard with a
+ * plain request, which answers with why (401: the session ended; 403: no longer taking part).
  */
 export function useRoomSocket({ party, room, enabled = true, ...handlers }: RoomSocketOptions) {
   const latest = useRef(handlers);
@@ -37,20 +41,40 @@ export function useRoomSocket({ party, room, enabled = true, ...handlers }: Room
     if (!enabled) return;
     // The page's own scheme: a secure page opens a secure socket, whatever its host is called.
     const scheme = window.location.protocol === "https:" ? "wss" : "ws";
-    const socket = new ReconnectingWebSocket(
-      `${scheme}://${window.location.host}/parties/${party}/${encodeURIComponent(room)}`,
-      undefined,
-      {
-        shouldReconnectOnClose: (event) => !FINAL_CLOSE_CODES.includes(event.code),
-      },
-    );
-    socket.addEventListener("open", () => latest.current.onOpen?.(socket));
+    const path = `/parties/${party}/${encodeURIComponent(room)}`;
+    const socket = new ReconnectingWebSocket(`${scheme}://${window.location.host}${path}`, undefined, {
+      shouldReconnectOnClose: (event) => !FINAL_CLOSE_CODES.includes(event.code),
+    });
+    let openedSinceLastClose = false;
+    let over = false;
+    /** The room is done with this page, for the reason `code` gives: no more reconnecting. */
+    const endFor = (code: number) => {
+      if (over) return;
+      over = true;
+      socket.close();
+      if (code === ROOM_CLOSE_CODES.sessionEnded) markSessionEnded();
+      if (code === ROOM_CLOSE_CODES.noLongerParticipant) latest.current.onNoLongerParticipant?.();
+    };
+    const askWhyRefused = async () => {
+      const answer = await fetch(path, { cache: "no-store" }).catch(() => null);
+      if (answer?.status === 401) endFor(ROOM_CLOSE_CODES.sessionEnded);
+      if (answer?.status === 403) endFor(ROOM_CLOSE_CODES.noLongerParticipant);
+    };
+    socket.addEventListener("open", () => {
+      openedSinceLastClose = true;
+      latest.current.onOpen?.(socket);
+    });
     socket.addEventListener("message", (message: MessageEvent) => latest.current.onMessage(message.data));
     socket.addEventListener("close", (event: CloseEvent) => {
-      if (event.code === ROOM_CLOSE_CODES.sessionEnded) markSessionEnded();
-      if (event.code === ROOM_CLOSE_CODES.noLongerParticipant) latest.current.onNoLongerParticipant?.();
       latest.current.onClose?.();
+      if (FINAL_CLOSE_CODES.includes(event.code)) return endFor(event.code);
+      const neverOpened = !openedSinceLastClose;
+      openedSinceLastClose = false;
+      if (neverOpened && !over) void askWhyRefused();
     });
-    return () => socket.close();
+    return () => {
+      over = true;
+      socket.close();
+    };
   }, [party, room, enabled]);
 }
