@@ -80,7 +80,7 @@ describe("paying, closing and rating", () => {
     held!.connectToServer();
     await doctor.page.getByTestId("payment-received").waitFor();
     expect(await doctor.page.getByTestId("payment-received").textContent()).toContain("Payment Received");
-  });
+  }, 60_000);
 
   it("the patient pays in the sandbox, the doctor ends with a summary, the patient rates it and deletes the photos", async () => {
     const doctor = await startJourney();
