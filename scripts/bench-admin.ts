@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { benchAccount, inserts, printLatencies, serveSeeded } from "./bench-stack.ts";
+import { benchAccount, inserts, printLatencies, SEED_COLUMNS, serveSeeded } from "./bench-stack.ts";
 import { benchPort } from "./local-stack.ts";
 
 const PORT = benchPort(8896);
@@ -102,23 +102,7 @@ try {
       ],
       consultations,
     ),
-    ...inserts(
-      "payments",
-      [
-        "id",
-        "consultation_id",
-        "patient_id",
-        "tx_ref",
-        "provider",
-        "amount_santim",
-        "currency",
-        "status",
-        "paid_at",
-        "created_at",
-        "updated_at",
-      ],
-      payments,
-    ),
+    ...inserts("payments", SEED_COLUMNS.payment, payments),
     ...inserts(
       "patient_feedback",
       ["id", "consultation_id", "patient_id", "doctor_id", "rating", "feedback_message", "created_at"],

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 
 import { escrowReleased, type LedgerEntry, paymentCaptured } from "../app/domain/ledger.ts";
 import { CONSULTATION_FEE_SANTIM } from "../app/domain/money.ts";
-import { benchAccount, inserts } from "./bench-stack.ts";
+import { benchAccount, inserts, SEED_COLUMNS } from "./bench-stack.ts";
 
 /** The sandbox's charge on a fee (3.5 %), as its captures record it. */
 const SANDBOX_CHARGE_SANTIM = 525;
@@ -126,52 +126,15 @@ export function loadPlatform(counts: { doctors: number; patients: number; consul
       ["doctor_id", "bank_code", "bank_name", "account_name", "account_number", "created_at", "updated_at"],
       payoutAccountRows(doctors, now),
     ),
-    ...inserts(
-      "consultations",
-      [
-        "id",
-        "patient_id",
-        "doctor_id",
-        "status",
-        "priority",
-        "title",
-        "main_concern",
-        "accepted_at",
-        "started_at",
-        "completed_at",
-        "created_at",
-        "updated_at",
-      ],
-      rows.consultationRows,
-    ),
-    ...inserts(
-      "payments",
-      [
-        "id",
-        "consultation_id",
-        "patient_id",
-        "tx_ref",
-        "provider",
-        "amount_santim",
-        "currency",
-        "status",
-        "paid_at",
-        "created_at",
-        "updated_at",
-      ],
-      rows.payments,
-    ),
+    ...inserts("consultations", SEED_COLUMNS.consultation, rows.consultationRows),
+    ...inserts("payments", SEED_COLUMNS.payment, rows.payments),
     ...inserts(
       "escrows",
       ["consultation_id", "payment_id", "doctor_id", "amount_santim", "status", "released_at", "created_at", "updated_at"],
       rows.escrows,
     ),
-    ...inserts(
-      "ledger_entries",
-      ["id", "idempotency_key", "kind", "consultation_id", "doctor_id", "payment_id", "created_at"],
-      rows.entries,
-    ),
-    ...inserts("ledger_lines", ["id", "entry_id", "account", "subject", "amount_santim"], rows.lines),
+    ...inserts("ledger_entries", SEED_COLUMNS.ledgerEntry, rows.entries),
+    ...inserts("ledger_lines", SEED_COLUMNS.ledgerLine, rows.lines),
   ];
   return { admin, doctors, patients, statements };
 }

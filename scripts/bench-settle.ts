@@ -12,7 +12,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { benchAccount, inserts } from "./bench-stack.ts";
+import { benchAccount, inserts, SEED_COLUMNS } from "./bench-stack.ts";
 import { benchPort, PROJECT_ROOT, run, startDevServer } from "./local-stack.ts";
 
 const PORT = benchPort(8899);
@@ -113,44 +113,11 @@ function seedStatements(now: number) {
   }
   return [
     ...[...doctors, ...patients].flatMap((account) => account.statements),
-    ...inserts(
-      "consultations",
-      [
-        "id",
-        "patient_id",
-        "doctor_id",
-        "status",
-        "priority",
-        "title",
-        "main_concern",
-        "accepted_at",
-        "started_at",
-        "completed_at",
-        "created_at",
-        "updated_at",
-      ],
-      consultations,
-    ),
-    ...inserts(
-      "payments",
-      [
-        "id",
-        "consultation_id",
-        "patient_id",
-        "tx_ref",
-        "provider",
-        "amount_santim",
-        "currency",
-        "status",
-        "paid_at",
-        "created_at",
-        "updated_at",
-      ],
-      payments,
-    ),
+    ...inserts("consultations", SEED_COLUMNS.consultation, consultations),
+    ...inserts("payments", SEED_COLUMNS.payment, payments),
     ...inserts("escrows", ["consultation_id", "payment_id", "doctor_id", "amount_santim", "status", "created_at", "updated_at"], escrows),
-    ...inserts("ledger_entries", ["id", "idempotency_key", "kind", "consultation_id", "doctor_id", "payment_id", "created_at"], entries),
-    ...inserts("ledger_lines", ["id", "entry_id", "account", "subject", "amount_santim"], lines),
+    ...inserts("ledger_entries", SEED_COLUMNS.ledgerEntry, entries),
+    ...inserts("ledger_lines", SEED_COLUMNS.ledgerLine, lines),
   ];
 }
 

@@ -32,6 +32,39 @@ export function benchAccount(role: "doctor" | "patient" | "admin", index: number
 }
 
 /** Rows as multi-row INSERTs of 200 each: one statement per batch keeps the seed file quick to run. */
+/** The columns of a row the benches' seeds write to these tables, in the order their rows list them. */
+export const SEED_COLUMNS = {
+  consultation: [
+    "id",
+    "patient_id",
+    "doctor_id",
+    "status",
+    "priority",
+    "title",
+    "main_concern",
+    "accepted_at",
+    "started_at",
+    "completed_at",
+    "created_at",
+    "updated_at",
+  ],
+  payment: [
+    "id",
+    "consultation_id",
+    "patient_id",
+    "tx_ref",
+    "provider",
+    "amount_santim",
+    "currency",
+    "status",
+    "paid_at",
+    "created_at",
+    "updated_at",
+  ],
+  ledgerEntry: ["id", "idempotency_key", "kind", "consultation_id", "doctor_id", "payment_id", "created_at"],
+  ledgerLine: ["id", "entry_id", "account", "subject", "amount_santim"],
+};
+
 export function inserts(table: string, columns: string[], rows: Array<Array<string | number | null>>) {
   const literal = (value: string | number | null) => (value === null ? "NULL" : typeof value === "number" ? String(value) : quote(value));
   const statements: string[] = [];
