@@ -65,11 +65,11 @@ try {
       title,
       title,
       acceptedAt,
-      deadline,
       startedAt,
       completedAt,
       createdAt,
       createdAt,
+      deadline,
     ]);
     if (startedAt)
       payments.push([randomUUID(), id, patient.id, `bench-${index}`, "sandbox", 150, "ETB", "paid", startedAt, createdAt, startedAt]);
@@ -83,25 +83,7 @@ try {
 
   const server = await serveSeeded(PORT, stateDir, [
     ...[admin, ...doctors, ...patients].flatMap((account) => account.statements),
-    ...inserts(
-      "consultations",
-      [
-        "id",
-        "patient_id",
-        "doctor_id",
-        "status",
-        "priority",
-        "title",
-        "main_concern",
-        "accepted_at",
-        "payment_deadline_at",
-        "started_at",
-        "completed_at",
-        "created_at",
-        "updated_at",
-      ],
-      consultations,
-    ),
+    ...inserts("consultations", [...SEED_COLUMNS.consultation, "payment_deadline_at"], consultations),
     ...inserts("payments", SEED_COLUMNS.payment, payments),
     ...inserts(
       "patient_feedback",
