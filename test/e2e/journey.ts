@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import type { BrowserContext, Locator, Page } from "playwright-core";
+import type { BrowserContext, Locator, Page, WebSocketRoute } from "playwright-core";
 import { afterAll, expect, inject } from "vitest";
 
 import { closeSharedBrowser, openBrowser } from "./chromium";
@@ -153,4 +153,25 @@ export async function waitingCount(page: Page) {
   const shown = (await badge.textContent()) ?? "";
   if (/^\d+$/.test(shown)) return Number(shown);
   return page.getByTestId("waiting-request").count();
+}
+
+/**
+ * Routes `page`'s sockets to rooms of `party` through links a journey can drop: a lost link passes nothing
+ * from the room to the page, not even its closing (a phone out of signal); closing it brings the
+ * page's reconnect. Each link knows the page it was opened on.
+ */
+export async function droppableSockets(page: Page, party: string) {
+  const links: Array<{ socket: WebSocketRoute; openedOn: string; lost: boolean }> = [];
+  await page.routeWebSocket(new RegExp(`/parties/${party}/`), (socket) => {
+    const link = { socket, openedOn: page.url(), lost: false };
+    links.push(link);
+    const server = socket.connectToServer();
+    server.onMessage((message) => {
+      if (!link.lost) socket.send(message);
+    });
+    server.onClose((code, reason) => {
+      if (!link.lost) void socket.close({ code, reason });
+    });
+  });
+  return links;
 }

@@ -1,8 +1,8 @@
-import type { Page, WebSocketRoute } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { DEMO_PASSWORD } from "../../scripts/demo-data";
-import { baseUrl, endJourneys, fillIntake, signIn, startJourney } from "./journey";
+import { baseUrl, droppableSockets, endJourneys, fillIntake, signIn, startJourney } from "./journey";
 
 afterEach(endJourneys);
 
@@ -59,19 +59,8 @@ describe("a live page after its session ends", () => {
 
   it("a dashboard whose connection was lost while the doctor signed out elsewhere says so when it comes back", async () => {
     const doctor = await startJourney();
-    // The dashboard's lobby sockets pass through here; a lost one hears nothing, not even its closing.
-    const links: Array<{ socket: WebSocketRoute; lost: boolean }> = [];
-    await doctor.page.routeWebSocket(/\/parties\/doctors-lobby\//, (socket) => {
-      const link = { socket, lost: false };
-      links.push(link);
-      const server = socket.connectToServer();
-      server.onMessage((message) => {
-        if (!link.lost) socket.send(message);
-      });
-      server.onClose((code, reason) => {
-        if (!link.lost) void socket.close({ code, reason });
-      });
-    });
+    // The dashboard's lobby sockets pass through links the journey can drop.
+    const links = await droppableSockets(doctor.page, "doctors-lobby");
     await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
     await doctor.page.waitForURL(/\/doctor\/dashboard$/);
     await expect.poll(() => links.length).toBeGreaterThan(0);
