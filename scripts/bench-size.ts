@@ -10,7 +10,14 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "no
 import { basename, join } from "node:path";
 import { gzipSync } from "node:zlib";
 
-import { type Browser, type BrowserContext, chromium, type Page, type Response as PageResponse } from "playwright-core";
+import {
+  type Browser,
+  type BrowserContext,
+  chromium,
+  type Page,
+  type Request as PageRequest,
+  type Response as PageResponse,
+} from "playwright-core";
 
 import { auditInBothLanguages } from "../test/e2e/accessibility.ts";
 import { CHROMIUM_PATH, ensureChromium, LAUNCH_ARGS, launchWithoutEthiopicFonts } from "../test/e2e/chromium.ts";
@@ -168,16 +175,34 @@ function pageRoutes() {
 
 type StorageState = Awaited<ReturnType<BrowserContext["storageState"]>>;
 
-/** The cookies of a signed-in `as`, so each measured visit can start from an empty cache yet signed in. */
-async function signIn(browser: Browser, as: Exclude<Visitor, "payer">, baseUrl: string): Promise<StorageState | undefined> {
+/**
+ * The cookies of a signed-in `as`, so each measured visit can start from an empty cache yet signed in.
+ * A sign-in that has not landed after 30 s is tried once more, after printing where it stood and what
+ * was still loading: such a stall has been seen a few times, never reproduced alone (45 sign-ins in a
+ * row landed within 3 s each), and this is setup, not a measurement.
+ */
+async function signIn(browser: Browser, as: Exclude<Visitor, "payer">, baseUrl: string, attempt = 1): Promise<StorageState | undefined> {
   if (as === "anonymous") return undefined;
   const context = await browser.newContext();
   const page = await context.newPage();
+  const loading = new Map<string, number>();
+  page.on("request", (request) => loading.set(`${request.method()} ${request.url()}`, Date.now()));
+  const settled = (request: PageRequest) => loading.delete(`${request.method()} ${request.url()}`);
+  page.on("requestfinished", settled);
+  page.on("requestfailed", settled);
   await page.goto(`${baseUrl}/login`);
   await page.getByLabel("Email").fill(SIGN_INS[as].email);
   await page.getByLabel("Password", { exact: true }).fill(DEMO_PASSWORD);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.waitForURL(SIGN_INS[as].landsOn);
+  try {
+    await page.waitForURL(SIGN_INS[as].landsOn, { timeout: 30_000 });
+  } catch (error) {
+    const stillLoading = [...loading].map(([request, since]) => `${request} (${Date.now() - since} ms)`).join(", ") || "nothing";
+    console.error(`Signing in as ${as} did not land in 30 s (attempt ${attempt}): on ${page.url()}; still loading: ${stillLoading}`);
+    await context.close();
+    if (attempt > 1) throw error;
+    return signIn(browser, as, baseUrl, attempt + 1);
+  }
   const state = await context.storageState();
   await context.close();
   return state;
