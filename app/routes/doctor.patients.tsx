@@ -7,7 +7,7 @@ import { groupByPatient } from "~/domain/my-patients";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireActiveDoctor } from "~/server/auth/guards.server";
 import { doctorConsultations } from "~/server/db/consultation-lists.server";
-import { shownName } from "~/server/db/profiles.server";
+import { shownEmail, shownName } from "~/server/db/profiles.server";
 
 // Active doctors: "My Patients", grouped from their own consultations.
 export async function loader(args: LoaderFunctionArgs) {
@@ -20,8 +20,8 @@ export async function loader(args: LoaderFunctionArgs) {
     rows.map((row) => ({
       patientId: row.patientId,
       patientName: shownName(t, { firstName: row.patientFirstName, lastName: row.patientLastName, closedAt: row.patientClosedAt }),
-      // A closed account's address is a placeholder: neither shown nor searched for.
-      patientEmail: row.patientClosedAt ? "" : (row.patientEmail ?? ""),
+      // A closed account shows no address, and My Patients links no search for it.
+      patientEmail: shownEmail({ email: row.patientEmail, closedAt: row.patientClosedAt }),
       status: row.status,
       createdAt: row.createdAt,
       completedAt: row.completedAt,

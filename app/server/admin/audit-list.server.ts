@@ -9,7 +9,7 @@ import type { PageRequest } from "~/domain/paging";
 import type { TextKey } from "~/i18n";
 import type { AuditAction } from "~/server/audit.server";
 import type { Database } from "~/server/db/client.server";
-import { shownName } from "~/server/db/profiles.server";
+import { shownEmail, shownName } from "~/server/db/profiles.server";
 import { contains } from "~/server/db/search.server";
 
 /** Every action the app writes, with its label; the compiler insists that a new action gets one here. */
@@ -174,7 +174,7 @@ export async function auditEntries(db: Database, filter: AuditFilter, page: Page
     actor: row.actorId
       ? {
           id: row.actorId,
-          email: row.actorClosedAt ? "" : (row.actorEmail ?? ""),
+          email: shownEmail({ email: row.actorEmail, closedAt: row.actorClosedAt }),
           name: shownName(t, { firstName: row.actorFirstName, lastName: row.actorLastName, closedAt: row.actorClosedAt }),
         }
       : null,

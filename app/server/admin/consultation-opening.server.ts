@@ -9,7 +9,7 @@ import type { ConsultationRow } from "~/server/consultation-access.server";
 import { consultationForPage } from "~/server/consultation-view.server";
 import type { Database } from "~/server/db/client.server";
 import { feedbackOf } from "~/server/db/feedback.server";
-import { contactOf, profileName, shownName } from "~/server/db/profiles.server";
+import { contactOf, profileName, shownEmail, shownName } from "~/server/db/profiles.server";
 import { listPhotos } from "~/server/files.server";
 import { photoCaption } from "~/server/guided-photos.server";
 import { intakeView } from "~/server/intake-words.server";
@@ -17,8 +17,7 @@ import { intakeView } from "~/server/intake-words.server";
 async function person(db: Database, t: Translate, userId: string | null) {
   if (!userId) return null;
   const [name, contact] = await Promise.all([profileName(db, userId), contactOf(db, userId)]);
-  // A closed account's address is a placeholder nobody can write to.
-  return { name: shownName(t, name), email: name?.closedAt ? "" : (contact?.email ?? "") };
+  return { name: shownName(t, name), email: shownEmail({ email: contact?.email, closedAt: name?.closedAt }) };
 }
 
 /** Everything the admin's read-only view shows of a consultation. */

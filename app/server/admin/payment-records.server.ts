@@ -14,7 +14,7 @@ import { clientAddress } from "~/server/client-address.server";
 import type { Database } from "~/server/db/client.server";
 import { insertWhere } from "~/server/db/insert-where.server";
 import type { ProviderAnswer } from "~/server/db/payments.server";
-import { shownName } from "~/server/db/profiles.server";
+import { shownEmail, shownName } from "~/server/db/profiles.server";
 import { ledgerEntryStatements } from "~/server/money/ledger.server";
 
 const refunder = alias(profiles, "refunder_profile");
@@ -81,8 +81,7 @@ export async function paymentsForAdmins(db: Database, t: Translate, page: PageRe
       : null,
     patient: {
       name: shownName(t, { firstName: row.patientFirstName, lastName: row.patientLastName, closedAt: row.patientClosedAt }),
-      // A closed account's address is a placeholder nobody can write to.
-      email: row.patientClosedAt ? "" : (row.patientEmail ?? ""),
+      email: shownEmail({ email: row.patientEmail, closedAt: row.patientClosedAt }),
     },
   }));
 }

@@ -27,6 +27,11 @@ export function shownName(
   return (firstNameOnly ? (person.firstName ?? "") : `${person.firstName ?? ""} ${person.lastName ?? ""}`).trim();
 }
 
+/** A person's address as pages show it to others: none for a closed account (its address is a placeholder nobody can write to). */
+export function shownEmail(person: { email: string | null | undefined; closedAt: Date | null | undefined }): string {
+  return person.closedAt ? "" : (person.email ?? "");
+}
+
 /** The names of `userIds`, by id (ids without a profile are left out). */
 async function profileNames(db: Database, userIds: Array<string | null | undefined>): Promise<Map<string, PersonName>> {
   const ids = [...new Set(userIds.filter((id): id is string => typeof id === "string"))];

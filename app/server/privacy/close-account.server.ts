@@ -1,10 +1,10 @@
 // A patient closes their account (docs/decisions/0037). Refused while a consultation is open or money
 // is not settled. Otherwise one D1 batch does it all or nothing: the account is marked closed and its
 // email replaced (no one can sign in to it again), name and phone erased, the password, Google link,
-// one-time links, Telegram link, notifications and the mail sent before deleted, every consultation record dated for its
-// purge, the contact a rating left and the contact-form messages sent from its address erased, the confirmation queued to the
-// address it had, and the closing audited. Then every session
-// ends (its sockets too), the drafts go with their photos (one not reached goes with the next
+// one-time links, Telegram link, notifications and the mail sent before deleted, every consultation
+// record dated for its purge, the contact a rating left and the contact-form messages sent from its
+// address erased, the confirmation queued to the address it had, and the closing audited. Then every
+// session ends (its sockets too), the drafts go with their photos (one not reached goes with the next
 // housekeeping run, which takes any draft of a closed account), and the mail goes out.
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { and, eq, isNull, max, ne, type SQL, sql } from "drizzle-orm";
