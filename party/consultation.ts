@@ -4,8 +4,10 @@
 // socket lives no longer than its session (session-bound-room.ts).
 // It also holds the consultation's chat (chat-log.ts): messages come from a participant's socket or
 // from the server (a photo uploaded, a form sent without JavaScript), and both ways go through
-// `take`, which reads the consultation from D1 each time, so a status change is never missed. Both
-// people hear who of them is connected (presence).
+// `take`, which checks the consultation before a message is stored. A socket's message may trust what
+// D1 said a moment ago (ADR 0042): every change a person can make tells the room at once, and a fresh
+// read is started beside the messages, so a chat rarely waits for D1. Both people hear who of them is
+// connected (presence).
 import { eq } from "drizzle-orm";
 import type { Connection, WSMessage } from "partyserver";
 
@@ -28,6 +30,13 @@ import { ChatLog } from "./chat-log";
 import { type Listeners, SessionBoundRoom } from "./session-bound-room";
 
 const PAYMENT_WAKE_UP = "payment";
+/**
+ * How long a socket's message may trust what D1 said (ADR 0042). The room is told of every change at
+ * once; this only bounds a change it was not told of (a crash between a write and its news).
+ */
+export const TRUSTED_READ_MS = 10_000;
+/** Past this age, a socket's message starts a fresh read beside it (and does not wait for it). */
+const REFRESH_AFTER_MS = 5_000;
 
 export class ConsultationRoom extends SessionBoundRoom {
   protected readonly roomClass = ROOMS.consultation.className;
@@ -39,6 +48,11 @@ export class ConsultationRoom extends SessionBoundRoom {
    * stored, and must not be overtaken by the next one (nor a newcomer's history by a message).
    */
   private chatTurn: Promise<unknown> = Promise.resolve();
+  /** D1's last answer, and when its read started. */
+  private lastRead: { read: ConsultationRead; startedAtMs: number } | undefined;
+  /** Moves whenever the room is told something changed: a read started before that is not kept. */
+  private toldCount = 0;
+  private refreshing = false;
 
   override onStart(): void {
     this.chat.create();
@@ -64,12 +78,16 @@ export class ConsultationRoom extends SessionBoundRoom {
     const { userId } = connection.state;
     if (event.type === "catch_up") {
       await this.inTurn(async () => {
-        if ((await this.liveConnections([connection])).length) connection.send(this.historyEvent(event.afterId));
+        const listening = this.trustedRead().then(listenersOf);
+        if ((await this.liveConnections([connection], listening)).length) connection.send(this.historyEvent(event.afterId));
       });
       return;
     }
     const outcome = await this.inTurn(() =>
-      this.take({ senderId: userId, kind: "text", text: event.text, fileId: null }, { from: connection, clientId: event.clientId }),
+      this.take(
+        { senderId: userId, kind: "text", text: event.text, fileId: null },
+        { from: connection, clientId: event.clientId, trusting: true },
+      ),
     );
     if (outcome && !outcome.ok && outcome.reason !== "not_found") {
       connection.send(
@@ -126,21 +144,27 @@ export class ConsultationRoom extends SessionBoundRoom {
     await this.wakeUpAt(PAYMENT_WAKE_UP, outcome.kind === "not_yet" ? outcome.deadline : null);
   }
 
-  /** Tells both participants (a status moved: accepted, paid, completed…). */
+  /** Tells both participants (a status moved: accepted, paid, completed…), as D1 has it now. */
   async announce(event: ConsultationRoomEvent): Promise<void> {
+    this.forgetLastRead();
     await this.sendToLive(JSON.stringify(event));
   }
 
+  override async endSessions(sessionIds: string[]): Promise<void> {
+    this.forgetLastRead();
+    await super.endSessions(sessionIds);
+  }
+
   /**
-   * Stores a message if its sender may send it now (as D1 says at this moment) and it is a message at
-   * all, then gives it to both people. A socket whose session has ended is closed and its message
-   * dropped (null).
+   * Stores a message if its sender may send it now (as D1 says, or said a moment ago when `trusting`)
+   * and it is a message at all, then gives it to both people. A socket whose session has ended is
+   * closed and its message dropped (null).
    */
   private async take(
     draft: ChatDraft,
-    { from, clientId = null }: { from?: Connection<RoomIdentity>; clientId?: string | null },
+    { from, clientId = null, trusting = false }: { from?: Connection<RoomIdentity>; clientId?: string | null; trusting?: boolean },
   ): Promise<ChatPostOutcome | null> {
-    const [consultation, live] = await this.consultationAndLiveConnections();
+    const [consultation, live] = await this.consultationAndLiveConnections(trusting ? this.trustedRead() : this.consultationRead());
     if (from && !live.includes(from)) return null;
     if (!consultation) return { ok: false, reason: "not_found" };
     // Sent again (its echo was lost): the sender hears it arrived; nobody gets it twice.
@@ -215,9 +239,8 @@ export class ConsultationRoom extends SessionBoundRoom {
     for (const connection of live) connection.send(event);
   }
 
-  /** The consultation as D1 has it now, and the connections still live by it (one read of it serves both). */
-  private async consultationAndLiveConnections() {
-    const reading = this.consultationRead();
+  /** The consultation as `reading` (D1 now, by default) has it, and the connections still live by it. */
+  private async consultationAndLiveConnections(reading = this.consultationRead()) {
     const [{ consultation }, live] = await Promise.all([reading, this.liveConnections(undefined, reading.then(listenersOf))]);
     return [consultation, live] as const;
   }
@@ -244,14 +267,43 @@ export class ConsultationRoom extends SessionBoundRoom {
   }
 
   /**
-   * The consultation as D1 has it now (never kept, so a status change is seen at once), with D1's
-   * count of session changes in the same query: every chat message needs both, and one trip to D1.
+   * The consultation as D1 has it now, with D1's count of session changes in the same query: a chat
+   * message needs both, in one trip to D1. Kept for `trustedRead` unless the room was told of a change
+   * while it was read (or a later read has answered already).
    */
   private async consultationRead(): Promise<ConsultationRead> {
+    const toldCount = this.toldCount;
+    const startedAtMs = Date.now();
     const [row] = await (this.consultationQuery ??= this.prepareConsultationQuery()).all();
-    if (!row) return { consultation: undefined, sessionChanges: null };
-    const { sessionChanges, ...consultation } = row;
-    return { consultation, sessionChanges };
+    let read: ConsultationRead = { consultation: undefined, sessionChanges: null };
+    if (row) {
+      const { sessionChanges, ...consultation } = row;
+      read = { consultation, sessionChanges };
+    }
+    if (toldCount === this.toldCount && startedAtMs >= (this.lastRead?.startedAtMs ?? 0)) this.lastRead = { read, startedAtMs };
+    return read;
+  }
+
+  /**
+   * What D1 said at most TRUSTED_READ_MS ago, for a socket's message; past REFRESH_AFTER_MS a fresh
+   * read starts beside it, so the next message finds one without waiting. Read now when there is none.
+   */
+  private async trustedRead(): Promise<ConsultationRead> {
+    const ageMs = this.lastRead ? Date.now() - this.lastRead.startedAtMs : Infinity;
+    if (!this.lastRead || ageMs >= TRUSTED_READ_MS) return this.consultationRead();
+    if (ageMs >= REFRESH_AFTER_MS && !this.refreshing) {
+      this.refreshing = true;
+      void this.consultationRead()
+        .catch((error: unknown) => console.error(JSON.stringify({ event: "room_read_failed", room: this.name, error: String(error) })))
+        .finally(() => (this.refreshing = false));
+    }
+    return this.lastRead.read;
+  }
+
+  /** The room was told of a change: nothing read before it is trusted. */
+  private forgetLastRead(): void {
+    this.toldCount += 1;
+    this.lastRead = undefined;
   }
 }
 

@@ -5,6 +5,7 @@
 //   session has ended (or whose doctor was made inactive), or whose person no longer takes part in
 //   the room, is closed instead of being sent to; a new connection is checked the same way first.
 //   The check reads one count when no session could have ended since the last (docs/decisions/0040);
+//   a consultation room's chat may pass in what D1 said a moment ago (docs/decisions/0042);
 // - the room wakes at the earliest moment one of its sessions could lapse and checks again.
 // The room's one alarm serves several named wake-ups (this sweep; the payment deadline in a
 // consultation room), each kept in storage.

@@ -4,7 +4,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { getServerByName } from "partyserver";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import { consultationFiles, consultations, patientFeedback } from "~/db/schema";
 import { MAX_CHAT_MESSAGE_CHARS, MAX_CHAT_MESSAGES_PER_MINUTE } from "~/domain/constants";
@@ -12,7 +12,7 @@ import type { ConsultationStatus } from "~/domain/consultation-status";
 import type { ChatMessage, ConsultationRoomEvent } from "~/realtime/protocol";
 
 import { ChatLog } from "../../party/chat-log";
-import type { ConsultationRoom } from "../../party/consultation";
+import { type ConsultationRoom, TRUSTED_READ_MS } from "../../party/consultation";
 import { Visitor } from "./browser-like";
 import { createConsultation, db, ORIGIN, signedIn } from "./fixtures";
 import { EXE_BYTES, largeJpeg, photoFile, PNG_BYTES } from "./photos";
@@ -253,6 +253,25 @@ describe("the consultation room's chat", () => {
     expect(await say(doctorSocket, "After the end")).toMatchObject({ type: "send_refused", reason: "not_in_progress" });
     socket.close();
     doctorSocket.close();
+  });
+
+  it("hears of a change nobody told the room within ten seconds: after that a message is refused", async () => {
+    const { patient, consultation } = await consultationBetween();
+    const socket = await joined(consultation.id, patient.cookie);
+    expect((await say(socket, "Before the end")).type).toBe("message");
+    // Ended behind the room's back (as if the Worker that wrote it died before telling the room).
+    await db.update(consultations).set({ status: "completed", completedAt: new Date() }).where(eq(consultations.id, consultation.id));
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.now() + TRUSTED_READ_MS);
+      expect(await say(socket, "Ten seconds on")).toMatchObject({ type: "send_refused", reason: "not_in_progress" });
+    } finally {
+      vi.useRealTimers();
+    }
+    expect((await (await roomOf(consultation.id)).chatSnapshot(EVERY_MESSAGE)).messages.map((message) => message.text)).toEqual([
+      "Before the end",
+    ]);
+    socket.close();
   });
 
   it("gives a page that reconnects only what it missed since its last message", async () => {
