@@ -198,7 +198,10 @@ async function signIn(browser: Browser, as: Exclude<Visitor, "payer">, baseUrl: 
     await page.waitForURL(SIGN_INS[as].landsOn, { timeout: 30_000 });
   } catch (error) {
     const stillLoading = [...loading].map(([request, since]) => `${request} (${Date.now() - since} ms)`).join(", ") || "nothing";
-    console.error(`Signing in as ${as} did not land in 30 s (attempt ${attempt}): on ${page.url()}; still loading: ${stillLoading}`);
+    const slowAnswers = server?.slowRequests(5_000).join("; ") || "none";
+    console.error(
+      `Signing in as ${as} did not land in 30 s (attempt ${attempt}): on ${page.url()}; still loading: ${stillLoading}; answered after 5 s or more: ${slowAnswers}`,
+    );
     await context.close();
     if (attempt > 1) throw error;
     return signIn(browser, as, baseUrl, attempt + 1);

@@ -5,6 +5,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFi
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 
 import {
   buildSeedSql,
@@ -204,6 +205,18 @@ export interface DevServer {
   url: string;
   process: ChildProcess;
   stop(): Promise<void>;
+  /** The requests wrangler logged as answered after `thresholdMs` or more, as it logged them. */
+  slowRequests(thresholdMs: number): string[];
+}
+
+/** wrangler's request log line: `POST /register 303 See Other (1234ms)`, in colour. */
+const REQUEST_LOG_LINE = /^(?:\[wrangler:info\] )?[A-Z]+ \S+ \d{3}\b.*\((\d+)ms\)\s*$/;
+
+function slowRequestLines(output: string, thresholdMs: number): string[] {
+  return output
+    .split("\n")
+    .map((line) => stripVTControlCharacters(line).trim())
+    .filter((line) => Number(REQUEST_LOG_LINE.exec(line)?.[1] ?? 0) >= thresholdMs);
 }
 
 /** Starts `wrangler dev` in its own process group and resolves once /health answers. */
@@ -269,7 +282,7 @@ export async function startDevServer(options: {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}\n${output}`);
     try {
       const response = await fetch(`${url}/health`);
-      if (response.ok) return { url, process: child, stop };
+      if (response.ok) return { url, process: child, stop, slowRequests: (thresholdMs) => slowRequestLines(output, thresholdMs) };
     } catch {
       // Not listening yet.
     }

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, licencePdf } from "../../scripts/demo-data";
 import { expectAccessible } from "./accessibility";
-import { baseUrl, endJourneys, followEmailedLink, hydrated, path, signIn, startJourney, uniqueEmail } from "./journey";
+import { baseUrl, endJourneys, followEmailedLink, hydrated, path, signIn, startJourney, STEP_TIMEOUT_MS, uniqueEmail } from "./journey";
 
 afterEach(endJourneys);
 
@@ -44,8 +44,7 @@ async function applyDirectly(page: Page, fullName: string, email: string) {
       licence: { name: "licence.pdf", mimeType: "application/pdf", buffer: Buffer.from(licencePdf(fullName)) },
     },
     maxRedirects: 0,
-    // As a journey step: a stalled answer fails here by name, not as the whole test's time limit.
-    timeout: 15_000,
+    timeout: STEP_TIMEOUT_MS,
   });
   if (response.status() !== 303) throw new Error(`Applying answered ${response.status()}`);
 }

@@ -69,7 +69,14 @@ export async function setup(project: TestProject) {
   project.provide("shortPaymentWindowSeconds", SHORT_PAYMENT_WINDOW_SECONDS);
 }
 
+/** A request answered after this long is printed at the end: a journey that stalled finds its cause there. */
+const SLOW_REQUEST_MS = 5_000;
+
 export async function teardown() {
+  for (const server of servers) {
+    const slow = server.slowRequests(SLOW_REQUEST_MS);
+    if (slow.length) console.warn(`Requests answered after ${SLOW_REQUEST_MS / 1000} s or more by ${server.url}:\n${slow.join("\n")}`);
+  }
   await Promise.all(servers.map((server) => server.stop()));
   for (const stateDir of stateDirs) rmSync(stateDir, { recursive: true, force: true });
 }

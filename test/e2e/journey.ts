@@ -10,6 +10,12 @@ import { closeSharedBrowser, openBrowser } from "./chromium";
 
 export const baseUrl = inject("baseUrl");
 
+/**
+ * How long one step may take before it fails by its own name, well before the test's 30 s hide which it
+ * was. Requests sent straight to the server (`page.request`) pass it themselves: they wait 30 s otherwise.
+ */
+export const STEP_TIMEOUT_MS = 15_000;
+
 export interface Journey {
   /** The journey's own browser context: cookies, storage and cache of its own. */
   browser: BrowserContext;
@@ -25,8 +31,7 @@ afterAll(closeSharedBrowser);
 
 export async function startJourney(options?: { javaScriptEnabled?: boolean }): Promise<Journey> {
   const browser = await openBrowser(options);
-  // A step that cannot happen fails by its own name, well before the test's 30 s hide which it was.
-  browser.setDefaultTimeout(15_000);
+  browser.setDefaultTimeout(STEP_TIMEOUT_MS);
   const page = await browser.newPage();
   const problems: string[] = [];
   page.on("console", (message) => {
@@ -106,6 +111,7 @@ export async function signUpNewPatient(page: Page, firstName: string, origin = b
       acceptPrivacy: "on",
     },
     maxRedirects: 0,
+    timeout: STEP_TIMEOUT_MS,
   });
   if (registered.status() >= 400) throw new Error(`Sign-up answered ${registered.status()}`);
   await followEmailedLink(page, email, origin);
@@ -132,6 +138,7 @@ export async function sendRequestDirectly(page: Page, chiefComplaint: string, or
     headers: { Origin: origin },
     form: { intent: "submit", ...INTAKE_FORM, chiefComplaint, submissionKey: crypto.randomUUID() },
     maxRedirects: 0,
+    timeout: STEP_TIMEOUT_MS,
   });
   if (response.status() !== 302) throw new Error(`Submitting answered ${response.status()}`);
 }
