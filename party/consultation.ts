@@ -5,7 +5,7 @@
 // It also holds the consultation's chat (chat-log.ts): messages come from a participant's socket or
 // from the server (a photo uploaded, a form sent without JavaScript), and both ways go through
 // `take`, which checks the consultation before a message is stored. A socket's message may trust what
-// D1 said a moment ago (ADR 0042): every change a person can make tells the room at once, and a fresh
+// D1 said up to 10 s ago (ADR 0042): every change tells the room right after its write, and a fresh
 // read is started beside the messages, so a chat rarely waits for D1. Both people hear who of them is
 // connected (presence).
 import { eq } from "drizzle-orm";
@@ -31,8 +31,8 @@ import { type Listeners, SessionBoundRoom } from "./session-bound-room";
 
 const PAYMENT_WAKE_UP = "payment";
 /**
- * How long a socket's message may trust what D1 said (ADR 0042). The room is told of every change at
- * once; this only bounds a change it was not told of (a crash between a write and its news).
+ * How long a socket's message may trust what D1 said (ADR 0042). The room is told of every change right
+ * after its write; this bounds a change whose news never came (a crash, a room that could not be reached).
  */
 export const TRUSTED_READ_MS = 10_000;
 /** Past this age, a socket's message starts a fresh read beside it (and does not wait for it). */
@@ -129,6 +129,7 @@ export class ConsultationRoom extends SessionBoundRoom {
 
   /** Paid: the countdown stops, and both participants hear it (the doctor's page says "Payment Received"). */
   async paymentConfirmed(): Promise<void> {
+    this.forgetLastRead();
     await this.wakeUpAt(PAYMENT_WAKE_UP, null);
     await this.announce({ type: "status", consultationId: this.name, status: "in_progress", reason: "paid" });
   }

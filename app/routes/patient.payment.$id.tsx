@@ -1,6 +1,6 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
-import { useEffect } from "react";
+import { Form, Link, useActionData, useLoaderData, useNavigate, useRevalidator } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 
 import { DoctorCardView } from "~/components/doctor-card";
@@ -100,6 +100,17 @@ export default function Payment() {
   useEffect(() => {
     if (status === "in_progress") navigate(`/patient/consultation/${consultationId}`);
   }, [status, consultationId, navigate]);
+  // Accepted again after the window closed (perhaps by another doctor): the page loads again, for who
+  // accepted now, the new window and a new payment reference.
+  const { revalidate } = useRevalidator();
+  const closedWhileHere = useRef(false);
+  useEffect(() => {
+    if (status === "pending") closedWhileHere.current = true;
+    if (status === "accepted_awaiting_payment" && closedWhileHere.current) {
+      closedWhileHere.current = false;
+      void revalidate();
+    }
+  }, [status, revalidate]);
   return (
     <section className="mx-auto flex max-w-md flex-col gap-4 px-4 py-8 text-center" data-testid="payment-page">
       <h1 className="text-2xl font-bold">{t("payment.title")}</h1>

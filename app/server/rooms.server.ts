@@ -81,8 +81,8 @@ export async function armPaymentDeadline(env: Env, consultationId: string, deadl
 
 /**
  * Closes, in every room that holds one, the sockets of sessions that have just ended. A room that
- * cannot be reached is logged, not thrown: the sessions are over either way, and the room checks
- * every session before it sends anything.
+ * cannot be reached is logged, not thrown: the sessions are over either way. The lobby checks every
+ * session before it sends; a consultation room's chat, within 10 s (ADR 0042).
  */
 export async function disconnectSessions(env: Env, db: Database, sessionIds: string[]) {
   if (sessionIds.length === 0) return;

@@ -224,7 +224,7 @@ describe("the consultation room's chat", () => {
     socket.close();
   });
 
-  it("refuses sending before payment and after completion, reading the status each time", async () => {
+  it("refuses sending before payment and after completion, and at once when the room is told the chat ended", async () => {
     for (const status of ["accepted_awaiting_payment", "completed"] as const) {
       const { patient, doctor, consultation } = await consultationBetween(status);
       for (const person of [patient, doctor]) {
@@ -272,6 +272,24 @@ describe("the consultation room's chat", () => {
       "Before the end",
     ]);
     socket.close();
+  });
+
+  it("trusts no read that was under way when the room was told of a change", async () => {
+    const { consultation } = await consultationBetween();
+    // Inside the room: D1's answer must arrive between the news and the next message, which no socket can time.
+    type RoomInside = {
+      consultationRead(): Promise<unknown>;
+      forgetLastRead(): void;
+      trustedRead(): Promise<{ consultation?: { status: ConsultationStatus } }>;
+    };
+    await runInDurableObject(await roomOf(consultation.id), async (room) => {
+      const inside = room as unknown as RoomInside;
+      const underWay = inside.consultationRead();
+      inside.forgetLastRead();
+      await underWay;
+      await db.update(consultations).set({ status: "completed", completedAt: new Date() }).where(eq(consultations.id, consultation.id));
+      expect((await inside.trustedRead()).consultation?.status).toBe("completed");
+    });
   });
 
   it("gives a page that reconnects only what it missed since its last message", async () => {
