@@ -3,8 +3,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import type { BrowserContext, Locator, Page, WebSocketRoute } from "playwright-core";
-import { afterAll, expect, inject } from "vitest";
+import type { BrowserContext, Locator, Page, Request, WebSocketRoute } from "playwright-core";
+import { afterAll, expect, inject, onTestFailed } from "vitest";
 
 import { closeSharedBrowser, openBrowser } from "./chromium";
 
@@ -41,9 +41,40 @@ export async function startJourney(options?: { javaScriptEnabled?: boolean }): P
     if (message.type() === "error" && !expected.test(message.text())) problems.push(message.text());
   });
   page.on("pageerror", (error) => problems.push(error.message));
+  printRequestsIfFailed(browser);
   const journey = { browser, page, problems };
   openJourneys.push(journey);
   return journey;
+}
+
+/** How many of a journey's last requests a failed test prints. */
+const REQUESTS_PRINTED = 30;
+
+/**
+ * Keeps what the journey's pages asked of the server, and prints the last of it when the test fails:
+ * a journey that stalls without a step failing by name shows where it waited (a request still open).
+ * Downloads are the browser's, not the page's: `finishedWithin` names those.
+ */
+function printRequestsIfFailed(browser: BrowserContext) {
+  const startedAtMs = Date.now();
+  const seconds = (ms: number) => `${((ms - startedAtMs) / 1000).toFixed(1)} s`;
+  const requests: Array<{ request: Request; at: number; ended?: string }> = [];
+  browser.on("request", (request) => requests.push({ request, at: Date.now() }));
+  const ended = (request: Request, how: string) => {
+    const entry = requests.findLast((each) => each.request === request);
+    if (entry) entry.ended = `${how} at ${seconds(Date.now())}`;
+  };
+  browser.on("requestfinished", (request) => ended(request, "finished"));
+  browser.on("requestfailed", (request) => ended(request, `failed (${request.failure()?.errorText ?? "?"})`));
+  onTestFailed(() => {
+    // Scripts, styles and fonts that arrived say nothing; the pages and data requests do.
+    const telling = requests.filter(({ request, ended }) => !(ended && new URL(request.url()).pathname.startsWith("/assets/")));
+    const lines = telling.slice(-REQUESTS_PRINTED).map(({ request, at, ended }) => {
+      const url = new URL(request.url());
+      return `  ${seconds(at)} ${request.method()} ${url.pathname}${url.search}: ${ended ?? `still open at ${seconds(Date.now())}`}`;
+    });
+    console.error(`The journey's last ${lines.length} requests:\n${lines.join("\n")}`);
+  });
 }
 
 /**
@@ -57,6 +88,19 @@ export async function endJourneys() {
 }
 
 export const path = (page: Page) => new URL(page.url()).pathname;
+
+/** `promise`, as a step with the usual time limit, for waits Playwright gives none (a download's end). */
+export async function finishedWithin<Result>(promise: Promise<Result>, step: string): Promise<Result> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${step} did not finish within ${STEP_TIMEOUT_MS / 1000} s`)), STEP_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 // Resolves once React has hydrated the element (it carries React's props), so a click on it runs the
 // app's handler instead of following the server-rendered link or form.
