@@ -29,10 +29,11 @@ export default {
     const config = loadConfig(env);
     const request = withTrustedClientAddress(incoming, config.trustsClientAddressHeader);
     const nonce = createNonce();
-    const db = createDatabase(env.DB);
     // What Remix reads and writes goes through one D1 session: admin pages and dashboards may read from a replica.
     const d1 = await databaseSessionFor(env.DB, request, config.SESSION_SECRET);
-    const guardRoom = (req: Request, room: { className: string; name: string }) => checkRoomAccess(db, req, room, new Date());
+    // Drizzle is built only for a room's request: building it (its schema's relations) costs each request garbage.
+    const guardRoom = (req: Request, room: { className: string; name: string }) =>
+      checkRoomAccess(createDatabase(env.DB), req, room, new Date());
 
     const response =
       (await refuseUnusedMethod(request)) ??

@@ -67,9 +67,24 @@ export async function rememberRequestedLanguage(request: Request): Promise<strin
 /** A translator, as getTranslator and getTranslatorFor give one: for server code that words text. */
 export type Translate = Awaited<ReturnType<typeof getTranslator>>;
 
+// Made once per language for the Worker's life: each is a whole i18next instance, which cost every
+// request a few hundred kilobytes of garbage when made per call (and a request may word in both).
+const translators = new Map<Language, ReturnType<typeof i18nServer.getFixedT<"common">>>();
+
+function translatorIn(language: Language) {
+  let translator = translators.get(language);
+  if (!translator) {
+    translator = i18nServer.getFixedT(language, "common");
+    translators.set(language, translator);
+    // A translator that failed to start is made again next time rather than kept.
+    translator.catch(() => translators.delete(language));
+  }
+  return translator;
+}
+
 /** A translator in the request's language, for text a loader returns (page titles, emails). */
 export async function getTranslator(request: Request) {
-  return i18nServer.getFixedT(await detectLanguage(request), "common");
+  return translatorIn(await detectLanguage(request));
 }
 
 /** The document title of a page, with the brand after it. */
@@ -79,5 +94,5 @@ export function pageTitle(title: string): string {
 
 /** A translator in a given language, e.g. for an email in the recipient's language. */
 export function getTranslatorFor(language: Language) {
-  return i18nServer.getFixedT(language, "common");
+  return translatorIn(language);
 }

@@ -38,7 +38,20 @@ export function intakeFormWords(t: Translate) {
 }
 export type IntakeFormWords = ReturnType<typeof intakeFormWords>;
 
+// Worded once per translator (one per language for the Worker's life, i18n.server): every submit and
+// every intake shown needs them, and wording each area and symptom again made garbage each time.
+const triageWordsOf = new WeakMap<Translate, TriageWords>();
+
 function triageWords(t: Translate): TriageWords {
+  let words = triageWordsOf.get(t);
+  if (!words) {
+    words = wordTriage(t);
+    triageWordsOf.set(t, words);
+  }
+  return words;
+}
+
+function wordTriage(t: Translate): TriageWords {
   return {
     separator: t("intake.triage.separator"),
     sexInitial: named(SEXES, (sex) => t(`intake.triage.sexInitial.${sex}`)),
