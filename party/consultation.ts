@@ -129,6 +129,7 @@ export class ConsultationRoom extends SessionBoundRoom {
 
   /** Paid: the countdown stops, and both participants hear it (the doctor's page says "Payment Received"). */
   async paymentConfirmed(): Promise<void> {
+    // At once, not only in `announce`: a message meanwhile reads D1 (paid) instead of the kept "awaiting".
     this.forgetLastRead();
     await this.wakeUpAt(PAYMENT_WAKE_UP, null);
     await this.announce({ type: "status", consultationId: this.name, status: "in_progress", reason: "paid" });

@@ -31,7 +31,6 @@ export function benchAccount(role: "doctor" | "patient" | "admin", index: number
   return { id, statements, cookie: cookieFor(token) };
 }
 
-/** Rows as multi-row INSERTs of 200 each: one statement per batch keeps the seed file quick to run. */
 /** The columns of a row the benches' seeds write to these tables, in the order their rows list them. */
 export const SEED_COLUMNS = {
   consultation: [
@@ -65,6 +64,7 @@ export const SEED_COLUMNS = {
   ledgerLine: ["id", "entry_id", "account", "subject", "amount_santim"],
 };
 
+/** Rows as multi-row INSERTs of 200 each: one statement per batch keeps the seed file quick to run. */
 export function inserts(table: string, columns: string[], rows: Array<Array<string | number | null>>) {
   const literal = (value: string | number | null) => (value === null ? "NULL" : typeof value === "number" ? String(value) : quote(value));
   const statements: string[] = [];

@@ -1,5 +1,5 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigate, useRevalidator } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 
@@ -101,16 +101,16 @@ export default function Payment() {
     if (status === "in_progress") navigate(`/patient/consultation/${consultationId}`);
   }, [status, consultationId, navigate]);
   // Accepted again after the window closed (perhaps by another doctor): the page loads again, for who
-  // accepted now, the new window and a new payment reference.
-  const { revalidate } = useRevalidator();
+  // accepted now, the new window and a new payment reference, forgetting a failed attempt's answer too
+  // (a revalidation would keep it; ADR 0041).
   const closedWhileHere = useRef(false);
   useEffect(() => {
     if (status === "pending") closedWhileHere.current = true;
     if (status === "accepted_awaiting_payment" && closedWhileHere.current) {
       closedWhileHere.current = false;
-      void revalidate();
+      navigate(`/patient/payment/${consultationId}`, { replace: true, preventScrollReset: true });
     }
-  }, [status, revalidate]);
+  }, [status, consultationId, navigate]);
   return (
     <section className="mx-auto flex max-w-md flex-col gap-4 px-4 py-8 text-center" data-testid="payment-page">
       <h1 className="text-2xl font-bold">{t("payment.title")}</h1>

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import type { BrowserContext, Locator, Page, Request, WebSocketRoute } from "playwright-core";
+import type { BrowserContext, Download, Locator, Page, Request, WebSocketRoute } from "playwright-core";
 import { afterAll, expect, inject, onTestFailed } from "vitest";
 
 import { closeSharedBrowser, openBrowser } from "./chromium";
@@ -53,7 +53,7 @@ const REQUESTS_PRINTED = 30;
 /**
  * Keeps what the journey's pages asked of the server, and prints the last of it when the test fails:
  * a journey that stalls without a step failing by name shows where it waited (a request still open).
- * Downloads are the browser's, not the page's: `finishedWithin` names those.
+ * Downloads are the browser's, not the page's: `downloadedFile` names those.
  */
 function printRequestsIfFailed(browser: BrowserContext) {
   const startedAtMs = Date.now();
@@ -89,17 +89,16 @@ export async function endJourneys() {
 
 export const path = (page: Page) => new URL(page.url()).pathname;
 
-/** `promise`, as a step with the usual time limit, for waits Playwright gives none (a download's end). */
-export async function finishedWithin<Result>(promise: Promise<Result>, step: string): Promise<Result> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${step} did not finish within ${STEP_TIMEOUT_MS / 1000} s`)), STEP_TIMEOUT_MS);
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
+/**
+ * Where `download` was saved, once it has ended. Playwright waits for a download's end without a limit,
+ * so this waits for it as a step: one that never ends fails here by name within the usual time.
+ */
+export async function downloadedFile(download: Download): Promise<string> {
+  const saving = download.path();
+  let ended = false;
+  void saving.finally(() => (ended = true)).catch(() => undefined);
+  await expect.poll(() => ended, { timeout: STEP_TIMEOUT_MS, message: `the download of ${download.suggestedFilename()} ended` }).toBe(true);
+  return (await saving)!;
 }
 
 // Resolves once React has hydrated the element (it carries React's props), so a click on it runs the

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { unzipSync } from "fflate";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { baseUrl, endJourneys, finishedWithin, hydrated, path, signUpNewPatient, startJourney } from "./journey";
+import { baseUrl, downloadedFile, endJourneys, hydrated, path, signUpNewPatient, startJourney } from "./journey";
 
 afterEach(endJourneys);
 
@@ -16,7 +16,7 @@ describe("a patient's data", () => {
     await page.goto(`${baseUrl}/patient/profile`);
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-link").click()]);
     expect(download.suggestedFilename()).toMatch(/^qoda-data-\d{4}-\d{2}-\d{2}\.zip$/);
-    const files = unzipSync(new Uint8Array(readFileSync((await finishedWithin(download.path(), "The ZIP's download"))!)));
+    const files = unzipSync(new Uint8Array(readFileSync(await downloadedFile(download))));
     expect(Object.keys(files).sort()).toEqual(["consultations.json", "payments.json", "profile.json"]);
     expect(JSON.parse(new TextDecoder().decode(files["profile.json"]!))).toMatchObject({ email, firstName: "Selam" });
 
