@@ -54,8 +54,13 @@ const seeded = await seededState({ quiet: true }).catch((error: unknown) => {
   console.error(`Seeding the shared local state failed; each layer seeds its own.\n${String(error)}`);
   return undefined;
 });
+// Failed journeys and the journeys' servers write what they saw here; the summary prints it.
+const journeyFailuresFile = join(reportsDir, "journey-failures.txt");
+/** How much of that the summary prints: enough for a failed journey's report, not a flood. */
+const JOURNEY_REPORT_LINES = 60;
 const env = {
   ...process.env,
+  JOURNEY_FAILURES_FILE: journeyFailuresFile,
   CLOUDFLARE_CF_FETCH_ENABLED: "false",
   WRANGLER_SEND_METRICS: "false",
   ...(seeded ? { [SEEDED_STATE_VARIABLE]: seeded } : {}),
@@ -84,6 +89,12 @@ for (const layer of LAYERS) {
   failed += layerFailed;
   lines.push(`${layer.name}: ${report.numPassedTests} passed, ${layerFailed} failed in ${seconds(layerStartedMs)}`);
   lines.push(...failuresOf(report));
+  if (layer.config === "vitest.e2e.config.ts" && existsSync(journeyFailuresFile)) {
+    const reported = readFileSync(journeyFailuresFile, "utf8").trimEnd().split("\n");
+    lines.push(...reported.slice(0, JOURNEY_REPORT_LINES).map((line) => `    ${line}`));
+    if (reported.length > JOURNEY_REPORT_LINES)
+      lines.push(`    (${reported.length - JOURNEY_REPORT_LINES} more lines in ${relative(PROJECT_ROOT, journeyFailuresFile)})`);
+  }
 }
 
 // The size budgets and the accessibility audit of every page: the app was built by `pretest`, so the

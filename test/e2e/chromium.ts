@@ -65,7 +65,38 @@ export function launchWithoutEthiopicFonts(): Promise<Browser> {
  */
 let shared: Promise<Browser> | undefined;
 
-const sharedBrowser = () => (shared ??= chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: LAUNCH_ARGS }));
+/** How many of Playwright's last calls are kept for a failed journey to print. */
+const CALLS_KEPT = 40;
+const playwrightCalls: string[] = [];
+const clock = () => new Date().toISOString().slice(11, 23);
+function keepCall(line: string) {
+  playwrightCalls.push(`${clock()} ${line}`);
+  if (playwrightCalls.length > CALLS_KEPT) playwrightCalls.shift();
+}
+
+/**
+ * The last calls this file made to Playwright, each started and ended with its time: a journey that
+ * ran past its limit without a step failing by name shows which call it was still in.
+ */
+export const recentPlaywrightCalls = (count: number) => playwrightCalls.slice(-count);
+
+function sharedBrowser() {
+  if (shared) return shared;
+  keepCall("=> chromium.launch started");
+  shared = chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: LAUNCH_ARGS,
+    // Deprecated for being incomplete, but it names every API call as it starts and ends, which is
+    // all a stalled journey's report needs (a trace per journey would cost every journey its writing).
+    logger: { isEnabled: (name) => name === "api", log: (_name, _severity, message) => keepCall(String(message)) },
+  });
+  void shared.then(
+    () => keepCall("<= chromium.launch succeeded"),
+    () => keepCall("<= chromium.launch failed"),
+  );
+  return shared;
+}
 
 /** Closes this file's Chromium, if one was started (run it in afterAll). */
 export async function closeSharedBrowser() {

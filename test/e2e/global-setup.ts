@@ -3,7 +3,7 @@
 // stopped by PID afterwards. Two servers: the journeys' own on E2E_PORT with the real payment window,
 // and one with a 5-second window for the journey that watches a window close, so no other journey
 // waits on it and that one waits seconds, not a minute.
-import { existsSync, rmSync } from "node:fs";
+import { appendFileSync, existsSync, rmSync } from "node:fs";
 
 import type { TestProject } from "vitest/node";
 
@@ -75,7 +75,11 @@ const SLOW_REQUEST_MS = 5_000;
 export async function teardown() {
   for (const server of servers) {
     const slow = server.slowRequests(SLOW_REQUEST_MS);
-    if (slow.length) console.warn(`Requests answered after ${SLOW_REQUEST_MS / 1000} s or more by ${server.url}:\n${slow.join("\n")}`);
+    if (!slow.length) continue;
+    const report = `Requests answered after ${SLOW_REQUEST_MS / 1000} s or more by ${server.url}:\n${slow.join("\n")}`;
+    console.warn(report);
+    // npm test prints this file in its summary (test/e2e/journey.ts writes failed journeys there too).
+    if (process.env.JOURNEY_FAILURES_FILE) appendFileSync(process.env.JOURNEY_FAILURES_FILE, `${report}\n`);
   }
   await Promise.all(servers.map((server) => server.stop()));
   for (const stateDir of stateDirs) rmSync(stateDir, { recursive: true, force: true });

@@ -1,12 +1,12 @@
 // Shared steps of browser journeys.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import type { BrowserContext, Download, Locator, Page, Request, WebSocketRoute } from "playwright-core";
 import { afterAll, expect, inject, onTestFailed } from "vitest";
 
-import { closeSharedBrowser, openBrowser } from "./chromium";
+import { closeSharedBrowser, openBrowser, recentPlaywrightCalls } from "./chromium";
 
 export const baseUrl = inject("baseUrl");
 
@@ -41,21 +41,24 @@ export async function startJourney(options?: { javaScriptEnabled?: boolean }): P
     if (message.type() === "error" && !expected.test(message.text())) problems.push(message.text());
   });
   page.on("pageerror", (error) => problems.push(error.message));
-  printRequestsIfFailed(browser);
+  reportIfFailed(browser);
   const journey = { browser, page, problems };
   openJourneys.push(journey);
   return journey;
 }
 
-/** How many of a journey's last requests a failed test prints. */
+/** How many of a journey's last requests, and of the file's last Playwright calls, a failed test prints. */
 const REQUESTS_PRINTED = 30;
+const CALLS_PRINTED = 20;
 
 /**
- * Keeps what the journey's pages asked of the server, and prints the last of it when the test fails:
- * a journey that stalls without a step failing by name shows where it waited (a request still open).
- * Downloads are the browser's, not the page's: `downloadedFile` names those.
+ * Keeps what the journey's pages asked of the server, and reports the last of it with the file's last
+ * Playwright calls when the test fails: a journey that stalls without a step failing by name shows
+ * which call it was in and where it waited (a request still open). Downloads are the browser's, not the
+ * page's: `downloadedFile` names those. The report goes to the test's output and, when `npm test` names
+ * one (JOURNEY_FAILURES_FILE), to a file it prints in its summary, which is all a CI log may keep.
  */
-function printRequestsIfFailed(browser: BrowserContext) {
+function reportIfFailed(browser: BrowserContext) {
   const startedAtMs = Date.now();
   const seconds = (ms: number) => `${((ms - startedAtMs) / 1000).toFixed(1)} s`;
   const requests: Array<{ request: Request; at: number; ended?: string }> = [];
@@ -66,14 +69,23 @@ function printRequestsIfFailed(browser: BrowserContext) {
   };
   browser.on("requestfinished", (request) => ended(request, "finished"));
   browser.on("requestfailed", (request) => ended(request, `failed (${request.failure()?.errorText ?? "?"})`));
-  onTestFailed(() => {
+  onTestFailed(({ task }) => {
     // Scripts, styles and fonts that arrived say nothing; the pages and data requests do.
     const telling = requests.filter(({ request, ended }) => !(ended && new URL(request.url()).pathname.startsWith("/assets/")));
-    const lines = telling.slice(-REQUESTS_PRINTED).map(({ request, at, ended }) => {
+    const requestLines = telling.slice(-REQUESTS_PRINTED).map(({ request, at, ended }) => {
       const url = new URL(request.url());
       return `  ${seconds(at)} ${request.method()} ${url.pathname}${url.search}: ${ended ?? `still open at ${seconds(Date.now())}`}`;
     });
-    console.error(`The journey's last ${lines.length} requests:\n${lines.join("\n")}`);
+    const report = [
+      `${task.file.name} > ${task.name}, started at ${new Date(startedAtMs).toISOString().slice(11, 23)}`,
+      `The journey's last ${requestLines.length} requests:`,
+      ...requestLines,
+      `The file's last Playwright calls:`,
+      ...recentPlaywrightCalls(CALLS_PRINTED).map((line) => `  ${line}`),
+    ].join("\n");
+    console.error(report);
+    const file = process.env.JOURNEY_FAILURES_FILE;
+    if (file) appendFileSync(file, `${report}\n`);
   });
 }
 
