@@ -20,7 +20,7 @@ import { SessionEndedNotice } from "~/components/session-ended-notice";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
 import { StatusPage as StatusPageOnServer } from "~/components/status-page";
-import { Toaster } from "~/components/toaster";
+import { LatestToast } from "~/components/toaster";
 import { useFocusOnArrival } from "~/components/use-focus-on-arrival";
 import { formatYear } from "~/domain/dates";
 import { DEFAULT_LANGUAGE, LANGUAGE_STORAGE_KEY } from "~/domain/languages";
@@ -143,9 +143,7 @@ export function Layout({ children }: { children: ReactNode }) {
         </main>
         {/* An error page may have no root data: the Gregorian year then. */}
         <SiteFooter year={rootData?.year ?? String(new Date().getFullYear())} />
-        {rootData?.toast ? (
-          <Toaster key={`${rootData.toast.kind}:${rootData.toast.title}:${rootData.toast.description}`} toast={rootData.toast} />
-        ) : null}
+        <LatestToast toast={rootData?.toast ?? null} />
         {rootData?.signedInRole ? <SessionEndedNotice /> : null}
         {/* Rendered by the server alone: the browser keeps it as it came (a client render has no text for it). */}
         <script

@@ -1,3 +1,4 @@
+import { useLocation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 
@@ -11,12 +12,27 @@ const ALERT_CLASS: Record<ShownToast["kind"], string> = {
 };
 
 /**
+ * The toast root's data last brought, shown until dismissed or timed out. Root's data is loaded again
+ * after every form and live update, and the flash cookie gives its toast once: a load just after the
+ * one that brought it would otherwise take it off the page before it was read. Going to another page
+ * without a new toast ends it.
+ */
+export function LatestToast({ toast }: { toast: ShownToast | null }) {
+  const { pathname } = useLocation();
+  const [latest, setLatest] = useState({ toast, pathname, shownCount: 0 });
+  // Adjusted while rendering (React's way for state that follows a prop): a new toast starts visible.
+  if (toast && toast !== latest.toast) setLatest({ toast, pathname, shownCount: latest.shownCount + 1 });
+  else if (!toast && latest.toast && pathname !== latest.pathname) setLatest({ toast: null, pathname, shownCount: latest.shownCount });
+  return latest.toast ? <Toaster key={latest.shownCount} toast={latest.toast} /> : null;
+}
+
+/**
  * Shows the toast root received from the flash cookie. It is an open, non-modal dialog whose Dismiss
  * button closes it by the browser's own form method "dialog", so it works on pages without JavaScript.
  */
 export function Toaster({ toast }: { toast: ShownToast }) {
   const { t } = useTranslation();
-  // Root gives each toast its own key, so a new one starts visible again.
+  // LatestToast gives each toast its own key, so a new one starts visible again.
   const [visible, setVisible] = useState(true);
   useEffect(() => {
     if (toast.kind === "error") return;

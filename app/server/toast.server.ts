@@ -1,5 +1,5 @@
 // Toasts travel in a signed flash cookie: an action redirects with one, root renders it once.
-import { createCookieSessionStorage, redirect } from "@remix-run/cloudflare";
+import { createCookieSessionStorage, redirect, redirectDocument } from "@remix-run/cloudflare";
 
 import type { AppConfig } from "~/server/env.server";
 import { type Toast, ToastSchema } from "~/toast";
@@ -26,10 +26,25 @@ export async function toastHeaders(config: AppConfig, toast: Toast): Promise<Hea
   return new Headers({ "Set-Cookie": await storage.commitSession(session) });
 }
 
-export async function redirectWithToast(url: string, toast: Toast, config: AppConfig, init?: ResponseInit) {
+/** `init` with the toast's cookie added to its headers. */
+async function withToast(toast: Toast, config: AppConfig, init?: ResponseInit): Promise<ResponseInit> {
   const headers = new Headers(init?.headers);
   for (const cookie of (await toastHeaders(config, toast)).getSetCookie()) headers.append("Set-Cookie", cookie);
-  return redirect(url, { ...init, headers });
+  return { ...init, headers };
+}
+
+export async function redirectWithToast(url: string, toast: Toast, config: AppConfig, init?: ResponseInit) {
+  return redirect(url, await withToast(toast, config, init));
+}
+
+/**
+ * `redirectWithToast` to a static page (app/page-hydration.ts), which is always loaded as a document.
+ * Reached from a hydrated page's form by an ordinary redirect, the browser would fetch root's data for
+ * it beside the document, and whichever was answered first took the toast: the page sometimes came
+ * without it. Told to load the document at once, the browser asks once and the page shows it.
+ */
+export async function redirectToStaticPageWithToast(url: string, toast: Toast, config: AppConfig, init?: ResponseInit) {
+  return redirectDocument(url, await withToast(toast, config, init));
 }
 
 /** The pending toast, if any, and the header that clears it. */

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../../scripts/demo-data";
 import { expectAccessible } from "./accessibility";
-import { baseUrl, endJourneys, followEmailedLink, signIn, startJourney, uniqueEmail } from "./journey";
+import { baseUrl, endJourneys, followEmailedLink, lateDocumentRequests, revalidated, signIn, startJourney, uniqueEmail } from "./journey";
 
 afterEach(endJourneys);
 
@@ -61,6 +61,9 @@ describe("the admin console", () => {
     await form.getByRole("button", { name: "Create doctor account" }).click();
     await expect.poll(() => page.getByRole("status").first().textContent()).toContain("Doctor account created successfully!");
     expect(page.url()).toContain("tab=doctors");
+    // The page's data loaded again at once (as a live update does) leaves the message up to be read.
+    await revalidated(page);
+    expect(await page.getByRole("status").first().textContent()).toContain("Doctor account created successfully!");
     await expect.poll(() => page.getByTestId("registered-users").textContent()).toContain(email);
 
     // The invite is in the outbox; the doctor sets a password and lands on their dashboard.
@@ -68,8 +71,11 @@ describe("the admin console", () => {
     await doctor.page.waitForURL(/\/invite\?token=/);
     await doctor.page.getByLabel("New password").fill(DOCTOR_PASSWORD);
     await doctor.page.getByLabel("Confirm password").fill(DOCTOR_PASSWORD);
+    // The sign-in page is asked for late, as on a slow phone: it still says the password is set.
+    await lateDocumentRequests(doctor.browser, "/login", 1_000);
     await doctor.page.getByRole("button", { name: "Set password" }).click();
     await doctor.page.waitForURL(/\/login$/);
+    expect(await doctor.page.getByRole("status").textContent()).toContain("Password set");
     await signIn(doctor.page, email, DOCTOR_PASSWORD);
     await doctor.page.waitForURL(/\/doctor\/dashboard$/);
     await doctor.page.waitForLoadState("networkidle");

@@ -67,7 +67,9 @@ function reportIfFailed(browser: BrowserContext) {
     const entry = requests.findLast((each) => each.request === request);
     if (entry) entry.ended = `${how} at ${seconds(Date.now())}`;
   };
-  browser.on("requestfinished", (request) => ended(request, "finished"));
+  browser.on("requestfinished", (request) => {
+    void request.response().then((response) => ended(request, `${response?.status() ?? "no answer"}`));
+  });
   browser.on("requestfailed", (request) => ended(request, `failed (${request.failure()?.errorText ?? "?"})`));
   onTestFailed(({ task }) => {
     // Scripts, styles and fonts that arrived say nothing; the pages and data requests do.
@@ -215,6 +217,46 @@ export async function waitingCount(page: Page) {
   const shown = (await badge.textContent()) ?? "";
   if (/^\d+$/.test(shown)) return Number(shown);
   return page.getByTestId("waiting-request").count();
+}
+
+/**
+ * Lets the journey's browser send its requests for the page at `pathname` (the document, not its data)
+ * `delayMs` late, as a slow phone or network would: what the page's cookies are by then is what the
+ * server sees, so whatever else the browser asked in the meantime has had its answer.
+ */
+export async function lateDocumentRequests(browser: BrowserContext, pathname: string, delayMs: number) {
+  await browser.route(
+    (url) => url.pathname === pathname,
+    async (route) => {
+      if (route.request().resourceType() === "document") await new Promise((resolve) => setTimeout(resolve, delayMs));
+      await route.fallback();
+    },
+  );
+}
+
+/** What a journey uses of Remix's router on the page (window.__remixRouter). */
+interface PageRouter {
+  revalidate(): unknown;
+  state: { revalidation: string };
+  subscribe(listener: (state: { revalidation: string }) => void): () => void;
+}
+
+/**
+ * Loads the page's data again, as a live update or a form elsewhere on the page does, and resolves
+ * once the page has drawn what came back.
+ */
+export async function revalidated(page: Page) {
+  await page.evaluate(async () => {
+    const router = (window as unknown as { __remixRouter: PageRouter }).__remixRouter;
+    const done = new Promise<void>((resolve) => {
+      const stop = router.subscribe((state) => {
+        if (state.revalidation === "idle") resolve(stop());
+      });
+    });
+    void router.revalidate();
+    await done;
+    await new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn)));
+  });
 }
 
 /**

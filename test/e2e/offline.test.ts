@@ -7,6 +7,7 @@ import {
   fillIntake,
   hydrated,
   type Journey,
+  lateDocumentRequests,
   path,
   photoOnDisk,
   sendRequestDirectly,
@@ -74,8 +75,11 @@ describe("a flaky network loses nothing", () => {
     );
     const queueKept = () => page.evaluate(() => indexedDB.databases().then((all) => all.some((db) => db.name === "qoda-offline-queue")));
     expect(await queueKept()).toBe(true);
+    // The sign-in page is asked for late, as on a slow phone: it still says the person signed out.
+    await lateDocumentRequests(browser, "/login", 1_000);
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.waitForURL(/\/login$/);
+    expect(await page.getByRole("status").textContent()).toContain("You have signed out.");
     await expect.poll(() => page.evaluate(() => caches.has("qoda-pages"))).toBe(false);
     await expect.poll(queueKept).toBe(false);
     // The next page signed out (a reload here) takes the worker away too.
