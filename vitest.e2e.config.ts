@@ -10,7 +10,9 @@ export default defineConfig({
     globalSetup: ["./test/e2e/global-setup.ts"],
     // One server, one browser at a time: the machine has two cores.
     fileParallelism: false,
-    testTimeout: 30_000,
+    // Past what its steps may take: a poll whose element never shows waits one step's 15 s twice, and
+    // then fails by the step's name instead of hiding it behind the test's own limit.
+    testTimeout: 60_000,
     // Pages hydrate after their scripts load; give live updates time on a loaded machine.
     expect: { poll: { timeout: 10_000 } },
     hookTimeout: 120_000,

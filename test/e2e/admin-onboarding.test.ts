@@ -163,7 +163,7 @@ describe("a dermatologist joins", () => {
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("የሐኪሞች ማመልከቻዎች");
     expect(admin.problems).toEqual([]);
     // A long journey (an audit, an outbox polled by reloading): each step still fails by name at 15 s.
-  }, 60_000);
+  });
 });
 
 describe("without JavaScript", () => {

@@ -175,7 +175,7 @@ describe("the consultation chat", () => {
     await patient.page.waitForLoadState("load");
     expect(await patient.page.locator('[data-testid="chat-message"][data-kind="image"]').count()).toBe(photos + 1);
     expect(await fitsWidth(patient.page)).toBe(true);
-  }, 60_000);
+  });
 
   // Last in this file: it fills the chat past a page, so the journeys above must not count on seeing every message.
   it("opens a long chat at its newest 50 messages; earlier ones are a link away, and live messages still arrive", async () => {
@@ -210,7 +210,7 @@ describe("the consultation chat", () => {
     expect(await fitsWidth(patient.page)).toBe(true);
     expect(patient.problems.join("\n")).toBe("");
     expect(doctor.problems.join("\n")).toBe("");
-  }, 60_000);
+  });
 
   it("shows a completed consultation's chat with the ended message instead of the form, on both sides", async () => {
     const patient = await startJourney();

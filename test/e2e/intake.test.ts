@@ -50,5 +50,5 @@ describe("the structured intake", () => {
     await expectAccessible(doctor.page);
     expect(patient.problems.join("\n")).toBe("");
     expect(doctor.problems.join("\n")).toBe("");
-  }, 60_000);
+  });
 });

@@ -11,7 +11,7 @@ import { closeSharedBrowser, openBrowser, recentPlaywrightCalls } from "./chromi
 export const baseUrl = inject("baseUrl");
 
 /**
- * How long one step may take before it fails by its own name, well before the test's 30 s hide which it
+ * How long one step may take before it fails by its own name, well before the test's 60 s hide which it
  * was. Requests sent straight to the server (`page.request`) pass it themselves: they wait 30 s otherwise.
  */
 export const STEP_TIMEOUT_MS = 15_000;

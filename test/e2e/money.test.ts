@@ -112,7 +112,7 @@ describe("the money of a consultation", () => {
     await expectAccessible(doctor.page);
     expect(doctor.problems).toEqual([]);
     expect(patient.problems).toEqual([]);
-  }, 60_000);
+  });
 
   it("in Amharic: a patient disputes, the doctor answers once, an admin refunds 50 ETB, and the refund is on the page, the receipt and the sandbox", async () => {
     const doctor = await startJourney();
@@ -271,7 +271,7 @@ describe("the money of a consultation", () => {
     }
     expect(doctor.problems).toEqual([]);
     expect(admin.problems).toEqual([]);
-  }, 60_000);
+  });
 
   it("the doctor changes their payout details, an admin runs payouts, and the doctor's earnings show it Paid with its reference", async () => {
     const doctor = await startJourney();
@@ -327,5 +327,5 @@ describe("the money of a consultation", () => {
     await doctor.page.getByTestId("notification").filter({ hasText: "A payout reached your account." }).waitFor();
     expect(doctor.problems).toEqual([]);
     expect(admin.problems).toEqual([]);
-  }, 60_000);
+  });
 });

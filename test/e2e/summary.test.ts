@@ -46,5 +46,5 @@ describe("the printable summary", () => {
     await page.emulateMedia({ media: "print" });
     // The English copy starts a page of its own: two languages, two pages.
     expect(await printedPages(page)).toBe(2);
-  }, 60_000);
+  });
 });
