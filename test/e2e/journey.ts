@@ -68,7 +68,11 @@ function reportIfFailed(browser: BrowserContext) {
     if (entry) entry.ended = `${how} at ${seconds(Date.now())}`;
   };
   browser.on("requestfinished", (request) => {
-    void request.response().then((response) => ended(request, `${response?.status() ?? "no answer"}`));
+    // With its answer's status, unless the journey's context closed first.
+    void request.response().then(
+      (response) => ended(request, `${response?.status() ?? "no answer"}`),
+      () => ended(request, "finished"),
+    );
   });
   browser.on("requestfailed", (request) => ended(request, `failed (${request.failure()?.errorText ?? "?"})`));
   onTestFailed(({ task }) => {
