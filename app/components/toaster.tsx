@@ -30,7 +30,7 @@ export function LatestToast({ toast }: { toast: ShownToast | null }) {
  * Shows the toast root received from the flash cookie. It is an open, non-modal dialog whose Dismiss
  * button closes it by the browser's own form method "dialog", so it works on pages without JavaScript.
  */
-export function Toaster({ toast }: { toast: ShownToast }) {
+function Toaster({ toast }: { toast: ShownToast }) {
   const { t } = useTranslation();
   // LatestToast gives each toast its own key, so a new one starts visible again.
   const [visible, setVisible] = useState(true);
