@@ -12,10 +12,10 @@ const ALERT_CLASS: Record<ShownToast["kind"], string> = {
 };
 
 /**
- * The toast root's data last brought, shown until dismissed or timed out. Root's data is loaded again
- * after every form and live update, and the flash cookie gives its toast once: a load just after the
- * one that brought it would otherwise take it off the page before it was read. Going to another page
- * without a new toast ends it.
+ * The last toast that came with root's data, shown until it is dismissed or times out. Root's data is
+ * loaded again after every form and live update, and the flash cookie gives its toast once: a load
+ * just after the one that brought it would otherwise take it off the page before it was read. Root's
+ * data coming without it on another page ends it.
  */
 export function LatestToast({ toast }: { toast: ShownToast | null }) {
   const { pathname } = useLocation();

@@ -4,7 +4,7 @@ import { recordAudit } from "~/server/audit.server";
 import { endSession } from "~/server/auth/end-sessions.server";
 import { getSessionUser } from "~/server/auth/guards.server";
 import { clearSessionCookie } from "~/server/auth/session.server";
-import { redirectToStaticPageWithToast } from "~/server/toast.server";
+import { redirectDocumentWithToast } from "~/server/toast.server";
 
 // Signing out is a POST (a link or prefetch must not sign anyone out); a GET just goes home.
 export async function loader() {
@@ -16,7 +16,7 @@ export async function action(args: ActionFunctionArgs) {
   const user = await getSessionUser(args);
   const headers = { "Set-Cookie": await clearSessionCookie() };
   if (!user) {
-    return redirectToStaticPageWithToast(
+    return redirectDocumentWithToast(
       "/login",
       { kind: "info", title: "auth.signOut.alreadyTitle", description: "auth.signOut.alreadyBody" },
       context.config,
@@ -29,5 +29,5 @@ export async function action(args: ActionFunctionArgs) {
   // password from elsewhere (even from the same network) never lock the owner out of it
   // (docs/decisions/0024). It vouches for nothing by itself: a password or Google is still needed.
   // A document load: the sign-in page is static, and nothing of the account's pages stays in memory.
-  return redirectToStaticPageWithToast("/login", { kind: "success", title: "auth.signOut.doneTitle" }, context.config, { headers });
+  return redirectDocumentWithToast("/login", { kind: "success", title: "auth.signOut.doneTitle" }, context.config, { headers });
 }

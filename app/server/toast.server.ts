@@ -38,12 +38,12 @@ export async function redirectWithToast(url: string, toast: Toast, config: AppCo
 }
 
 /**
- * `redirectWithToast` to a static page (app/page-hydration.ts), which is always loaded as a document.
- * Reached from a hydrated page's form by an ordinary redirect, the browser would fetch root's data for
- * it beside the document, and whichever was answered first took the toast: the page sometimes came
- * without it. Told to load the document at once, the browser asks once and the page shows it.
+ * `redirectWithToast` as a document load: for a hydrated page's form whose answer goes to a static page
+ * (app/page-hydration.ts), which is always loaded as a document. An ordinary redirect there made the
+ * browser fetch root's data beside the document, and whichever was answered first took the toast: the
+ * page sometimes came without it. Told to load the document at once, the browser asks once.
  */
-export async function redirectToStaticPageWithToast(url: string, toast: Toast, config: AppConfig, init?: ResponseInit) {
+export async function redirectDocumentWithToast(url: string, toast: Toast, config: AppConfig, init?: ResponseInit) {
   return redirectDocument(url, await withToast(toast, config, init));
 }
 

@@ -224,15 +224,16 @@ export async function waitingCount(page: Page) {
 }
 
 /**
- * Lets the journey's browser send its requests for the page at `pathname` (the document, not its data)
- * `delayMs` late, as a slow phone or network would: what the page's cookies are by then is what the
- * server sees, so whatever else the browser asked in the meantime has had its answer.
+ * Lets the journey's browser send its requests for the page at `pathname` `delayMs` late, as a slow
+ * phone or network would (the page's data has an address of its own, `.data`, and is not held): the
+ * cookies sent are the ones the browser has by then, so whatever else it asked meanwhile has had its
+ * answer.
  */
 export async function lateDocumentRequests(browser: BrowserContext, pathname: string, delayMs: number) {
   await browser.route(
     (url) => url.pathname === pathname,
     async (route) => {
-      if (route.request().resourceType() === "document") await new Promise((resolve) => setTimeout(resolve, delayMs));
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
       await route.fallback();
     },
   );
@@ -253,8 +254,10 @@ export async function revalidated(page: Page) {
   await page.evaluate(async () => {
     const router = (window as unknown as { __remixRouter: PageRouter }).__remixRouter;
     const done = new Promise<void>((resolve) => {
-      const stop = router.subscribe((state) => {
-        if (state.revalidation === "idle") resolve(stop());
+      const unsubscribe = router.subscribe((state) => {
+        if (state.revalidation !== "idle") return;
+        unsubscribe();
+        resolve();
       });
     });
     void router.revalidate();

@@ -9,7 +9,7 @@ import { markEmailConfirmed, setPassword } from "~/server/auth/accounts.server";
 import { endAllSessions } from "~/server/auth/end-sessions.server";
 import { peekOneTimeLink, redeemOneTimeLink } from "~/server/auth/one-time-links.server";
 import { readFormData } from "~/server/form-body.server";
-import { redirectToStaticPageWithToast } from "~/server/toast.server";
+import { redirectDocumentWithToast } from "~/server/toast.server";
 
 type Purpose = "password_reset" | "invite";
 
@@ -37,7 +37,7 @@ export async function handleSetPassword(context: AppLoadContext, request: Reques
     targetType: "user",
     targetId: userId,
   });
-  return redirectToStaticPageWithToast(
+  return redirectDocumentWithToast(
     "/login",
     purpose === "invite"
       ? { kind: "success", title: "auth.invite.doneTitle", description: "auth.invite.doneBody" }

@@ -10,7 +10,7 @@ import { CLOSE_ACCOUNT_INTENT, CLOSE_ACCOUNT_WORDS, type CloseRefusal, confirmsC
 import { detectLanguage, getTranslator } from "~/i18n.server";
 import { clearSessionCookie, type SessionUser } from "~/server/auth/session.server";
 import { closeAccount, closingRefusal, purgeDateFor } from "~/server/privacy/close-account.server";
-import { redirectToStaticPageWithToast } from "~/server/toast.server";
+import { redirectDocumentWithToast } from "~/server/toast.server";
 
 type Translate = Awaited<ReturnType<typeof getTranslator>>;
 
@@ -63,7 +63,7 @@ export async function handleCloseAccount(context: AppLoadContext, request: Reque
   if (!confirmsClosing(typed)) return refuse("not_confirmed", 400);
   const closing = await closeAccount(context, request, user, new Date());
   if (!closing.ok) return refuse(closing.refusal, 409);
-  return redirectToStaticPageWithToast(
+  return redirectDocumentWithToast(
     "/",
     { kind: "success", title: "privacyRights.closedTitle", description: "privacyRights.closedBody", values: { email: PRIVACY_EMAIL } },
     context.config,
