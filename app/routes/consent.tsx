@@ -48,6 +48,10 @@ export async function action(args: ActionFunctionArgs) {
   return redirect(safeRedirectPath(new URL(args.request.url).searchParams.get("redirect"), AFTER_CONSENT));
 }
 
+/** Whether the box is ticked in the page as the browser shows it (never, while rendered on the server). */
+const tickedInPage = (id: string) =>
+  typeof document !== "undefined" && ((document.getElementById(id) as HTMLInputElement | null)?.checked ?? false);
+
 export default function Consent() {
   const { t } = useTranslation();
   const actionData = useActionData<typeof action>();
@@ -56,8 +60,10 @@ export default function Consent() {
     lastResult: actionData?.result,
     onValidate: validation.onValidate,
   });
-  const [acceptTerms, setAcceptTerms] = useState(false);
-  const [acceptPrivacy, setAcceptPrivacy] = useState(false);
+  // Each box starts as the page has it: one ticked before the script took over (a slow phone) counts,
+  // instead of leaving the button disabled for a tick that already happened.
+  const [acceptTerms, setAcceptTerms] = useState(() => tickedInPage(fields.acceptTerms.id));
+  const [acceptPrivacy, setAcceptPrivacy] = useState(() => tickedInPage(fields.acceptPrivacy.id));
   const consentMissing = useHydrated() && !(acceptTerms && acceptPrivacy);
   // Only the server's verdict (see register): with JavaScript the button waits for both boxes.
   const errors = actionData?.result.error?.acceptTerms;

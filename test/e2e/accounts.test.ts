@@ -107,6 +107,32 @@ describe("Google sign-in through the local stand-in", () => {
     await expect.poll(() => page.getByTestId("dashboard-greeting").textContent()).toBe("Welcome, Amina!");
     expect(problems).toEqual([]);
   });
+
+  it("lets a patient continue who ticked both boxes before the page's script had arrived", async () => {
+    journey = await startJourney();
+    const { browser, page, problems } = journey;
+    await page.goto(`${baseUrl}/login`);
+    await page.getByTestId("google-sign-in").click();
+    await page.waitForURL(/\/dev\/google\/authorize/);
+    // The consent page's scripts are held until both boxes are ticked, as on a slow phone.
+    let scriptsArrive!: () => void;
+    const arrived = new Promise<void>((resolve) => (scriptsArrive = resolve));
+    await browser.route(/\/assets\/.+\.js$/, async (route) => {
+      await arrived;
+      await route.fallback();
+    });
+    await page.getByTestId("google-identity-stand-in-kebede").click();
+    await page.waitForURL(/\/consent$/, { waitUntil: "commit" });
+    await page.getByLabel(/Terms of Service/).check();
+    await page.getByLabel(/Privacy Policy/).check();
+    scriptsArrive();
+    const proceed = page.getByRole("button", { name: "Continue" });
+    await hydrated(proceed);
+    await proceed.click();
+    await page.waitForURL(/\/patient\/dashboard$/);
+    await expect.poll(() => page.getByTestId("dashboard-greeting").textContent()).toBe("Welcome, Kebede!");
+    expect(problems).toEqual([]);
+  });
 });
 
 describe("account links opened by someone signed in", () => {
