@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../../scripts/demo-data";
 import { expectAccessible } from "./accessibility";
-import { baseUrl, endJourneys, followEmailedLink, lateDocumentRequests, revalidated, signIn, startJourney, uniqueEmail } from "./journey";
+import { baseUrl, documentRequestsLast, endJourneys, followEmailedLink, revalidated, signIn, startJourney, uniqueEmail } from "./journey";
 
 afterEach(endJourneys);
 
@@ -71,8 +71,8 @@ describe("the admin console", () => {
     await doctor.page.waitForURL(/\/invite\?token=/);
     await doctor.page.getByLabel("New password").fill(DOCTOR_PASSWORD);
     await doctor.page.getByLabel("Confirm password").fill(DOCTOR_PASSWORD);
-    // The sign-in page is asked for late, as on a slow phone: it still says the password is set.
-    await lateDocumentRequests(doctor.browser, "/login", 1_000);
+    // The sign-in page is asked for last, as on a slow phone: it still says the password is set.
+    await documentRequestsLast(doctor.browser, "/login");
     await doctor.page.getByRole("button", { name: "Set password" }).click();
     await doctor.page.waitForURL(/\/login$/);
     expect(await doctor.page.getByRole("status").textContent()).toContain("Password set");

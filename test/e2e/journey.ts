@@ -224,16 +224,20 @@ export async function waitingCount(page: Page) {
 }
 
 /**
- * Lets the journey's browser send its requests for the page at `pathname` `delayMs` late, as a slow
- * phone or network would (the page's data has an address of its own, `.data`, and is not held): the
- * cookies sent are the ones the browser has by then, so whatever else it asked meanwhile has had its
- * answer.
+ * Holds the journey's browser's requests for the page at `pathname` until every other request it has
+ * under way has its answer, as on a slow phone where the page comes last (its data has an address of
+ * its own, `.data`, and is not held): the cookies then sent are the ones those answers left.
  */
-export async function lateDocumentRequests(browser: BrowserContext, pathname: string, delayMs: number) {
+export async function documentRequestsLast(browser: BrowserContext, pathname: string) {
+  const underWay = new Set<Request>();
+  browser.on("request", (request) => underWay.add(request));
+  browser.on("requestfinished", (request) => underWay.delete(request));
+  browser.on("requestfailed", (request) => underWay.delete(request));
   await browser.route(
     (url) => url.pathname === pathname,
     async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      const others = () => [...underWay].filter((request) => request !== route.request()).length;
+      await expect.poll(others, { timeout: STEP_TIMEOUT_MS, message: `the requests before ${pathname} were answered` }).toBe(0);
       await route.fallback();
     },
   );

@@ -3,11 +3,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, demoConsultationIn } from "../../scripts/demo-data";
 import {
   baseUrl,
+  documentRequestsLast,
   endJourneys,
   fillIntake,
   hydrated,
   type Journey,
-  lateDocumentRequests,
   path,
   photoOnDisk,
   sendRequestDirectly,
@@ -75,8 +75,8 @@ describe("a flaky network loses nothing", () => {
     );
     const queueKept = () => page.evaluate(() => indexedDB.databases().then((all) => all.some((db) => db.name === "qoda-offline-queue")));
     expect(await queueKept()).toBe(true);
-    // The sign-in page is asked for late, as on a slow phone: it still says the person signed out.
-    await lateDocumentRequests(browser, "/login", 1_000);
+    // The sign-in page is asked for last, as on a slow phone: it still says the person signed out.
+    await documentRequestsLast(browser, "/login");
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.waitForURL(/\/login$/);
     expect(await page.getByRole("status").textContent()).toContain("You have signed out.");

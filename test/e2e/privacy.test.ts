@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { unzipSync } from "fflate";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { baseUrl, downloadedFile, endJourneys, hydrated, lateDocumentRequests, path, signUpNewPatient, startJourney } from "./journey";
+import { baseUrl, documentRequestsLast, downloadedFile, endJourneys, hydrated, path, signUpNewPatient, startJourney } from "./journey";
 
 afterEach(endJourneys);
 
@@ -27,11 +27,11 @@ describe("a patient's data", () => {
     expect(await section.getByRole("button").textContent()).toBe("መለያዎን ይዝጉ");
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 
-    // With JavaScript, in Amharic, with the Amharic word. The home page is asked for late, as on a slow
+    // With JavaScript, in Amharic, with the Amharic word. The home page is asked for last, as on a slow
     // phone: it still says the account is closed.
     const close = section.getByRole("button", { name: "መለያዎን ይዝጉ" });
     await hydrated(close);
-    await lateDocumentRequests(browser, "/", 1_000);
+    await documentRequestsLast(browser, "/");
     await section.getByLabel("ለማረጋገጥ ይዘጋ ብለው ይጻፉ").fill("ይዘጋ");
     await close.click();
     await page.waitForURL((url) => url.pathname === "/");
