@@ -48,6 +48,7 @@ function ledgerRows(entry: LedgerEntry, createdAtMs: number) {
     entry.consultationId ?? null,
     entry.doctorId ?? null,
     entry.paymentId ?? null,
+    entry.lines.length,
     createdAtMs,
   ];
   const lineRows: Row[] = entry.lines.map((line) => [randomUUID(), id, line.account, line.subject, line.amountSantim]);

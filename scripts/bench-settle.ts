@@ -104,7 +104,7 @@ function seedStatements(now: number) {
     const txRef = `qoda-bench-${index}`;
     payments.push([paymentId, id, patient.id, txRef, "sandbox", FEE_SANTIM, "ETB", "paid", startedAt, acceptedAt, startedAt]);
     escrows.push([id, paymentId, doctor.id, FEE_SANTIM, "held", startedAt, startedAt]);
-    entries.push([entryId, `payment:${txRef}:captured`, "payment_captured", id, null, paymentId, startedAt]);
+    entries.push([entryId, `payment:${txRef}:captured`, "payment_captured", id, null, paymentId, 3, startedAt]);
     lines.push(
       [randomUUID(), entryId, "provider_clearing", "", FEE_SANTIM - CHARGE_SANTIM],
       [randomUUID(), entryId, "provider_fees", "", CHARGE_SANTIM],

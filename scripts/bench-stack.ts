@@ -60,7 +60,7 @@ export const SEED_COLUMNS = {
     "created_at",
     "updated_at",
   ],
-  ledgerEntry: ["id", "idempotency_key", "kind", "consultation_id", "doctor_id", "payment_id", "created_at"],
+  ledgerEntry: ["id", "idempotency_key", "kind", "consultation_id", "doctor_id", "payment_id", "line_count", "created_at"],
   ledgerLine: ["id", "entry_id", "account", "subject", "amount_santim"],
 };
 

@@ -106,6 +106,7 @@ function ledgerSql(entry: LedgerEntry, createdAtMs: number): string[] {
       consultation_id: entry.consultationId ?? null,
       doctor_id: entry.doctorId ?? null,
       payment_id: entry.paymentId ?? null,
+      line_count: entry.lines.length,
       created_at: createdAtMs,
     }),
     ...entry.lines.map((line, index) =>

@@ -13,4 +13,5 @@ export * from "./schema/consultations";
 export * from "./schema/money";
 export * from "./schema/payments";
 export * from "./schema/platform";
+export * from "./schema/reconciliation";
 export * from "./schema/telegram";

@@ -5,7 +5,8 @@
 import { DISPUTE_WINDOW_HOURS, ESCROW_RELEASE_HOURS } from "./constants.ts";
 import type { ConsultationStatus } from "./consultation-status";
 
-export const ESCROW_STATUSES = ["held", "disputed", "in_review", "released", "refunded"] as const;
+/** `charged_back`: the patient's bank or the provider took the payment back without us (a chargeback, a reversal, a refund made in its dashboard). */
+export const ESCROW_STATUSES = ["held", "disputed", "in_review", "released", "refunded", "charged_back"] as const;
 type EscrowStatus = (typeof ESCROW_STATUSES)[number];
 
 /** Why an escrow waits for an admin rather than being released on its own. */

@@ -23,6 +23,11 @@ export const LEDGER_ACCOUNTS = [
   "refunds_in_transit",
   /** The platform's fee from released consultations. */
   "platform_revenue",
+  /**
+   * What the platform paid from its own bank, outside the provider (refunds and payouts an admin settled
+   * by hand): the provider still holds that money, so it is not taken from provider_clearing.
+   */
+  "paid_outside",
 ] as const;
 export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
 
@@ -35,6 +40,7 @@ const SUBJECT_OF_ACCOUNT: Record<LedgerAccount, "consultation" | "doctor" | null
   payouts_in_transit: "doctor",
   refunds_in_transit: "consultation",
   platform_revenue: null,
+  paid_outside: null,
 };
 
 export const LEDGER_ENTRY_KINDS = [
@@ -46,6 +52,10 @@ export const LEDGER_ENTRY_KINDS = [
   "payout_started",
   "payout_settled",
   "payout_returned",
+  /** A payment taken back by the patient's bank or the provider without our asking (a chargeback, a reversal). */
+  "charge_reversed",
+  /** A charge of the provider's on a transfer (its fee), as its verify or its books report it. */
+  "provider_fee_charged",
 ] as const;
 type LedgerEntryKind = (typeof LEDGER_ENTRY_KINDS)[number];
 

@@ -8,6 +8,9 @@ import { cleanLine } from "./text-hygiene";
 
 export const PAYOUT_STATUSES = ["pending", "succeeded", "failed"] as const;
 
+/** Where a payout was made: by a provider transfer, or by an admin outside it (recorded with a reason). */
+export const PAYOUT_CHANNELS = ["provider", "outside"] as const;
+
 /** A payout run moves a doctor's available balance only from this much up (transfers cost a fee). */
 export const MIN_PAYOUT_SANTIM = 100 * SANTIM_PER_BIRR;
 

@@ -10,7 +10,15 @@ export type RefundReason = (typeof REFUND_REASONS)[number];
 /** Where a refund was made: through the provider, or by an admin outside it (recorded with a reason). */
 export const REFUND_CHANNELS = ["provider", "outside"] as const;
 
-/** Times a refund is asked of the provider before it is failed and shown to admins. */
+/**
+ * Why a pending refund or payout waits for an admin instead of moving on by itself: the provider could
+ * not be asked or gave no answer we can act on after every attempt, said a status word we do not know,
+ * or moved another amount than ours. Never failed on such grounds: only a verify that says failed fails it.
+ */
+export const STUCK_REASONS = ["attempts_exhausted", "unknown_status", "amount_differs"] as const;
+export type StuckReason = (typeof STUCK_REASONS)[number];
+
+/** Times a refund is asked of the provider before an admin is asked to decide. */
 export const MAX_REFUND_ATTEMPTS = 6;
 /** Waits between attempts: 5 minutes, doubling (5, 10, 20, 40, 80 minutes). */
 export function nextRefundAttemptAt(attempts: number, now: Date): Date {

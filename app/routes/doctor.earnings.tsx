@@ -98,6 +98,7 @@ const STATUS_BADGE = {
   in_review: "badge-warning",
   released: "badge-success",
   refunded: "badge-ghost",
+  charged_back: "badge-error",
   pending: "badge-info",
   succeeded: "badge-success",
   failed: "badge-error",

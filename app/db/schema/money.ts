@@ -7,8 +7,8 @@ import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-o
 import { DISPUTE_REASONS, DISPUTE_RESOLUTIONS, DISPUTE_STATUSES, MAX_DISPUTE_TEXT_CHARS } from "../../domain/disputes";
 import { ESCROW_REVIEW_REASONS, ESCROW_STATUSES } from "../../domain/escrow";
 import { LEDGER_ACCOUNTS, LEDGER_ENTRY_KINDS } from "../../domain/ledger";
-import { PAYOUT_STATUSES } from "../../domain/payouts";
-import { REFUND_CHANNELS, REFUND_REASONS, REFUND_STATUSES } from "../../domain/refunds";
+import { PAYOUT_CHANNELS, PAYOUT_STATUSES } from "../../domain/payouts";
+import { REFUND_CHANNELS, REFUND_REASONS, REFUND_STATUSES, STUCK_REASONS } from "../../domain/refunds";
 import { users } from "./accounts";
 import { createdAt, id, isBoolean, oneOf, updatedAt } from "./columns";
 import { consultations } from "./consultations";
@@ -24,6 +24,8 @@ export const ledgerEntries = sqliteTable(
     consultationId: text("consultation_id").references(() => consultations.id),
     doctorId: text("doctor_id").references(() => users.id),
     paymentId: text("payment_id").references(() => payments.id),
+    /** How many lines the entry has: the database checks they sum to zero once the last is written. */
+    lineCount: integer("line_count").notNull(),
     createdAt: createdAt(),
   },
   (t) => [
@@ -32,6 +34,7 @@ export const ledgerEntries = sqliteTable(
     index("ledger_entries_doctor_idx").on(t.doctorId, t.createdAt),
     index("ledger_entries_created_idx").on(t.createdAt),
     check("ledger_entries_kind_valid", oneOf("kind", LEDGER_ENTRY_KINDS)),
+    check("ledger_entries_line_count", sql`${t.lineCount} >= 2`),
   ],
 );
 
@@ -159,6 +162,8 @@ export const refunds = sqliteTable(
     providerReference: text("provider_reference"),
     /** The provider's last words on a failure, or an admin's reason for a refund made outside it. */
     lastError: text("last_error"),
+    /** Why it waits for an admin (still pending: only a verify that says failed fails it). */
+    reviewReason: text("review_reason", { enum: STUCK_REASONS }),
     note: text("note"),
     requestedBy: text("requested_by").references(() => users.id),
     lastCheckedAt: integer("last_checked_at", { mode: "timestamp_ms" }),
@@ -181,6 +186,7 @@ export const refunds = sqliteTable(
     check("refunds_channel_valid", oneOf("channel", REFUND_CHANNELS)),
     check("refunds_accepted_bool", isBoolean("accepted")),
     check("refunds_amount_positive", sql`${t.amountSantim} > 0`),
+    check("refunds_review_reason_valid", oneOf("review_reason", STUCK_REASONS)),
   ],
 );
 
@@ -213,10 +219,17 @@ export const payouts = sqliteTable(
     accountName: text("account_name").notNull(),
     accountNumber: text("account_number").notNull(),
     status: text("status", { enum: PAYOUT_STATUSES }).notNull().default("pending"),
+    channel: text("channel", { enum: PAYOUT_CHANNELS }).notNull().default("provider"),
     accepted: integer("accepted", { mode: "boolean" }).notNull().default(false),
     attempts: integer("attempts").notNull().default(0),
     providerReference: text("provider_reference"),
     failureReason: text("failure_reason"),
+    /** Why it waits for an admin (still pending: only a verify that says failed fails it). */
+    reviewReason: text("review_reason", { enum: STUCK_REASONS }),
+    /** The provider's charge on the transfer, once its verify or webhook says it; booked to provider_fees. */
+    feeSantim: integer("fee_santim"),
+    /** An admin's reason, for a payout settled outside the provider or failed by hand. */
+    note: text("note"),
     /** The admin who ran it by hand; null for the weekly run. */
     requestedBy: text("requested_by").references(() => users.id),
     lastCheckedAt: integer("last_checked_at", { mode: "timestamp_ms" }),
@@ -237,5 +250,8 @@ export const payouts = sqliteTable(
     check("payouts_status_valid", oneOf("status", PAYOUT_STATUSES)),
     check("payouts_accepted_bool", isBoolean("accepted")),
     check("payouts_amount_positive", sql`${t.amountSantim} > 0`),
+    check("payouts_channel_valid", oneOf("channel", PAYOUT_CHANNELS)),
+    check("payouts_review_reason_valid", oneOf("review_reason", STUCK_REASONS)),
+    check("payouts_fee_valid", sql`${t.feeSantim} IS NULL OR ${t.feeSantim} >= 0`),
   ],
 );

@@ -30,6 +30,7 @@ export function ledgerEntryStatements(db: Database, entry: LedgerEntry, now: Dat
         consultationId: entry.consultationId ?? null,
         doctorId: entry.doctorId ?? null,
         paymentId: entry.paymentId ?? null,
+        lineCount: entry.lines.length,
         createdAt: now,
       },
       onlyIf,
