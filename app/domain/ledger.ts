@@ -160,7 +160,7 @@ export function refundStarted(refund: { reference: string; consultationId: strin
 
 /**
  * A refund an admin made outside the provider (recorded with their reason): the amount leaves the
- * consultation's escrow and what the platform holds at once, with nothing in transit.
+ * consultation's escrow as money paid from the platform's own bank (the provider still holds it).
  */
 export function refundMadeOutside(refund: {
   reference: string;
@@ -173,7 +173,53 @@ export function refundMadeOutside(refund: {
     kind: "refund_settled",
     consultationId: refund.consultationId,
     paymentId: refund.paymentId,
-    lines: [line("escrow", refund.consultationId, refund.amountSantim), line("provider_clearing", "", -refund.amountSantim)],
+    lines: [line("escrow", refund.consultationId, refund.amountSantim), line("paid_outside", "", -refund.amountSantim)],
+  });
+}
+
+/** A refund already in transit that an admin made outside the provider: it leaves transit as money paid from the platform's bank. */
+export function refundInTransitMadeOutside(refund: {
+  reference: string;
+  consultationId: string;
+  paymentId: string;
+  amountSantim: number;
+}): LedgerEntry {
+  return entry({
+    idempotencyKey: `refund:${refund.reference}:settled`,
+    kind: "refund_settled",
+    consultationId: refund.consultationId,
+    paymentId: refund.paymentId,
+    lines: [line("refunds_in_transit", refund.consultationId, refund.amountSantim), line("paid_outside", "", -refund.amountSantim)],
+  });
+}
+
+/**
+ * A payment taken back without our asking (a chargeback, a reversal, a refund made in the provider's
+ * dashboard): it leaves what the provider holds for us, from the consultation's escrow while it is held,
+ * or, once released, back from the doctor's payable (a negative adjustment the next payout recovers) and
+ * the platform's revenue in the release's own split.
+ */
+export function chargeReversed(reversal: {
+  txRef: string;
+  paymentId: string;
+  consultationId: string;
+  amountSantim: number;
+  released: { doctorId: string } | null;
+}): LedgerEntry {
+  const { doctorSantim, platformSantim } = splitRelease(reversal.amountSantim);
+  return entry({
+    idempotencyKey: `payment:${reversal.txRef}:reversed`,
+    kind: "charge_reversed",
+    consultationId: reversal.consultationId,
+    paymentId: reversal.paymentId,
+    doctorId: reversal.released?.doctorId ?? null,
+    lines: reversal.released
+      ? [
+          line("doctor_payable", reversal.released.doctorId, doctorSantim),
+          line("platform_revenue", "", platformSantim),
+          line("provider_clearing", "", -reversal.amountSantim),
+        ]
+      : [line("escrow", reversal.consultationId, reversal.amountSantim), line("provider_clearing", "", -reversal.amountSantim)],
   });
 }
 
@@ -227,6 +273,26 @@ export function payoutSettled(payout: { reference: string; doctorId: string; amo
     kind: "payout_settled",
     doctorId: payout.doctorId,
     lines: [line("payouts_in_transit", payout.doctorId, payout.amountSantim), line("provider_clearing", "", -payout.amountSantim)],
+  });
+}
+
+/** A payout an admin made outside the provider: it leaves transit as money paid from the platform's own bank. */
+export function payoutMadeOutside(payout: { reference: string; doctorId: string; amountSantim: number }): LedgerEntry {
+  return entry({
+    idempotencyKey: `payout:${payout.reference}:settled`,
+    kind: "payout_settled",
+    doctorId: payout.doctorId,
+    lines: [line("payouts_in_transit", payout.doctorId, payout.amountSantim), line("paid_outside", "", -payout.amountSantim)],
+  });
+}
+
+/** The provider's charge on a transfer that went out: an expense, taken from what it holds for us. */
+export function transferFeeCharged(fee: { reference: string; doctorId: string; feeSantim: number }): LedgerEntry {
+  return entry({
+    idempotencyKey: `payout:${fee.reference}:fee`,
+    kind: "provider_fee_charged",
+    doctorId: fee.doctorId,
+    lines: [line("provider_fees", "", fee.feeSantim), line("provider_clearing", "", -fee.feeSantim)],
   });
 }
 

@@ -13,6 +13,7 @@ const NOTIFICATION_KINDS = [
   "dispute_answered",
   "dispute_resolved",
   "money_refunded",
+  "payment_charged_back",
   "earnings_released",
   "payout_paid",
   "payout_failed",

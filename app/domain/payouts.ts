@@ -50,3 +50,31 @@ export const PayoutAccountSchema = z.object({
     z.regex(/^\d{6,20}$/, { error: "payouts.errors.numberFormat" }),
   ),
 });
+
+/** Addis Ababa's offset from UTC (no daylight saving): 3 hours. */
+const ADDIS_OFFSET_MS = 3 * 60 * 60_000;
+/** Chapa sends transfers Monday to Saturday, 08:30 to 16:30 in Addis Ababa (its transfer hours). */
+const TRANSFER_DAYS = new Set([1, 2, 3, 4, 5, 6]);
+const TRANSFER_OPENS_MINUTE = 8 * 60 + 30;
+const TRANSFER_CLOSES_MINUTE = 16 * 60 + 30;
+
+/** Whether Chapa takes transfers at `now`: the scheduled run sends only then, so a transfer is not refused for the hour. */
+export function insideTransferHours(now: Date): boolean {
+  const addis = new Date(now.getTime() + ADDIS_OFFSET_MS);
+  const minute = addis.getUTCHours() * 60 + addis.getUTCMinutes();
+  return TRANSFER_DAYS.has(addis.getUTCDay()) && minute >= TRANSFER_OPENS_MINUTE && minute < TRANSFER_CLOSES_MINUTE;
+}
+
+/**
+ * A payout's allowed moves (docs/decisions/0045), as the consultation's status has its own: pending until
+ * a verify says it succeeded or failed, or an admin records it made outside the provider (succeeded) or
+ * fails it once the provider confirms nothing went out; a finished payout never moves again.
+ */
+export const PAYOUT_MOVES: Record<(typeof PAYOUT_STATUSES)[number], ReadonlyArray<(typeof PAYOUT_STATUSES)[number]>> = {
+  pending: ["succeeded", "failed"],
+  succeeded: [],
+  failed: [],
+};
+
+/** Times a payout is asked of the provider (sent, or checked after it was taken) before an admin is asked to decide. */
+export const MAX_PAYOUT_ASKS = 8;

@@ -27,3 +27,15 @@ export function nextRefundAttemptAt(attempts: number, now: Date): Date {
 
 /** Our own reference for a refund (Chapa takes it for idempotency): unique, within its characters. */
 export const newRefundReference = () => `qoda-rf-${crypto.randomUUID()}`;
+
+/**
+ * A refund's allowed moves (docs/decisions/0045): pending until the provider's word settles it (succeeded)
+ * or a verify confirms nothing was given back after a refusal (failed), or an admin records it made
+ * outside the provider (succeeded); a failed one stays failed (an admin asks again under a new reference,
+ * a new refund) and a succeeded one never moves again.
+ */
+export const REFUND_MOVES: Record<(typeof REFUND_STATUSES)[number], ReadonlyArray<(typeof REFUND_STATUSES)[number]>> = {
+  pending: ["succeeded", "failed"],
+  succeeded: [],
+  failed: [],
+};

@@ -11,31 +11,49 @@ import { SANDBOX_SWITCH_SETTINGS, SANDBOX_SWITCHES, type SandboxSwitch, type San
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { loadAsDocument, staticPage } from "~/page-hydration";
 import { readFormData } from "~/server/form-body.server";
+import { sandboxBalanceSantim, takeBackSandboxTransaction } from "~/server/payments/sandbox.server";
 import { latestSandboxRefunds } from "~/server/payments/sandbox-refunds.server";
+import { sandboxTransactions } from "~/server/payments/sandbox-store.server";
 import { sandboxSwitches, setSandboxSwitch } from "~/server/payments/sandbox-switches.server";
 import { latestSandboxTransfers } from "~/server/payments/sandbox-transfers.server";
+import { heldSandboxWebhookCount, sendHeldSandboxWebhooks } from "~/server/payments/sandbox-webhook.server";
 import { requireStandIns } from "~/server/stand-ins.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 const SHOWN_RECORDS = 50;
 
-/** The one form of this page: which switch, set to what. */
-const SwitchChoice = z.object({ switch: z.enum(SANDBOX_SWITCHES), setting: z.enum(SANDBOX_SWITCH_SETTINGS) });
+/** The forms of this page: a switch set to one of its settings; a paid transaction taken back; held webhooks sent. */
+const SandboxForm = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("switch"), switch: z.enum(SANDBOX_SWITCHES), setting: z.string().max(40) }),
+  z.object({ intent: z.literal("take-back"), txRef: z.string().min(1).max(100), how: z.enum(["refunded", "reversed"]) }),
+  z.object({ intent: z.literal("send-webhooks") }),
+]);
 
-// Development and tests only (404 in production): the payment sandbox's refunds and transfers, newest
-// first, and the switches that decide how it answers the next ones.
+// Development and tests only (404 in production): the payment sandbox's switches, what it holds, its
+// transactions (each may be refunded in "Chapa's dashboard" or charged back), refunds and transfers.
 export async function loader({ context, request }: LoaderFunctionArgs) {
   requireStandIns(context);
   const env = context.cloudflare.env;
-  const [switches, refunds, transfers] = await Promise.all([
+  const [switches, refunds, transfers, transactions, heldWebhooks, balanceSantim] = await Promise.all([
     sandboxSwitches(env),
     latestSandboxRefunds(env, SHOWN_RECORDS),
     latestSandboxTransfers(env, SHOWN_RECORDS),
+    sandboxTransactions(env),
+    heldSandboxWebhookCount(env),
+    sandboxBalanceSantim(env),
   ]);
   const t = await getTranslator(request);
   return {
     title: pageTitle(t("payment.sandbox.overview.title")),
     switches,
+    heldWebhooks,
+    balanceSantim,
+    transactions: transactions.slice(0, SHOWN_RECORDS).map(({ txRef, amountSantim, status, createdAt }) => ({
+      txRef,
+      amountSantim,
+      status,
+      createdAt: new Date(createdAt).toISOString(),
+    })),
     refunds: refunds.map(({ reference, txRef, amountSantim, status, createdAt }) => ({
       reference,
       txRef,
@@ -62,20 +80,37 @@ export const clientLoader = loadAsDocument;
 
 export async function action({ context, request }: ActionFunctionArgs) {
   requireStandIns(context);
-  const choice = SwitchChoice.safeParse(Object.fromEntries(await readFormData(request)));
-  if (!choice.success) throw new Response("Bad Request", { status: 400 });
-  await setSandboxSwitch(context.cloudflare.env, choice.data.switch, choice.data.setting);
-  return redirectWithToast("/dev/payments", { kind: "success", title: "payment.sandbox.overview.saved" }, context.config);
+  const form = SandboxForm.safeParse(Object.fromEntries(await readFormData(request)));
+  if (!form.success) throw new Response("Bad Request", { status: 400 });
+  const env = context.cloudflare.env;
+  const done = (title: "saved" | "takenBack" | "webhooksSent" | "notTakenBack") =>
+    redirectWithToast(
+      "/dev/payments",
+      { kind: title === "notTakenBack" ? "error" : "success", title: `payment.sandbox.overview.${title}` },
+      context.config,
+    );
+  if (form.data.intent === "switch") {
+    const which = form.data.switch;
+    const settings: readonly string[] = SANDBOX_SWITCH_SETTINGS[which];
+    if (!settings.includes(form.data.setting)) throw new Response("Bad Request", { status: 400 });
+    await setSandboxSwitch(env, which, form.data.setting as SandboxSwitchSetting<typeof which>);
+    return done("saved");
+  }
+  if (form.data.intent === "take-back")
+    return done((await takeBackSandboxTransaction(context.config, env, form.data.txRef, form.data.how)) ? "takenBack" : "notTakenBack");
+  await sendHeldSandboxWebhooks(context.config, env);
+  return done("webhooksSent");
 }
 
 export default function SandboxPayments() {
   const { t } = useTranslation();
-  const { switches, refunds, transfers } = useLoaderData<typeof loader>();
+  const { switches, refunds, transfers, transactions, heldWebhooks, balanceSantim } = useLoaderData<typeof loader>();
   return (
     <section className="mx-auto flex max-w-3xl flex-col gap-8 px-4 py-8">
       <div className="flex flex-col gap-2">
         <h1 className="text-2xl font-bold">{t("payment.sandbox.overview.title")}</h1>
         <p className="text-base-content/80">{t("payment.sandbox.overview.intro")}</p>
+        <p data-testid="sandbox-balance">{t("payment.sandbox.overview.balance", { amount: birrText(balanceSantim) })}</p>
       </div>
 
       <section aria-labelledby="sandbox-switches" className="flex flex-col gap-3">
@@ -88,6 +123,48 @@ export default function SandboxPayments() {
             <SwitchForm key={which} which={which} current={switches[which]} />
           ))}
         </div>
+        <Form method="post" reloadDocument className="flex flex-wrap items-center gap-3">
+          <input type="hidden" name="intent" value="send-webhooks" />
+          <p>{t("payment.sandbox.overview.heldWebhooks", { count: heldWebhooks })}</p>
+          <SubmitButton className="btn btn-outline btn-sm" busyLabel={t("forms.busy")} disabled={heldWebhooks === 0}>
+            {t("payment.sandbox.overview.sendWebhooks")}
+          </SubmitButton>
+        </Form>
+      </section>
+
+      <section aria-labelledby="sandbox-transactions" className="flex flex-col gap-3">
+        <h2 id="sandbox-transactions" className="text-xl font-bold">
+          {t("payment.sandbox.overview.transactionsTitle")}
+        </h2>
+        <p>{t("payment.sandbox.overview.transactionsIntro")}</p>
+        {transactions.length === 0 ? <p>{t("payment.sandbox.overview.noTransactions")}</p> : null}
+        <ol className="flex flex-col gap-3">
+          {transactions.map((transaction) => (
+            <MovementCard
+              key={transaction.txRef}
+              testId="sandbox-transaction"
+              reference={transaction.txRef}
+              createdAt={transaction.createdAt}
+            >
+              <Field label={t("payment.sandbox.overview.amount")}>
+                {t("payment.sandbox.overview.amountValue", { amount: birrText(transaction.amountSantim) })}
+              </Field>
+              <Field label={t("payment.sandbox.overview.state")}>{transaction.status}</Field>
+              {transaction.status === "success" ? (
+                <Form method="post" reloadDocument className="col-span-2 flex flex-wrap gap-2">
+                  <input type="hidden" name="intent" value="take-back" />
+                  <input type="hidden" name="txRef" value={transaction.txRef} />
+                  <SubmitButton name="how" value="refunded" className="btn btn-outline btn-sm" busyLabel={t("forms.busy")}>
+                    {t("payment.sandbox.overview.refundInDashboard")}
+                  </SubmitButton>
+                  <SubmitButton name="how" value="reversed" className="btn btn-outline btn-sm" busyLabel={t("forms.busy")}>
+                    {t("payment.sandbox.overview.chargeBack")}
+                  </SubmitButton>
+                </Form>
+              ) : null}
+            </MovementCard>
+          ))}
+        </ol>
       </section>
 
       <section aria-labelledby="sandbox-refunds" className="flex flex-col gap-3">
@@ -131,14 +208,16 @@ export default function SandboxPayments() {
 }
 
 /** One switch as a group of choices, saved with its own button (a plain form: no script needed). */
-function SwitchForm({ which, current }: { which: SandboxSwitch; current: SandboxSwitchSetting }) {
+function SwitchForm<Which extends SandboxSwitch>({ which, current }: { which: Which; current: SandboxSwitchSetting<Which> }) {
   const { t } = useTranslation();
+  const settings: readonly string[] = SANDBOX_SWITCH_SETTINGS[which];
   return (
     <Form method="post" reloadDocument className="card border border-base-300 p-4" data-testid={`sandbox-switch-${which}`}>
       <fieldset className="flex flex-col gap-3">
         <legend className="mb-2 font-bold">{t(`payment.sandbox.overview.switches.${which}`)}</legend>
+        <input type="hidden" name="intent" value="switch" />
         <input type="hidden" name="switch" value={which} />
-        {SANDBOX_SWITCH_SETTINGS.map((setting) => (
+        {settings.map((setting) => (
           <label key={setting} className="flex items-start gap-2">
             <input
               type="radio"
@@ -147,7 +226,7 @@ function SwitchForm({ which, current }: { which: SandboxSwitch; current: Sandbox
               defaultChecked={setting === current}
               className="radio radio-primary radio-sm mt-0.5"
             />
-            <span>{t(`payment.sandbox.overview.settings.${which}.${setting}`)}</span>
+            <span>{t(`payment.sandbox.overview.settings.${which}.${setting}` as "payment.sandbox.overview.settings.refunds.succeed")}</span>
           </label>
         ))}
         <SubmitButton className="btn btn-primary btn-sm self-start" busyLabel={t("forms.busy")}>

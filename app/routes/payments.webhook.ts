@@ -49,7 +49,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!event) return answer(400, "Not an event we know");
   const now = new Date();
   // Every event is only a prompt: each settlement asks the provider itself before anything changes.
-  if (event.kind === "refund") return answer(200, await settleRefundsOf(env, context.config, event.txRef, event.reference, now));
+  if (event.kind === "refund") {
+    const outcome = await settleRefundsOf(env, context.config, event, now);
+    // The provider could not be asked whether the payment was taken back: a later delivery asks again.
+    return answer(outcome === "unverified" ? 503 : 200, outcome);
+  }
   if (event.kind === "payout") return answer(200, await settlePayout(env, context.config, event.reference, now));
   const outcome = await confirmPayment(env, context.config, origin, event.txRef, now);
   if (outcome.kind === "confirmed") deliverTelegramAfterResponse(context);

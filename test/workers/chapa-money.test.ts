@@ -46,7 +46,7 @@ describe("refunds at Chapa", () => {
     const txRef = await paidAtChapa(standIn);
     const provider = chapa();
     expect(await provider.verifyRefund({ txRef, reference: "refund-1" })).toEqual({
-      status: "pending",
+      status: "not_refunded",
       providerStatus: "success",
       amountSantim: null,
     });
@@ -83,7 +83,10 @@ describe("refunds at Chapa", () => {
     const provider = chapa();
     expect((await provider.refund({ txRef, reference: "part-1", amountSantim: 7_550, reason: "part" })).kind).toBe("accepted");
     expect(standIn.refundForms[0]!.form.get("amount")).toBe("75.50");
-    expect(await provider.verifyRefund({ txRef, reference: "part-1" })).toMatchObject({ status: "pending", providerStatus: "success" });
+    expect(await provider.verifyRefund({ txRef, reference: "part-1" })).toMatchObject({
+      status: "not_refunded",
+      providerStatus: "success",
+    });
 
     expect(await provider.refund({ txRef, reference: "part-2", amountSantim: 7_451, reason: "too much" })).toEqual({
       kind: "refused",
@@ -165,6 +168,7 @@ describe("banks and transfers at Chapa", () => {
       status: "pending",
       providerStatus: "pending",
       amountSantim: 123_450,
+      feeSantim: 0,
       failureReason: null,
     });
     standIn.settleTransfer("payout-1", "success");
@@ -172,13 +176,12 @@ describe("banks and transfers at Chapa", () => {
       status: "success",
       providerStatus: "success",
       amountSantim: 123_450,
+      feeSantim: 0,
       failureReason: null,
     });
 
-    expect(await provider.transfer(transferTo("payout-1"))).toEqual({
-      kind: "refused",
-      message: "Transfer reference has been used before",
-    });
+    // "Used before" means Chapa has it already: taken, for a verify to say what became of it.
+    expect(await provider.transfer(transferTo("payout-1"))).toEqual({ kind: "reference_used" });
     expect(await provider.transfer(transferTo("payout-2", { bankCode: "777" }))).toEqual({
       kind: "refused",
       message: "The selected bank code is invalid.",
@@ -187,7 +190,8 @@ describe("banks and transfers at Chapa", () => {
     const asked = standIn.transferBodies.length;
     expect((await provider.transfer(transferTo("payout-3", { bankCode: "cbe" }))).kind).toBe("refused");
     expect(standIn.transferBodies).toHaveLength(asked);
-    expect(await provider.verifyTransfer("payout-unknown")).toBeNull();
+    // Chapa's own "not found" says plainly that nothing was taken under that reference.
+    expect(await provider.verifyTransfer("payout-unknown")).toMatchObject({ status: "not_found", providerStatus: "Transfer not found" });
   });
 
   it("reads a failed transfer with its reason, cancelled as failed, and a word it does not know as unknown", async () => {
@@ -202,7 +206,12 @@ describe("banks and transfers at Chapa", () => {
     for (const [index, { word, reason, expected }] of cases.entries()) {
       await provider.transfer(transferTo(`payout-${index}`));
       standIn.settleTransfer(`payout-${index}`, word, { failure_reason: reason });
-      expect(await provider.verifyTransfer(`payout-${index}`), word).toEqual({ ...expected, providerStatus: word, amountSantim: 123_450 });
+      expect(await provider.verifyTransfer(`payout-${index}`), word).toEqual({
+        ...expected,
+        providerStatus: word,
+        amountSantim: 123_450,
+        feeSantim: 0,
+      });
     }
   });
 });
@@ -277,6 +286,7 @@ describe("Chapa answers it cannot read", () => {
       status: "success",
       providerStatus: "success",
       amountSantim: null,
+      feeSantim: null,
       failureReason: null,
     });
   });

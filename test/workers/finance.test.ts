@@ -85,7 +85,7 @@ describe("the finance page", () => {
     const { userId, visitor } = await admin();
     const page = text(await (await visitor.get("/admin/finance")).text());
     expect(page).toContain(failed!.reference);
-    expect(failed!.lastError).toContain("refused");
+    expect(failed!.lastError).toContain("not eligible");
     expect(page).toContain(`The payment service said (after 1 try): ${failed!.lastError!.replace(/"/g, "&quot;")}`);
     expect(page).toContain("Ask the payment service again");
 

@@ -57,9 +57,9 @@ const anyCase = fc.nat({ max: 3 });
 const twice = fc.boolean();
 /** How the sandbox answers the refund or transfer an event asks for (its switch, set just before). */
 const answer = fc.oneof(
-  { weight: 2, arbitrary: fc.constant<SandboxSwitchSetting>("succeed") },
-  { weight: 1, arbitrary: fc.constant<SandboxSwitchSetting>("fail") },
-  { weight: 1, arbitrary: fc.constant<SandboxSwitchSetting>("drop_webhook") },
+  { weight: 2, arbitrary: fc.constant<SandboxSwitchSetting<"refunds"> & SandboxSwitchSetting<"payouts">>("succeed") },
+  { weight: 1, arbitrary: fc.constant<SandboxSwitchSetting<"refunds"> & SandboxSwitchSetting<"payouts">>("fail") },
+  { weight: 1, arbitrary: fc.constant<SandboxSwitchSetting<"refunds"> & SandboxSwitchSetting<"payouts">>("drop_webhook") },
 );
 const oneEvent = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("charge_webhook" as const), at: anyCase }) },
@@ -416,11 +416,14 @@ async function assertBooksBalance(world: World) {
   const captured = rows.payments.filter((payment) => payment.status === "paid" || payment.status === "paid_after_expiry");
   const succeeded = <Row extends { status: string; amountSantim: number }>(all: Row[]) =>
     sumOf(all.filter((row) => row.status === "succeeded").map((row) => row.amountSantim));
-  expect(journal.balance("provider_fees")).toBe(sumOf(captured.map((payment) => sandboxChargeOf(payment.amountSantim))));
+  // The provider's charges: on each payment, and on each transfer that went out (booked when it settled).
+  const transferFees = sumOf(rows.payouts.map((payout) => payout.feeSantim ?? 0));
+  expect(journal.balance("provider_fees")).toBe(sumOf(captured.map((payment) => sandboxChargeOf(payment.amountSantim))) + transferFees);
   expect(journal.balance("provider_clearing")).toBe(
     sumOf(captured.map((payment) => payment.amountSantim - sandboxChargeOf(payment.amountSantim))) -
       succeeded(rows.refunds) -
-      succeeded(rows.payouts),
+      succeeded(rows.payouts) -
+      transferFees,
   );
 
   // Each event of the rows is in the journal exactly once, and nothing else is.
@@ -436,6 +439,7 @@ async function assertBooksBalance(world: World) {
     ...rows.payouts
       .filter((payout) => payout.status !== "pending")
       .map((payout) => `payout:${payout.reference}:${payout.status === "succeeded" ? "settled" : "returned"}`),
+    ...rows.payouts.filter((payout) => (payout.feeSantim ?? 0) > 0).map((payout) => `payout:${payout.reference}:fee`),
   ]);
   expect([...keys].sort()).toEqual([...expectedKeys].sort());
 

@@ -6,6 +6,7 @@ import { expect } from "vitest";
 
 import { consultations } from "~/db/schema";
 import { CONSULTATION_FEE_SANTIM } from "~/domain/money";
+import { insideTransferHours } from "~/domain/payouts";
 import { confirmPayment } from "~/server/consultations/confirm-payment.server";
 import { recordPaymentAttempt } from "~/server/db/payments.server";
 import { loadConfig } from "~/server/env.server";
@@ -85,4 +86,11 @@ export async function signedWebhook(payload: Record<string, unknown>) {
     body,
     headers: { "Content-Type": "application/json", "x-chapa-signature": await signWebhookBody(secret, body) },
   });
+}
+
+/** The latest moment, no later than now, inside the provider's transfer hours: the scheduled payout run sends only then. */
+export function duringTransferHours(from = new Date()): Date {
+  let at = from.getTime();
+  while (!insideTransferHours(new Date(at))) at -= 15 * 60_000;
+  return new Date(at);
 }

@@ -1,15 +1,19 @@
-// The local sandbox as a stand-in for Chapa's refunds and transfers: kept in R2 as Chapa would keep
-// them, settled with webhooks in Chapa's formats signed as Chapa signs them, and told by its switches to
-// refuse, fail, or keep its webhook, while its verify always tells the truth; and its page, /dev/payments.
+// The local sandbox as a stand-in for Chapa, read through the Chapa adapter itself: refunds and
+// transfers kept in R2 as Chapa would keep them, settled with webhooks in Chapa's formats signed as Chapa
+// signs them, a reference refused as "used before" the second time, and its switches making it misbehave
+// as Chapa does (a refusal, an answer lost after the call was taken, a 503, a transfer kept queued or
+// refused outside transfer hours, webhooks twice, late or never), while its verify tells the truth as
+// Chapa's does (a refund only as its payment reads); its balance and lists; and its page, /dev/payments.
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { action, loader } from "~/routes/dev.payments._index";
 import { loadConfig } from "~/server/env.server";
-import { sandboxProvider } from "~/server/payments/sandbox.server";
+import { sandboxBalanceSantim, sandboxProvider, takeBackSandboxTransaction } from "~/server/payments/sandbox.server";
 import { sandboxTransaction, saveSandboxTransaction } from "~/server/payments/sandbox-store.server";
 import { sandboxSwitches, setSandboxSwitch } from "~/server/payments/sandbox-switches.server";
+import { heldSandboxWebhookCount, sendHeldSandboxWebhooks } from "~/server/payments/sandbox-webhook.server";
 import { readWebhookEvent } from "~/server/payments/webhook-event.server";
 import { isValidWebhookSignature } from "~/server/payments/webhook-signature.server";
 
@@ -22,6 +26,7 @@ afterEach(async () => {
   vi.restoreAllMocks();
   await setSandboxSwitch(env, "refunds", "succeed");
   await setSandboxSwitch(env, "payouts", "succeed");
+  await setSandboxSwitch(env, "webhooks", "on_time");
 });
 
 const unique = (name: string) => `${name}-${crypto.randomUUID().slice(0, 8)}`;
@@ -71,9 +76,8 @@ const transferTo = (reference: string, changes: Record<string, unknown> = {}) =>
 });
 
 describe("refunds in the sandbox", () => {
-  it("gives a whole payment back with a signed charge.refunded carrying our reference; both verifies say refunded", async () => {
+  it("gives a whole payment back with a signed charge.refunded carrying our reference and amount; the payment then reads refunded", async () => {
     const refund1 = unique("refund");
-    const refund2 = unique("refund");
     const webhooks = catchWebhooks();
     const txRef = await paidInSandbox();
     const provider = sandbox();
@@ -90,35 +94,37 @@ describe("refunds in the sandbox", () => {
       currency: "ETB",
       meta: { reference: refund1 },
     });
-    expect(readWebhookEvent(webhooks[0]!.body)).toEqual({ kind: "refund", txRef, reference: refund1, status: "refunded" });
+    expect(readWebhookEvent(webhooks[0]!.body)).toEqual({
+      kind: "refund",
+      txRef,
+      reference: refund1,
+      status: "refunded",
+      amountSantim: 15_000,
+    });
+    // As with Chapa, the refund is read from its payment: there is no refund verify.
     expect(await provider.verifyRefund({ txRef, reference: refund1 })).toEqual({
       status: "refunded",
       providerStatus: "refunded",
-      amountSantim: 15_000,
+      amountSantim: null,
     });
     expect(await provider.verify(txRef)).toMatchObject({ status: "refunded", providerStatus: "refunded", amountSantim: 15_000 });
 
-    // The same request again is the same refund; another under its reference, or any more, is refused.
-    expect(await provider.refund({ txRef, reference: refund1, amountSantim: 15_000, reason: "again" })).toEqual(outcome);
+    // Like Chapa, a second request under a reference it has is refused as used, whatever it asks: nothing more is given.
+    expect(await provider.refund({ txRef, reference: refund1, amountSantim: 15_000, reason: "again" })).toEqual({ kind: "reference_used" });
+    expect(await provider.refund({ txRef, reference: refund1, amountSantim: 100, reason: "other" })).toEqual({ kind: "reference_used" });
     expect(webhooks).toHaveLength(1);
-    expect(await provider.refund({ txRef, reference: refund1, amountSantim: 100, reason: "other" })).toEqual({
-      kind: "refused",
-      message: "Refund reference has been used before",
-    });
-    expect((await provider.refund({ txRef, reference: refund2, amountSantim: 100, reason: "more" })).kind).toBe("refused");
+    expect((await provider.refund({ txRef, reference: unique("refund"), amountSantim: 100, reason: "more" })).kind).toBe("refused");
   });
 
-  it("gives part of a payment back; the transaction reads paid until all of it is back", async () => {
+  it("gives part of a payment back; the payment reads paid (not refunded) until all of it is back", async () => {
     const part1 = unique("part");
-    const part2 = unique("part");
     const part3 = unique("part");
     const webhooks = catchWebhooks();
     const txRef = await paidInSandbox();
     const provider = sandbox();
     expect((await provider.refund({ txRef, reference: part1, amountSantim: 5_050, reason: "part" })).kind).toBe("accepted");
-    expect(await provider.verifyRefund({ txRef, reference: part1 })).toMatchObject({ status: "refunded", amountSantim: 5_050 });
-    expect((await provider.verify(txRef))!.status).toBe("success");
-    expect(await provider.refund({ txRef, reference: part2, amountSantim: 9_951, reason: "too much" })).toEqual({
+    expect(await provider.verifyRefund({ txRef, reference: part1 })).toMatchObject({ status: "not_refunded", providerStatus: "success" });
+    expect(await provider.refund({ txRef, reference: unique("part"), amountSantim: 9_951, reason: "too much" })).toEqual({
       kind: "refused",
       message: "The refund amount is more than what is left of the payment",
     });
@@ -130,59 +136,68 @@ describe("refunds in the sandbox", () => {
     ]);
   });
 
-  it("refuses a refund of a payment it does not know or that was not paid, and knows no refund it never took", async () => {
-    const r1 = unique("r");
-    const r2 = unique("r");
-    const r3 = unique("r");
+  it("refuses a refund of a payment it does not know or that was not paid", async () => {
     const provider = sandbox();
-    expect(await provider.refund({ txRef: "qoda-nobody", reference: r1, amountSantim: 100, reason: "x" })).toEqual({
+    expect(await provider.refund({ txRef: "qoda-nobody", reference: unique("r"), amountSantim: 100, reason: "x" })).toEqual({
       kind: "refused",
       message: "Invalid transaction or Transaction not found",
     });
     const txRef = await paidInSandbox();
     await saveSandboxTransaction(env, { ...(await sandboxTransaction(env, txRef))!, status: "pending" });
-    expect((await provider.refund({ txRef, reference: r2, amountSantim: 100, reason: "x" })).kind).toBe("refused");
-    expect(await provider.verifyRefund({ txRef, reference: r2 })).toBeNull();
+    expect((await provider.refund({ txRef, reference: unique("r"), amountSantim: 100, reason: "x" })).kind).toBe("refused");
     expect((await provider.refund({ txRef, reference: "r".repeat(101), amountSantim: 100, reason: "x" })).kind).toBe("refused");
-    await expect(provider.refund({ txRef, reference: r3, amountSantim: 0.5, reason: "x" })).rejects.toThrow(RangeError);
+    await expect(provider.refund({ txRef, reference: unique("r"), amountSantim: 0.5, reason: "x" })).rejects.toThrow(RangeError);
   });
 
-  it("with its refunds switch on fail, refuses: no webhook, verify says failed, and the reference can be used again", async () => {
+  it("with its refunds switch on fail, refuses as not eligible: no webhook, the payment still reads paid, and the reference stays used", async () => {
     const refundF = unique("refund");
     const webhooks = catchWebhooks();
     const txRef = await paidInSandbox();
     const provider = sandbox();
     await setSandboxSwitch(env, "refunds", "fail");
-    const outcome = await provider.refund({ txRef, reference: refundF, amountSantim: 15_000, reason: "x" });
-    expect(outcome).toMatchObject({ kind: "refused", message: expect.stringContaining("fail") });
-    expect(webhooks).toHaveLength(0);
-    expect(await provider.verifyRefund({ txRef, reference: refundF })).toEqual({
-      status: "failed",
-      providerStatus: "refused",
-      amountSantim: null,
+    expect(await provider.refund({ txRef, reference: refundF, amountSantim: 15_000, reason: "x" })).toEqual({
+      kind: "refused",
+      message: "This transaction is not eligible for refund",
     });
-    expect((await provider.verify(txRef))!.status).toBe("success");
-
+    expect(webhooks).toHaveLength(0);
+    expect(await provider.verifyRefund({ txRef, reference: refundF })).toMatchObject({ status: "not_refunded" });
     await setSandboxSwitch(env, "refunds", "succeed");
-    expect((await provider.refund({ txRef, reference: refundF, amountSantim: 15_000, reason: "x" })).kind).toBe("accepted");
-    expect(webhooks).toHaveLength(1);
+    expect(await provider.refund({ txRef, reference: refundF, amountSantim: 15_000, reason: "x" })).toEqual({ kind: "reference_used" });
+    expect((await provider.refund({ txRef, reference: unique("refund"), amountSantim: 15_000, reason: "x" })).kind).toBe("accepted");
   });
 
-  it("with its refunds switch on drop_webhook, refunds without a webhook: only verify tells", async () => {
-    const refundD = unique("refund");
+  it("with its refunds switch on timeout_after_taking, makes the refund and loses the answer: the caller sees a timeout, a retry sees the reference used", async () => {
+    const refundT = unique("refund");
     const webhooks = catchWebhooks();
     const txRef = await paidInSandbox();
     const provider = sandbox();
+    await setSandboxSwitch(env, "refunds", "timeout_after_taking");
+    expect(await provider.refund({ txRef, reference: refundT, amountSantim: 15_000, reason: "x" })).toMatchObject({
+      kind: "unreachable",
+      message: expect.stringContaining("timeout"),
+    });
+    expect(webhooks).toHaveLength(1);
+    expect((await provider.verify(txRef))!.status).toBe("refunded");
+    expect(await provider.refund({ txRef, reference: refundT, amountSantim: 15_000, reason: "x" })).toEqual({ kind: "reference_used" });
+  });
+
+  it("with its refunds switch on unreachable, answers 503 and takes nothing; on drop_webhook, refunds without a webhook", async () => {
+    const webhooks = catchWebhooks();
+    const txRef = await paidInSandbox();
+    const provider = sandbox();
+    await setSandboxSwitch(env, "refunds", "unreachable");
+    const reference = unique("refund");
+    expect((await provider.refund({ txRef, reference, amountSantim: 15_000, reason: "x" })).kind).toBe("unreachable");
+    expect((await provider.verify(txRef))!.status).toBe("success");
     await setSandboxSwitch(env, "refunds", "drop_webhook");
-    expect((await provider.refund({ txRef, reference: refundD, amountSantim: 15_000, reason: "x" })).kind).toBe("accepted");
-    expect(await provider.verifyRefund({ txRef, reference: refundD })).toMatchObject({ status: "refunded" });
+    expect((await provider.refund({ txRef, reference, amountSantim: 15_000, reason: "x" })).kind).toBe("accepted");
     expect((await provider.verify(txRef))!.status).toBe("refunded");
     expect(webhooks).toHaveLength(0);
   });
 });
 
 describe("transfers in the sandbox", () => {
-  it("lists real Ethiopian banks and wallets with their account number lengths", async () => {
+  it("lists real Ethiopian banks and wallets with their account number lengths, in Chapa's format", async () => {
     const banks = (await sandbox().banks())!;
     expect(banks).toEqual(
       expect.arrayContaining([
@@ -194,12 +209,11 @@ describe("transfers in the sandbox", () => {
     expect(new Set(banks.map((bank) => bank.code)).size).toBe(banks.length);
   });
 
-  it("sends money with a signed payout.success carrying our reference; verify says success", async () => {
+  it("sends money with a signed payout.success carrying our reference; verify says success with its fee; the reference is refused after", async () => {
     const payout1 = unique("payout");
     const webhooks = catchWebhooks();
     const provider = sandbox();
-    const outcome = await provider.transfer(transferTo(payout1));
-    expect(outcome).toEqual({ kind: "accepted", providerReference: expect.stringMatching(/^SBX/) });
+    expect(await provider.transfer(transferTo(payout1))).toEqual({ kind: "accepted", providerReference: null });
     expect(webhooks).toHaveLength(1);
     expect(await signedBySandbox(webhooks[0]!)).toBe(true);
     expect(webhooks[0]!.payload).toMatchObject({
@@ -208,6 +222,7 @@ describe("transfers in the sandbox", () => {
       status: "success",
       reference: payout1,
       amount: "1200.50",
+      charge: "5.00",
       currency: "ETB",
       bank_id: 946,
       account_number: "1000123456789",
@@ -217,30 +232,26 @@ describe("transfers in the sandbox", () => {
       status: "success",
       providerStatus: "success",
       amountSantim: 120_050,
+      feeSantim: 500,
       failureReason: null,
     });
-
-    expect(await provider.transfer(transferTo(payout1))).toEqual(outcome);
+    // A second transfer under the reference, the same or not, is refused as used: never sent twice.
+    expect(await provider.transfer(transferTo(payout1))).toEqual({ kind: "reference_used" });
+    expect(await provider.transfer(transferTo(payout1, { amountSantim: 1 }))).toEqual({ kind: "reference_used" });
     expect(webhooks).toHaveLength(1);
-    expect(await provider.transfer(transferTo(payout1, { amountSantim: 1 }))).toEqual({
-      kind: "refused",
-      message: "Transfer reference has been used before",
-    });
   });
 
-  it("refuses a bank it does not have, or an account number that is not one of that bank's", async () => {
+  it("refuses a bank it does not have, or an account number that is not one of that bank's; it then knows no such transfer", async () => {
     const t1 = unique("t");
-    const t2 = unique("t");
-    const t3 = unique("t");
     const webhooks = catchWebhooks();
     const provider = sandbox();
     expect(await provider.transfer(transferTo(t1, { bankCode: "999" }))).toEqual({ kind: "refused", message: "Invalid bank code" });
-    expect(await provider.transfer(transferTo(t2, { accountNumber: "12345" }))).toEqual({
+    expect(await provider.transfer(transferTo(unique("t"), { accountNumber: "12345" }))).toEqual({
       kind: "refused",
       message: "The account number must be 13 digits for Commercial Bank of Ethiopia (CBE)",
     });
-    expect((await provider.transfer(transferTo(t3, { bankCode: "855", accountNumber: "09112233ab" }))).kind).toBe("refused");
-    expect(await provider.verifyTransfer(t1)).toBeNull();
+    expect((await provider.transfer(transferTo(unique("t"), { bankCode: "855", accountNumber: "09112233ab" }))).kind).toBe("refused");
+    expect(await provider.verifyTransfer(t1)).toMatchObject({ status: "not_found" });
     expect(webhooks).toHaveLength(0);
   });
 
@@ -251,7 +262,6 @@ describe("transfers in the sandbox", () => {
     await setSandboxSwitch(env, "payouts", "fail");
     expect((await provider.transfer(transferTo(payoutF))).kind).toBe("accepted");
     expect(webhooks).toHaveLength(1);
-    expect(await signedBySandbox(webhooks[0]!)).toBe(true);
     expect(webhooks[0]!.payload).toMatchObject({ event: "payout.failed", status: "failed", reference: payoutF });
     const event = readWebhookEvent(webhooks[0]!.body);
     expect(event).toEqual({
@@ -260,34 +270,122 @@ describe("transfers in the sandbox", () => {
       status: "failed",
       failureReason: expect.stringContaining("could not be credited"),
     });
-    expect(await provider.verifyTransfer(payoutF)).toEqual({
+    expect(await provider.verifyTransfer(payoutF)).toMatchObject({
       status: "failed",
-      providerStatus: "failed",
       amountSantim: 120_050,
+      feeSantim: 0,
       failureReason: (event as { failureReason: string }).failureReason,
     });
   });
 
-  it("with its payouts switch on drop_webhook, sends the money without a webhook: only verify tells", async () => {
-    const payoutD = unique("payout");
+  it("with its payouts switch on queued, keeps the transfer queued (a word we do not know) until the switch changes, then sends it", async () => {
+    const payoutQ = unique("payout");
     const webhooks = catchWebhooks();
     const provider = sandbox();
-    await setSandboxSwitch(env, "payouts", "drop_webhook");
-    expect((await provider.transfer(transferTo(payoutD))).kind).toBe("accepted");
-    expect(await provider.verifyTransfer(payoutD)).toMatchObject({ status: "success", amountSantim: 120_050 });
+    await setSandboxSwitch(env, "payouts", "queued");
+    expect((await provider.transfer(transferTo(payoutQ))).kind).toBe("accepted");
+    expect(await provider.verifyTransfer(payoutQ)).toMatchObject({ status: "unknown", providerStatus: "queued" });
     expect(webhooks).toHaveLength(0);
+    await setSandboxSwitch(env, "payouts", "succeed");
+    expect(await provider.verifyTransfer(payoutQ)).toMatchObject({ status: "success", providerStatus: "success" });
+    expect(webhooks.map((webhook) => webhook.payload.event)).toEqual(["payout.success"]);
   });
 
-  it("keeps each switch on its own, succeeding until set", async () => {
-    expect(await sandboxSwitches(env)).toEqual({ refunds: "succeed", payouts: "succeed" });
+  it("with its payouts switch on timeout_after_taking, sends and loses the answer; on closed_hours and unreachable, takes nothing", async () => {
+    const webhooks = catchWebhooks();
+    const provider = sandbox();
+    await setSandboxSwitch(env, "payouts", "timeout_after_taking");
+    const taken = unique("payout");
+    expect((await provider.transfer(transferTo(taken))).kind).toBe("unreachable");
+    expect(await provider.verifyTransfer(taken)).toMatchObject({ status: "success" });
+    expect(webhooks).toHaveLength(1);
+    await setSandboxSwitch(env, "payouts", "closed_hours");
+    const closed = unique("payout");
+    expect(await provider.transfer(transferTo(closed))).toMatchObject({
+      kind: "refused",
+      message: expect.stringContaining("Monday to Saturday"),
+    });
+    expect(await provider.verifyTransfer(closed)).toMatchObject({ status: "not_found" });
+    await setSandboxSwitch(env, "payouts", "unreachable");
+    expect((await provider.transfer(transferTo(unique("payout")))).kind).toBe("unreachable");
+    expect(await provider.verifyTransfer(taken)).toBeNull();
+    await setSandboxSwitch(env, "payouts", "drop_webhook");
+    const dropped = unique("payout");
+    expect((await provider.transfer(transferTo(dropped))).kind).toBe("accepted");
+    expect(await provider.verifyTransfer(dropped)).toMatchObject({ status: "success" });
+    expect(webhooks).toHaveLength(1);
+  });
+});
+
+describe("the sandbox's webhooks, balance, lists and dashboard", () => {
+  it("sends webhooks twice, or holds them back until they are sent from its page, as its switch says", async () => {
+    const webhooks = catchWebhooks();
+    const provider = sandbox();
+    await setSandboxSwitch(env, "webhooks", "twice");
+    await provider.transfer(transferTo(unique("payout")));
+    expect(webhooks).toHaveLength(2);
+    expect(webhooks[0]!.body).toBe(webhooks[1]!.body);
+    await setSandboxSwitch(env, "webhooks", "late");
+    await provider.transfer(transferTo(unique("payout")));
+    expect(webhooks).toHaveLength(2);
+    expect(await heldSandboxWebhookCount(env)).toBeGreaterThanOrEqual(1);
+    await sendHeldSandboxWebhooks(loadConfig(env), env);
+    expect(webhooks).toHaveLength(3);
+    expect(await heldSandboxWebhookCount(env)).toBe(0);
+  });
+
+  it("holds what was paid less its charge, less what went back and what was sent with its fee; and lists them as Chapa does", async () => {
+    catchWebhooks();
+    const provider = sandbox();
+    const before = await sandboxBalanceSantim(env);
+    const txRef = await paidInSandbox(15_000);
+    expect(await sandboxBalanceSantim(env)).toBe(before + 15_000 - 525);
+    await provider.refund({ txRef, reference: unique("refund"), amountSantim: 5_000, reason: "part" });
+    const payout = unique("payout");
+    await provider.transfer(transferTo(payout, { amountSantim: 2_000 }));
+    expect(await sandboxBalanceSantim(env)).toBe(before + 15_000 - 525 - 5_000 - 2_000 - 500);
+    expect(await provider.balance()).toEqual({ availableSantim: before + 6_975, ledgerSantim: before + 6_975 });
+
+    const since = new Date(Date.now() - 60_000);
+    const transactions = (await provider.transactions(since))!;
+    expect(transactions.find((transaction) => transaction.txRef === txRef)).toMatchObject({
+      providerReference: expect.stringMatching(/^SBX/),
+      status: "success",
+      amountSantim: 15_000,
+      chargeSantim: 525,
+    });
+    expect((await provider.transfers(since))!.find((transfer) => transfer.reference === payout)).toMatchObject({
+      status: "success",
+      amountSantim: 2_000,
+      feeSantim: 500,
+    });
+    expect(await provider.transactions(new Date(Date.now() + 60_000))).toEqual([]);
+  });
+
+  it("plays Chapa's dashboard: a refund made there, or a chargeback, each with its webhook naming no reference of ours", async () => {
+    const webhooks = catchWebhooks();
+    const config = loadConfig(env);
+    const refundedThere = await paidInSandbox();
+    const chargedBack = await paidInSandbox();
+    expect(await takeBackSandboxTransaction(config, env, refundedThere, "refunded")).toBe(true);
+    expect(await takeBackSandboxTransaction(config, env, chargedBack, "reversed")).toBe(true);
+    expect(await takeBackSandboxTransaction(config, env, chargedBack, "reversed")).toBe(false);
+    expect(webhooks.map((webhook) => readWebhookEvent(webhook.body))).toEqual([
+      { kind: "refund", txRef: refundedThere, reference: null, status: "refunded", amountSantim: 15_000 },
+      { kind: "refund", txRef: chargedBack, reference: null, status: "reversed", amountSantim: 15_000 },
+    ]);
+    expect((await sandbox().verify(chargedBack))!.status).toBe("reversed");
+  });
+
+  it("keeps each switch on its own, succeeding until set, and reads a spoiled switches file as the defaults", async () => {
+    expect(await sandboxSwitches(env)).toEqual({ refunds: "succeed", payouts: "succeed", webhooks: "on_time" });
     await setSandboxSwitch(env, "payouts", "fail");
     await setSandboxSwitch(env, "refunds", "drop_webhook");
-    expect(await sandboxSwitches(env)).toEqual({ refunds: "drop_webhook", payouts: "fail" });
-    // A switches file spoiled by hand reads as the defaults, never as a crash.
+    expect(await sandboxSwitches(env)).toEqual({ refunds: "drop_webhook", payouts: "fail", webhooks: "on_time" });
     await env.FILES.put("payment-sandbox/switches.json", "{not json");
-    expect(await sandboxSwitches(env)).toEqual({ refunds: "succeed", payouts: "succeed" });
-    await env.FILES.put("payment-sandbox/switches.json", JSON.stringify({ refunds: "explode", payouts: "fail" }));
-    expect(await sandboxSwitches(env)).toEqual({ refunds: "succeed", payouts: "fail" });
+    expect(await sandboxSwitches(env)).toEqual({ refunds: "succeed", payouts: "succeed", webhooks: "on_time" });
+    await env.FILES.put("payment-sandbox/switches.json", JSON.stringify({ refunds: "explode", payouts: "queued" }));
+    expect(await sandboxSwitches(env)).toEqual({ refunds: "succeed", payouts: "queued", webhooks: "on_time" });
   });
 });
 
@@ -324,10 +422,10 @@ describe("the sandbox's page, /dev/payments", () => {
     // Posted where the page's form posts, as a browser without JavaScript does.
     const formAction = switchForm(html, "refunds").action!;
     expect(formAction).toBe("/dev/payments?index");
-    const saved = await visitor.post(formAction, { switch: "refunds", setting: "drop_webhook" });
+    const saved = await visitor.post(formAction, { intent: "switch", switch: "refunds", setting: "drop_webhook" });
     expect(saved.status).toBe(302);
     expect(saved.headers.get("Location")).toBe("/dev/payments");
-    expect(await sandboxSwitches(env)).toEqual({ refunds: "drop_webhook", payouts: "fail" });
+    expect(await sandboxSwitches(env)).toEqual({ refunds: "drop_webhook", payouts: "fail", webhooks: "on_time" });
     const { html: after } = await visitor.follow(saved);
     expect(after).toContain("The sandbox setting is saved.");
     expect(switchForm(after, "refunds").checked).toBe("drop_webhook");
@@ -335,33 +433,36 @@ describe("the sandbox's page, /dev/payments", () => {
 
   it("speaks Amharic", async () => {
     const html = await (await new Visitor().get("/dev/payments?lng=am")).text();
-    expect(html).toContain("የሙከራ ክፍያ፦ ተመላሾችና ዝውውሮች");
-    expect(html).toContain("ለሐኪሞች የሚደረጉ ዝውውሮች");
+    expect(html).toContain("የክፍያ ሙከራ ቦታ፦ የቻፓ ምትክ");
+    expect(html).toContain("በቻፓ ዳሽቦርድ መልስ");
     expect(html).toContain("ያስቀምጡ");
   });
 
   it("refuses a form that is not one of its switches, changing nothing", async () => {
     const visitor = new Visitor();
     const forms: Array<Record<string, string>> = [
-      { switch: "refunds", setting: "explode" },
-      { switch: "ledger", setting: "fail" },
-      { setting: "fail" },
+      { intent: "switch", switch: "refunds", setting: "explode" },
+      { intent: "switch", switch: "refunds", setting: "queued" },
+      { intent: "switch", switch: "ledger", setting: "fail" },
+      { intent: "take-back", txRef: "", how: "refunded" },
+      { intent: "take-back", txRef: "qoda-x", how: "stolen" },
+      { switch: "refunds", setting: "fail" },
       {},
     ];
     for (const fields of forms) {
       expect((await visitor.post("/dev/payments?index", fields)).status, JSON.stringify(fields)).toBe(400);
     }
-    expect(await sandboxSwitches(env)).toEqual({ refunds: "succeed", payouts: "succeed" });
+    expect(await sandboxSwitches(env)).toEqual({ refunds: "succeed", payouts: "succeed", webhooks: "on_time" });
   });
 
   it("does not exist in production", async () => {
     const context = { config: { ...loadConfig(env), standInsEnabled: false }, cloudflare: { env } } as unknown as AppLoadContext;
     const request = new Request(`${ORIGIN}/dev/payments`, {
       method: "POST",
-      body: new URLSearchParams({ switch: "refunds", setting: "fail" }),
+      body: new URLSearchParams({ intent: "switch", switch: "refunds", setting: "fail" }),
     });
     await expect(loader({ context, request, params: {} })).rejects.toMatchObject({ status: 404 });
     await expect(action({ context, request, params: {} })).rejects.toMatchObject({ status: 404 });
-    expect(await sandboxSwitches(env)).toEqual({ refunds: "succeed", payouts: "succeed" });
+    expect(await sandboxSwitches(env)).toEqual({ refunds: "succeed", payouts: "succeed", webhooks: "on_time" });
   });
 });

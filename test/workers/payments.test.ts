@@ -511,7 +511,15 @@ describe("reading a webhook's event", () => {
       reference: "AP634JFwEbxd",
       meta: { reference: "refund-3" },
     };
-    expect(readWebhookEvent(body(refunded))).toEqual({ kind: "refund", txRef: "qoda-3", reference: "refund-3", status: "refunded" });
+    expect(readWebhookEvent(body(refunded))).toEqual({
+      kind: "refund",
+      txRef: "qoda-3",
+      reference: "refund-3",
+      status: "refunded",
+      amountSantim: null,
+    });
+    // The amount given back, when the webhook says it.
+    expect(readWebhookEvent(body({ ...refunded, amount: "75.50" }))).toMatchObject({ amountSantim: 7_550 });
     // A reversal by the bank was asked by nobody: no reference of ours.
     expect(
       readWebhookEvent(body({ event: "charge.reversed", status: "reversed", tx_ref: "qoda-4", reference: "AP1", meta: null })),
@@ -520,6 +528,7 @@ describe("reading a webhook's event", () => {
       txRef: "qoda-4",
       reference: null,
       status: "reversed",
+      amountSantim: null,
     });
   });
 

@@ -16,7 +16,7 @@ import { setSandboxSwitch } from "~/server/payments/sandbox-switches.server";
 
 import { Visitor } from "./browser-like";
 import { createUser, db, sessionCookieFor } from "./fixtures";
-import { config, endedAgo, paidConsultation, signedWebhook } from "./money-fixtures";
+import { config, duringTransferHours, endedAgo, paidConsultation, signedWebhook } from "./money-fixtures";
 
 const DOCTOR_SHARE = splitRelease(CONSULTATION_FEE_SANTIM).doctorSantim;
 /** The Ethiopian calendar's months, as an Amharic reader sees them. */
@@ -127,7 +127,7 @@ describe("a payout run", () => {
     await withPayoutAccount(doctorId);
     expect(await available(doctorId)).toBe(DOCTOR_SHARE);
 
-    const now = new Date();
+    const now = duringTransferHours();
     const reports = await Promise.all([1, 2, 3].map(() => runPayouts(env, config(), now, "schedule")));
     expect(reports.reduce((sent, report) => sent + (report.sent > 0 ? 1 : 0), 0)).toBeGreaterThanOrEqual(1);
     const [payout, ...more] = await payoutsOf(doctorId);
@@ -180,7 +180,7 @@ describe("a payout run", () => {
 
     const small = await createUser("doctor");
     await withPayoutAccount(small);
-    await runPayouts(env, config(), new Date(), "schedule");
+    await runPayouts(env, config(), duringTransferHours(), "schedule");
     expect(await payoutsOf(small)).toHaveLength(0);
   });
 
@@ -188,7 +188,7 @@ describe("a payout run", () => {
     const { doctorId } = await doctorWithEarnings();
     await withPayoutAccount(doctorId);
     await setSandboxSwitch(env, "payouts", "fail");
-    await runPayouts(env, config(), new Date(), "schedule");
+    await runPayouts(env, config(), duringTransferHours(), "schedule");
     const [payout] = await payoutsOf(doctorId);
 
     await Promise.all(Array.from({ length: 20 }, () => payoutWebhook(payout!.reference, "failed")));
@@ -216,7 +216,7 @@ describe("a payout run", () => {
     const { doctorId } = await doctorWithEarnings();
     await withPayoutAccount(doctorId);
     await setSandboxSwitch(env, "payouts", "drop_webhook");
-    const sentAt = new Date();
+    const sentAt = duringTransferHours();
     await runPayouts(env, config(), sentAt, "schedule");
     expect((await payoutsOf(doctorId))[0]).toMatchObject({ status: "pending" });
     // Not asked about again before half an hour has passed.

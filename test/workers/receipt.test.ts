@@ -38,10 +38,15 @@ function holdRefundWebhooks() {
   });
 }
 
-/** What the provider's refund webhook does: settles our refund of that payment by what the provider says. */
-async function settleRefundByItsWebhook(refund: { paymentId: string; reference: string }) {
+/** What the provider's refund webhook does: settles our refund of that payment by what the provider says (and, for a part, by its word on the amount). */
+async function settleRefundByItsWebhook(refund: { paymentId: string; reference: string; amountSantim: number }) {
   const payment = await db.query.payments.findFirst({ where: eq(payments.id, refund.paymentId) });
-  return settleRefundsOf(env, config(), payment!.txRef, refund.reference, new Date());
+  return settleRefundsOf(
+    env,
+    config(),
+    { txRef: payment!.txRef, reference: refund.reference, amountSantim: refund.amountSantim },
+    new Date(),
+  );
 }
 
 /** A consultation accepted by a doctor, with an attempt recorded; `paid` has the sandbox say it was paid. */

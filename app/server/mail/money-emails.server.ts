@@ -16,7 +16,10 @@ type MoneyEmail =
   | "payoutPaid"
   | "payoutFailed"
   | "payoutAccountChanged"
-  | "paidCancelled";
+  | "paidCancelled"
+  | "chargedBackPatient"
+  | "chargedBackDoctorHeld"
+  | "chargedBackDoctorReleased";
 
 /** One money email: a greeting, its body (`bodyKey`, by default `email.<kind>.body`) and one action. */
 export function moneyEmail(

@@ -7,9 +7,10 @@
 import { and, type AnyColumn, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
 
 import { doctorPayoutAccounts, doctors, ledgerLines, payouts } from "~/db/schema";
-import { payoutReturned, payoutSettled, payoutStarted } from "~/domain/ledger";
+import { payoutMadeOutside, payoutReturned, payoutSettled, payoutStarted, transferFeeCharged } from "~/domain/ledger";
 import { birrText, santimFromSum } from "~/domain/money";
-import { MIN_PAYOUT_SANTIM, newPayoutReference, PAYOUTS_PER_RUN } from "~/domain/payouts";
+import { insideTransferHours, MAX_PAYOUT_ASKS, MIN_PAYOUT_SANTIM, newPayoutReference, PAYOUTS_PER_RUN } from "~/domain/payouts";
+import type { StuckReason } from "~/domain/refunds";
 import { auditIfChanged } from "~/server/audit.server";
 import { createDatabase, type Database } from "~/server/db/client.server";
 import { insertWhere } from "~/server/db/insert-where.server";
@@ -24,8 +25,7 @@ import { deliverTidings, tidingsFor, tidingsStatements } from "./money-tidings.s
 const PAYOUT_INTERVAL_MS = 7 * 24 * 60 * 60_000;
 /** How long after the provider took a transfer the job asks about it, should its webhook not come. */
 const CHECK_AFTER_MS = 30 * 60_000;
-/** Times a transfer the provider could not be reached for is asked again before it is failed. */
-const MAX_PAYOUT_ATTEMPTS = 6;
+const MAX_REASON_CHARS = 500;
 const EARNINGS_LINK = "/doctor/earnings";
 
 type PayoutRow = typeof payouts.$inferSelect;
@@ -41,6 +41,8 @@ export interface PayoutRunReport {
   failed: number;
   /** Doctors still due when the run stopped at its size (PAYOUTS_PER_RUN): the next run pays them. */
   moreDue: boolean;
+  /** The scheduled run sent nothing: outside the provider's transfer hours. */
+  outsideHours?: boolean;
 }
 
 /**
@@ -51,8 +53,11 @@ export interface PayoutRunReport {
  */
 export async function runPayouts(env: Env, config: AppConfig, now: Date, by: { adminId: string } | "schedule"): Promise<PayoutRunReport> {
   const db = createDatabase(env.DB);
-  // A failed payout does not count: its money is back, and goes out with the next run.
-  const recentlyPaid = sql`EXISTS (SELECT 1 FROM ${payouts} WHERE ${payouts.doctorId} = ${doctorPayoutAccounts.doctorId} AND ${payouts.status} <> 'failed' AND ${payouts.createdAt} > ${now.getTime() - PAYOUT_INTERVAL_MS})`;
+  // A failed payout counts too: its money is back, and goes with the next weekly run (or an admin's), not
+  // every quarter of an hour with an email each time.
+  const recentlyPaid = sql`EXISTS (SELECT 1 FROM ${payouts} WHERE ${payouts.doctorId} = ${doctorPayoutAccounts.doctorId} AND ${payouts.createdAt} > ${now.getTime() - PAYOUT_INTERVAL_MS})`;
+  // The provider refuses transfers outside its hours: the scheduled run waits for them (an admin may try).
+  if (by === "schedule" && !insideTransferHours(now)) return { sent: 0, settled: 0, failed: 0, moreDue: false, outsideHours: true };
   const due = await db
     .select({ account: doctorPayoutAccounts })
     .from(doctorPayoutAccounts)
@@ -134,135 +139,220 @@ async function recordPayout(
   return (await db.query.payouts.findFirst({ where: eq(payouts.id, id), columns: { id: true } })) ? id : null;
 }
 
-export type PayoutProgress = "settled" | "failed" | "accepted" | "waiting" | "not_pending";
+/**
+ * Where a payout stands after one step: settled or failed (by a verify); taken by the provider and not yet
+ * settled; waiting (the provider could not be asked, or gave no answer we can act on); before an admin;
+ * or not pending any more.
+ */
+export type PayoutProgress = "settled" | "failed" | "accepted" | "waiting" | "review" | "not_pending";
 
-/** Asks the provider for the transfer (or, if it was asked before, what became of it). Claimed first, so it is asked once. */
-async function attemptPayout(env: Env, config: AppConfig, payoutId: string, now: Date): Promise<PayoutProgress> {
+/**
+ * Moves a pending payout on: asks the provider what became of it when it was asked before (a request
+ * whose answer was lost may have been taken), and sends it under its reference when the provider plainly
+ * has none. It is failed only when a verify says failed, or says there is no transfer after the provider
+ * refused it; after MAX_PAYOUT_ASKS asks without a decision it waits for an admin, never back to the
+ * balance. Claimed first by a conditional update, so two callers at once send once. `force`: an admin
+ * asked, so a payout before an admin is asked again too.
+ */
+export async function attemptPayout(
+  env: Env,
+  config: AppConfig,
+  payoutId: string,
+  now: Date,
+  { force = false } = {},
+): Promise<PayoutProgress> {
   const db = createDatabase(env.DB);
   const payout = await db.query.payouts.findFirst({ where: eq(payouts.id, payoutId) });
-  if (!payout || payout.status !== "pending") return "not_pending";
-  if (payout.accepted || payout.attempts > 0) {
-    const progress = await settlePayout(env, config, payout.reference, now);
-    if (progress !== "waiting" || payout.accepted) return progress;
-  }
+  if (!payout || payout.status !== "pending" || payout.channel !== "provider") return "not_pending";
+  if (payout.reviewReason && !force) return "review";
   const claimed = await db
     .update(payouts)
-    .set({ attempts: sql`${payouts.attempts} + 1`, updatedAt: now })
-    .where(and(eq(payouts.id, payoutId), eq(payouts.status, "pending"), eq(payouts.accepted, false), eq(payouts.attempts, payout.attempts)))
+    .set({ attempts: sql`${payouts.attempts} + 1`, reviewReason: null, lastCheckedAt: now, updatedAt: now })
+    .where(and(eq(payouts.id, payoutId), eq(payouts.status, "pending"), eq(payouts.attempts, payout.attempts)))
     .returning({ attempts: payouts.attempts });
   if (claimed.length === 0) return "waiting";
-  const provider = paymentProvider(config, env, config.siteOrigin);
-  const outcome = await provider.transfer({
+  const asks = force ? 1 : claimed[0]!.attempts;
+  if (payout.accepted || payout.attempts > 0) {
+    const known = await settlePayout(env, config, payout.reference, now);
+    if (known === "settled" || known === "failed" || known === "not_pending") return known;
+    // Taken (or the provider cannot say): not sent again; asked about until an admin must decide.
+    if (known !== "not_found" || payout.accepted)
+      return stuckAfter(db, payout, asks, known === "unknown" ? "unknown_status" : "attempts_exhausted", now);
+  }
+  const outcome = await paymentProvider(config, env, config.siteOrigin).transfer({
     reference: payout.reference,
     amountSantim: payout.amountSantim,
     bankCode: payout.bankCode,
     accountName: payout.accountName,
     accountNumber: payout.accountNumber,
   });
-  if (outcome.kind === "accepted") {
+  if (outcome.kind === "accepted" || outcome.kind === "reference_used") {
     await db
       .update(payouts)
-      .set({ accepted: true, providerReference: outcome.providerReference, lastCheckedAt: now, updatedAt: now })
+      .set({
+        accepted: true,
+        providerReference: outcome.kind === "accepted" ? outcome.providerReference : payout.providerReference,
+        updatedAt: now,
+      })
       .where(and(eq(payouts.id, payoutId), eq(payouts.status, "pending")));
     return "accepted";
   }
-  // A definite no (a wrong account) fails at once; a provider out of reach is asked again, then failed.
-  if (outcome.kind === "refused" || claimed[0]!.attempts >= MAX_PAYOUT_ATTEMPTS) {
-    await failPayout(db, config, payout, outcome.message, now);
+  await notePayout(db, payout.id, outcome.message, now);
+  if (outcome.kind === "refused") {
+    // A refusal is not yet a failure: only the provider's word that it has no such transfer makes it one.
+    const known = await settlePayout(env, config, payout.reference, now, outcome.message);
+    if (known !== "not_found" && known !== "waiting" && known !== "unknown") return known === "review" ? "review" : known;
+  }
+  return stuckAfter(db, payout, asks, "attempts_exhausted", now);
+}
+
+/** After `asks` asks with no decision: before an admin once they reach MAX_PAYOUT_ASKS, else waiting for the next. */
+async function stuckAfter(db: Database, payout: PayoutRow, asks: number, reason: StuckReason, now: Date): Promise<PayoutProgress> {
+  if (asks < MAX_PAYOUT_ASKS) return "waiting";
+  await db
+    .update(payouts)
+    .set({ reviewReason: reason, updatedAt: now })
+    .where(and(eq(payouts.id, payout.id), eq(payouts.status, "pending")));
+  return "review";
+}
+
+async function notePayout(db: Database, payoutId: string, message: string, now: Date) {
+  await db
+    .update(payouts)
+    .set({ failureReason: message.slice(0, MAX_REASON_CHARS), updatedAt: now })
+    .where(and(eq(payouts.id, payoutId), eq(payouts.status, "pending")));
+}
+
+/**
+ * Settles a pending payout by what the provider says of it now (after its webhook, from the job, or for
+ * an admin): success settles it (with the provider's fee), failed fails it; `refusal`, when the provider
+ * has just refused to send it, fails it also if the provider has no such transfer. Anything else leaves
+ * it pending: `not_found` (nothing taken: it may be sent), `unknown` (a word we do not know), `accepted`
+ * (taken, under way), or `waiting` (the provider could not be asked).
+ */
+export async function settlePayout(
+  env: Env,
+  config: AppConfig,
+  reference: string,
+  now: Date,
+  refusal?: string,
+): Promise<PayoutProgress | "not_found" | "unknown"> {
+  const db = createDatabase(env.DB);
+  const payout = await db.query.payouts.findFirst({ where: eq(payouts.reference, reference) });
+  if (!payout || payout.status !== "pending" || payout.channel !== "provider") return "not_pending";
+  const verified = await paymentProvider(config, env, config.siteOrigin).verifyTransfer(reference);
+  if (!verified) return "waiting";
+  if (verified.status === "not_found") {
+    if (refusal === undefined || payout.accepted) return "not_found";
+    await finishPayout(db, config, payout, { status: "failed", reason: refusal, feeSantim: null }, now);
+    return "failed";
+  }
+  if (verified.status === "failed") {
+    await finishPayout(
+      db,
+      config,
+      payout,
+      { status: "failed", reason: verified.failureReason ?? verified.providerStatus, feeSantim: null },
+      now,
+    );
     return "failed";
   }
   await db
     .update(payouts)
-    .set({ failureReason: outcome.message.slice(0, 500), updatedAt: now })
-    .where(eq(payouts.id, payoutId));
-  return "waiting";
-}
-
-/** Settles a pending payout by what the provider says of it now (after its webhook, or from the job). */
-export async function settlePayout(env: Env, config: AppConfig, reference: string, now: Date): Promise<PayoutProgress> {
-  const db = createDatabase(env.DB);
-  const payout = await db.query.payouts.findFirst({ where: eq(payouts.reference, reference) });
-  if (!payout || payout.status !== "pending") return "not_pending";
-  const verified = await paymentProvider(config, env, config.siteOrigin).verifyTransfer(reference);
-  await db.update(payouts).set({ lastCheckedAt: now }).where(eq(payouts.id, payout.id));
-  if (!verified || verified.status === "unknown" || verified.status === "pending") {
-    if (verified?.status === "pending")
-      await db
-        .update(payouts)
-        .set({ accepted: true })
-        .where(and(eq(payouts.id, payout.id), eq(payouts.status, "pending")));
-    return verified?.status === "pending" ? "accepted" : "waiting";
-  }
-  if (verified.status === "failed") {
-    await failPayout(db, config, payout, verified.failureReason ?? verified.providerStatus, now);
-    return "failed";
+    .set({ accepted: true, updatedAt: now })
+    .where(and(eq(payouts.id, payout.id), eq(payouts.status, "pending")));
+  if (verified.status === "pending") return "accepted";
+  if (verified.status === "unknown") {
+    await notePayout(db, payout.id, `The provider says "${verified.providerStatus}"`, now);
+    return "unknown";
   }
   if (verified.amountSantim !== null && verified.amountSantim !== payout.amountSantim) {
+    // Sent, but not what we asked: kept pending before an admin, never settled on a guess.
     await db
       .update(payouts)
       .set({
+        reviewReason: "amount_differs",
         failureReason: `The provider sent ${birrText(verified.amountSantim)} ETB, not ${birrText(payout.amountSantim)} ETB`,
         updatedAt: now,
       })
-      .where(eq(payouts.id, payout.id));
-    return "waiting";
+      .where(and(eq(payouts.id, payout.id), eq(payouts.status, "pending")));
+    return "review";
   }
-  await finishPayout(db, config, payout, "succeeded", null, now);
+  await finishPayout(db, config, payout, { status: "succeeded", reason: null, feeSantim: verified.feeSantim }, now);
   return "settled";
 }
 
-async function failPayout(db: Database, config: AppConfig, payout: PayoutRow, reason: string, now: Date) {
-  await finishPayout(db, config, payout, "failed", reason.slice(0, 500), now);
+interface PayoutEnd {
+  status: "succeeded" | "failed";
+  reason: string | null;
+  /** The provider's charge on a transfer that went out, booked with it. */
+  feeSantim: number | null;
+  /** Made outside the provider by an admin (with their reason in `note`). */
+  outside?: { adminId: string; note: string };
+  /** The admin who failed it once the provider confirmed. */
+  failedBy?: string;
 }
 
-/** A payout settled either way, once: its ledger entry, its audit entry, and the doctor told. */
-async function finishPayout(
-  db: Database,
-  config: AppConfig,
-  payout: PayoutRow,
-  status: "succeeded" | "failed",
-  reason: string | null,
-  now: Date,
-) {
+/**
+ * The one writer of a payout's end (PAYOUT_MOVES: pending to succeeded or failed), once: its ledger
+ * entries (settled to the provider or paid outside, the provider's fee, or the money back to the
+ * doctor's payable), its audit entry and the doctor told, in one batch.
+ */
+async function finishPayout(db: Database, config: AppConfig, payout: PayoutRow, end: PayoutEnd, now: Date) {
   // Stamped by this call's update alone: two settlements in the same millisecond cannot both pass.
   const changeId = crypto.randomUUID();
   const finishedByThisCall = and(eq(payouts.id, payout.id), eq(payouts.lastChangeId, changeId));
   const onlyIfFinished = sql`EXISTS (SELECT 1 FROM ${payouts} WHERE ${finishedByThisCall})`;
+  const succeeded = end.status === "succeeded";
   const values = {
     amount: birrText(payout.amountSantim),
     bank: payout.bankName,
     last4: payout.accountNumber.slice(-4),
     reference: payout.reference,
-    reason: reason ?? "",
+    reason: end.reason ?? "",
   };
   const told = await tidingsFor(
     db,
     payout.doctorId,
-    { kind: status === "succeeded" ? "payout_paid" : "payout_failed", consultationId: null, link: EARNINGS_LINK },
+    { kind: succeeded ? "payout_paid" : "payout_failed", consultationId: null, link: EARNINGS_LINK },
     (t, to) =>
       moneyEmail(
         t,
         to,
-        status === "succeeded" ? "payoutPaid" : "payoutFailed",
+        succeeded ? "payoutPaid" : "payoutFailed",
         values,
-        `${config.siteOrigin}${status === "succeeded" ? EARNINGS_LINK : "/doctor/profile/payout"}`,
+        `${config.siteOrigin}${succeeded ? EARNINGS_LINK : "/doctor/profile/payout"}`,
       ),
   );
   const tidings = tidingsStatements(db, [told], now, onlyIfFinished);
   const entry = { reference: payout.reference, doctorId: payout.doctorId, amountSantim: payout.amountSantim };
+  const fee = succeeded && !end.outside && end.feeSantim ? end.feeSantim : null;
+  const entries = succeeded
+    ? [end.outside ? payoutMadeOutside(entry) : payoutSettled(entry), ...(fee ? [transferFeeCharged({ ...entry, feeSantim: fee })] : [])]
+    : [payoutReturned(entry)];
   await db.batch([
     db
       .update(payouts)
-      .set({ status, failureReason: reason, accepted: true, settledAt: now, lastChangeId: changeId, updatedAt: now })
+      .set({
+        status: end.status,
+        failureReason: end.reason?.slice(0, MAX_REASON_CHARS) ?? null,
+        reviewReason: null,
+        feeSantim: fee,
+        channel: end.outside ? "outside" : "provider",
+        note: end.outside?.note ?? null,
+        settledAt: now,
+        lastChangeId: changeId,
+        updatedAt: now,
+      })
       .where(and(eq(payouts.id, payout.id), eq(payouts.status, "pending"))),
-    ...ledgerEntryStatements(db, status === "succeeded" ? payoutSettled(entry) : payoutReturned(entry), now, onlyIfFinished),
+    ...entries.flatMap((planned) => ledgerEntryStatements(db, planned, now, onlyIfFinished)),
     auditIfChanged(db, payouts, finishedByThisCall, {
-      action: status === "succeeded" ? "payout.settled" : "payout.failed",
-      actorId: null,
+      action: end.outside ? "payout.settled_outside" : succeeded ? "payout.settled" : "payout.failed",
+      actorId: end.outside?.adminId ?? end.failedBy ?? null,
       targetType: "user",
       targetId: payouts.doctorId,
       ipAddress: null,
-      details: sql<string>`json_object('reference', ${payouts.reference}, 'amountSantim', ${payouts.amountSantim}, 'reason', ${payouts.failureReason})`,
+      details: sql<string>`json_object('reference', ${payouts.reference}, 'amountSantim', ${payouts.amountSantim}, 'reason', ${payouts.failureReason}, 'note', ${payouts.note}, 'feeSantim', ${payouts.feeSantim})`,
       now,
     }),
     ...tidings.statements,
@@ -270,7 +360,10 @@ async function finishPayout(
   await deliverTidings(db, config, tidings.mailIds);
 }
 
-/** The job: pending payouts due a check (taken over 30 minutes ago and not asked since, or never taken) moved on. */
+/**
+ * The job: pending payouts due a step (never taken, or taken and not asked about for half an hour), not
+ * before an admin, moved on.
+ */
 export async function movePayoutsOn(env: Env, config: AppConfig, now: Date) {
   const db = createDatabase(env.DB);
   const due = await db
@@ -279,6 +372,8 @@ export async function movePayoutsOn(env: Env, config: AppConfig, now: Date) {
     .where(
       and(
         eq(payouts.status, "pending"),
+        eq(payouts.channel, "provider"),
+        isNull(payouts.reviewReason),
         or(
           eq(payouts.accepted, false),
           isNull(payouts.lastCheckedAt),
@@ -288,7 +383,53 @@ export async function movePayoutsOn(env: Env, config: AppConfig, now: Date) {
       ),
     )
     .limit(50);
-  const progress: Record<PayoutProgress, number> = { settled: 0, failed: 0, accepted: 0, waiting: 0, not_pending: 0 };
+  const progress: Record<PayoutProgress, number> = { settled: 0, failed: 0, accepted: 0, waiting: 0, review: 0, not_pending: 0 };
   for (const { id } of due) progress[await attemptPayout(env, config, id, now)] += 1;
   return progress;
+}
+
+export type PayoutDecision = "asked" | "settled_outside" | "failed" | "not_confirmed" | "not_pending";
+
+/**
+ * An admin's decision on a payout still pending (one before them, or any not settled): ask the provider
+ * again; record it made outside the provider, with their reason; or fail it, which only a verify that
+ * says failed (or that the provider has no such transfer, for one it never took) allows.
+ */
+export async function decidePayout(
+  env: Env,
+  config: AppConfig,
+  adminId: string,
+  payoutId: string,
+  decision: { kind: "ask_again" } | { kind: "settled_outside"; note: string } | { kind: "fail" },
+  now: Date,
+): Promise<{ outcome: PayoutDecision; providerSays?: string }> {
+  const db = createDatabase(env.DB);
+  const payout = await db.query.payouts.findFirst({ where: eq(payouts.id, payoutId) });
+  if (!payout || payout.status !== "pending") return { outcome: "not_pending" };
+  if (decision.kind === "ask_again") {
+    const progress = await attemptPayout(env, config, payoutId, now, { force: true });
+    return { outcome: progress === "not_pending" ? "not_pending" : "asked" };
+  }
+  if (decision.kind === "settled_outside") {
+    await finishPayout(
+      db,
+      config,
+      payout,
+      { status: "succeeded", reason: null, feeSantim: null, outside: { adminId, note: decision.note } },
+      now,
+    );
+    const after = await db.query.payouts.findFirst({ where: eq(payouts.id, payoutId), columns: { channel: true, status: true } });
+    return { outcome: after?.status === "succeeded" && after.channel === "outside" ? "settled_outside" : "not_pending" };
+  }
+  const verified = await paymentProvider(config, env, config.siteOrigin).verifyTransfer(payout.reference);
+  const confirmsFailure = verified?.status === "failed" || (verified?.status === "not_found" && !payout.accepted);
+  if (!verified || !confirmsFailure) return { outcome: "not_confirmed", providerSays: verified?.providerStatus ?? "" };
+  await finishPayout(
+    db,
+    config,
+    payout,
+    { status: "failed", reason: verified.failureReason ?? verified.providerStatus, feeSantim: null, failedBy: adminId },
+    now,
+  );
+  return { outcome: "failed" };
 }

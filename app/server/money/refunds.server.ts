@@ -4,13 +4,13 @@
 // the provider says when asked (its answer, its `charge.refunded` webhook, or the job's later check):
 // refunded, the money leaves our books; failed for good, it returns to escrow and admins are shown it.
 // A provider that cannot be reached is asked again with backoff, never forgotten.
-import { and, desc, eq, isNull, lte, notExists, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, lte, notExists, type SQL, sql, sum } from "drizzle-orm";
 
 import { payments, refunds } from "~/db/schema";
-import { refundReturned, refundSettled, refundStarted } from "~/domain/ledger";
-import { birrText } from "~/domain/money";
+import { refundInTransitMadeOutside, refundMadeOutside, refundReturned, refundSettled, refundStarted } from "~/domain/ledger";
+import { birrText, santimFromSum } from "~/domain/money";
 import { consultationLink } from "~/domain/notifications";
-import { MAX_REFUND_ATTEMPTS, newRefundReference, nextRefundAttemptAt, type RefundReason } from "~/domain/refunds";
+import { MAX_REFUND_ATTEMPTS, newRefundReference, nextRefundAttemptAt, type RefundReason, type StuckReason } from "~/domain/refunds";
 import { auditIfChanged } from "~/server/audit.server";
 import { createDatabase, type Database } from "~/server/db/client.server";
 import { findConsultationById } from "~/server/db/consultations.server";
@@ -20,6 +20,7 @@ import { moneyEmail } from "~/server/mail/money-emails.server";
 import { paymentProvider } from "~/server/payments/provider.server";
 import { tellTimelineMoved } from "~/server/rooms.server";
 
+import { takeBackOf } from "./chargebacks.server";
 import { ledgerEntryStatements } from "./ledger.server";
 import { deliverTidings, tidingsFor, tidingsStatements } from "./money-tidings.server";
 
@@ -77,55 +78,79 @@ type RefundWithPayment = NonNullable<Awaited<ReturnType<typeof refundWithPayment
 
 async function refundWithPayment(db: Database, where: SQL) {
   const [row] = await db
-    .select({ refund: refunds, txRef: payments.txRef, provider: payments.provider, patientId: payments.patientId })
+    .select({
+      refund: refunds,
+      txRef: payments.txRef,
+      provider: payments.provider,
+      patientId: payments.patientId,
+      paymentAmountSantim: payments.amountSantim,
+    })
     .from(refunds)
     .innerJoin(payments, eq(payments.id, refunds.paymentId))
     .where(where);
   return row ?? null;
 }
 
-export type RefundProgress = "settled" | "failed" | "accepted" | "waiting" | "not_pending";
+/**
+ * Where a refund stands after one step: settled or failed (only by what the provider says); taken and
+ * not yet made; waiting (the provider could not be asked, or gave no answer we can act on); before an
+ * admin; or not pending any more.
+ */
+export type RefundProgress = "settled" | "failed" | "accepted" | "waiting" | "review" | "not_pending";
 
 /**
- * Moves a pending refund on: asks the provider what became of it when it has been asked before (a
- * request that timed out may have been taken), and asks for it when not (or when the provider lost it).
- * Claimed first by a conditional update, so two callers at once ask once.
+ * Moves a pending refund on: asks the provider what became of it when it was asked before (a request
+ * whose answer was lost may have been taken), and asks for it (again, under the same reference) while the
+ * payment still reads paid and the provider never took it. It fails only when the provider refused it and
+ * the payment still reads paid; after MAX_REFUND_ATTEMPTS asks without a decision it waits for an admin.
+ * Claimed first by a conditional update, so two callers at once ask once. `force`: an admin asked.
  */
-export async function attemptRefund(env: Env, config: AppConfig, refundId: string, now: Date): Promise<RefundProgress> {
+export async function attemptRefund(
+  env: Env,
+  config: AppConfig,
+  refundId: string,
+  now: Date,
+  { force = false } = {},
+): Promise<RefundProgress> {
   const db = createDatabase(env.DB);
   const row = await refundWithPayment(db, eq(refunds.id, refundId));
   if (!row || row.refund.status !== "pending" || row.refund.channel !== "provider") return "not_pending";
+  if (row.refund.reviewReason && !force) return "review";
   const provider = paymentProvider(config, env, config.siteOrigin);
-  if (row.refund.attempts > 0 || row.refund.accepted) {
-    const progress = await settleRefund(env, config, row.refund.reference, now);
-    if (row.refund.accepted && (progress === "waiting" || progress === "accepted"))
-      // Taken and not yet settled: asked again in half an hour, should its webhook not come.
-      await db
-        .update(refunds)
-        .set({ nextAttemptAt: new Date(now.getTime() + CHECK_ACCEPTED_AFTER_MS) })
-        .where(and(eq(refunds.id, refundId), eq(refunds.status, "pending")));
-    if (progress !== "waiting" || row.refund.accepted) return progress;
-  }
+  if (provider.name !== row.provider) return "waiting";
+  const { refund } = row;
   const claimed = await db
     .update(refunds)
-    .set({ attempts: sql`${refunds.attempts} + 1`, nextAttemptAt: nextRefundAttemptAt(row.refund.attempts + 1, now), updatedAt: now })
-    .where(
-      and(eq(refunds.id, refundId), eq(refunds.status, "pending"), eq(refunds.accepted, false), eq(refunds.attempts, row.refund.attempts)),
-    )
+    .set({
+      attempts: sql`${refunds.attempts} + 1`,
+      reviewReason: null,
+      nextAttemptAt: refund.accepted ? new Date(now.getTime() + CHECK_ACCEPTED_AFTER_MS) : nextRefundAttemptAt(refund.attempts + 1, now),
+      lastCheckedAt: now,
+      updatedAt: now,
+    })
+    .where(and(eq(refunds.id, refundId), eq(refunds.status, "pending"), eq(refunds.attempts, refund.attempts)))
     .returning({ attempts: refunds.attempts });
-  if (claimed.length === 0 || provider.name !== row.provider) return "waiting";
+  if (claimed.length === 0) return "waiting";
+  const asks = force ? 1 : claimed[0]!.attempts;
+  if (refund.accepted || refund.attempts > 0) {
+    const known = await settleRefund(env, config, refund.reference, now);
+    if (known !== "not_refunded" && known !== "waiting" && known !== "unknown") return known;
+    // Taken and still being made, or the provider cannot say: not asked for again, asked about until an admin decides.
+    if (refund.accepted || known !== "not_refunded")
+      return stuckAfter(db, refund.id, asks, known === "unknown" ? "unknown_status" : "attempts_exhausted", now);
+  }
   const outcome = await provider.refund({
     txRef: row.txRef,
-    reference: row.refund.reference,
-    amountSantim: row.refund.amountSantim,
-    reason: REASON_FOR_PROVIDER[row.refund.reason],
+    reference: refund.reference,
+    amountSantim: refund.amountSantim,
+    reason: REASON_FOR_PROVIDER[refund.reason],
   });
-  if (outcome.kind === "accepted") {
+  if (outcome.kind === "accepted" || outcome.kind === "reference_used") {
     await db
       .update(refunds)
       .set({
         accepted: true,
-        providerReference: outcome.providerReference,
+        providerReference: outcome.kind === "accepted" ? outcome.providerReference : refund.providerReference,
         lastError: null,
         nextAttemptAt: new Date(now.getTime() + CHECK_ACCEPTED_AFTER_MS),
         updatedAt: now,
@@ -133,57 +158,107 @@ export async function attemptRefund(env: Env, config: AppConfig, refundId: strin
       .where(and(eq(refunds.id, refundId), eq(refunds.status, "pending")));
     return "accepted";
   }
+  await noteRefund(db, refund.id, outcome.message, now);
+  if (outcome.kind === "refused") {
+    // A refusal is a failure only once the provider's verify shows nothing was given back.
+    const known = await settleRefund(env, config, refund.reference, now, { refusal: outcome.message });
+    if (known !== "not_refunded" && known !== "waiting" && known !== "unknown") return known;
+  }
+  return stuckAfter(db, refund.id, asks, "attempts_exhausted", now);
+}
+
+/** After `asks` asks with no decision: before an admin once they reach MAX_REFUND_ATTEMPTS, else waiting for the next. */
+async function stuckAfter(db: Database, refundId: string, asks: number, reason: StuckReason, now: Date): Promise<RefundProgress> {
+  if (asks < MAX_REFUND_ATTEMPTS) return "waiting";
   await db
     .update(refunds)
-    .set({ lastError: outcome.message.slice(0, 500), updatedAt: now })
+    .set({ reviewReason: reason, nextAttemptAt: null, updatedAt: now })
     .where(and(eq(refunds.id, refundId), eq(refunds.status, "pending")));
-  if (claimed[0]!.attempts >= MAX_REFUND_ATTEMPTS) {
-    await failRefund(db, row, outcome.message, now);
-    return "failed";
-  }
-  return "waiting";
+  return "review";
+}
+
+/** What else settles a refund than the payment reading refunded: the provider's refusal just now, or its signed webhook naming our reference. */
+interface RefundEvidence {
+  refusal?: string;
+  /** The amount a signed `charge.refunded` webhook gave for this refund's reference (a partial refund leaves the payment reading paid). */
+  webhookAmountSantim?: number | null;
 }
 
 /**
- * Settles a pending refund by what the provider says of it now (after its webhook, or from the job):
- * refunded, recorded once with its ledger entry, and the patient told; failed, returned to escrow.
+ * Settles a pending refund by what the provider says now (Chapa has no refund verify: the payment's
+ * transaction is read): given back in full, and this refund is what was left, settles it; still paid
+ * fails it only after the provider refused it (`evidence.refusal`), and settles a partial refund only
+ * on its signed webhook's word for our reference and amount. Anything else leaves it pending:
+ * `not_refunded` (not made yet, or never taken), `unknown`, `waiting` (the provider could not be asked),
+ * or before an admin when amounts disagree.
  */
-async function settleRefund(env: Env, config: AppConfig, reference: string, now: Date): Promise<RefundProgress> {
+async function settleRefund(
+  env: Env,
+  config: AppConfig,
+  reference: string,
+  now: Date,
+  evidence: RefundEvidence = {},
+): Promise<RefundProgress | "not_refunded" | "unknown"> {
   const db = createDatabase(env.DB);
   const row = await refundWithPayment(db, eq(refunds.reference, reference));
-  if (!row || row.refund.status !== "pending") return "not_pending";
+  if (!row || row.refund.status !== "pending" || row.refund.channel !== "provider") return "not_pending";
   const provider = paymentProvider(config, env, config.siteOrigin);
   if (provider.name !== row.provider) return "waiting";
   const verified = await provider.verifyRefund({ txRef: row.txRef, reference });
   await db.update(refunds).set({ lastCheckedAt: now }).where(eq(refunds.id, row.refund.id));
-  if (!verified || verified.status === "unknown") {
-    if (verified) await noteRefund(db, row.refund.id, `The provider says "${verified.providerStatus}"`, now);
-    return "waiting";
+  if (!verified) return "waiting";
+  if (verified.status === "unknown") {
+    await noteRefund(db, row.refund.id, `The provider says "${verified.providerStatus}"`, now);
+    return "unknown";
   }
-  if (verified.status === "pending") {
-    await db
-      .update(refunds)
-      .set({ accepted: true, updatedAt: now })
-      .where(and(eq(refunds.id, row.refund.id), eq(refunds.status, "pending")));
-    return "accepted";
-  }
-  if (verified.status === "failed") {
-    await failRefund(db, row, `The provider says "${verified.providerStatus}"`, now);
-    return "failed";
-  }
-  if (verified.amountSantim !== null && verified.amountSantim !== row.refund.amountSantim) {
-    // Refunded, but not what we asked: kept pending and shown to admins, never settled on a guess.
-    await noteRefund(
+  if (verified.status === "refunded") {
+    const leftSantim = row.paymentAmountSantim - (await refundedOf(db, row.refund.paymentId));
+    if (row.refund.amountSantim === leftSantim) return settled(env, config, db, row, now);
+    return differs(
       db,
       row.refund.id,
-      `The provider refunded ${birrText(verified.amountSantim)} ETB, not ${birrText(row.refund.amountSantim)} ETB`,
+      `The provider reads the whole payment given back; this refund is ${birrText(row.refund.amountSantim)} ETB of ${birrText(leftSantim)} ETB left`,
       now,
     );
-    return "waiting";
   }
+  if (evidence.refusal !== undefined && !row.refund.accepted) {
+    await failRefund(db, row, evidence.refusal, now);
+    return "failed";
+  }
+  if (evidence.webhookAmountSantim !== undefined && evidence.webhookAmountSantim !== null) {
+    if (evidence.webhookAmountSantim === row.refund.amountSantim) return settled(env, config, db, row, now);
+    return differs(
+      db,
+      row.refund.id,
+      `The provider refunded ${birrText(evidence.webhookAmountSantim)} ETB, not ${birrText(row.refund.amountSantim)} ETB`,
+      now,
+    );
+  }
+  return "not_refunded";
+}
+
+async function settled(env: Env, config: AppConfig, db: Database, row: RefundWithPayment, now: Date): Promise<RefundProgress> {
   await markRefundSucceeded(db, config, row, now);
   await tellTimelineMoved(env, row.refund.consultationId);
   return "settled";
+}
+
+/** Given back, but not what we asked: kept pending before an admin, never settled on a guess. */
+async function differs(db: Database, refundId: string, message: string, now: Date): Promise<RefundProgress> {
+  await db
+    .update(refunds)
+    .set({ reviewReason: "amount_differs", lastError: message.slice(0, 500), nextAttemptAt: null, updatedAt: now })
+    .where(and(eq(refunds.id, refundId), eq(refunds.status, "pending")));
+  return "review";
+}
+
+/** What of a payment its settled refunds gave back, in santim. */
+async function refundedOf(db: Database, paymentId: string): Promise<number> {
+  const [row] = await db
+    .select({ total: sum(refunds.amountSantim) })
+    .from(refunds)
+    .where(and(eq(refunds.paymentId, paymentId), eq(refunds.status, "succeeded")));
+  return santimFromSum(row?.total);
 }
 
 async function noteRefund(db: Database, refundId: string, message: string, now: Date) {
@@ -193,7 +268,18 @@ async function noteRefund(db: Database, refundId: string, message: string, now: 
     .where(and(eq(refunds.id, refundId), eq(refunds.status, "pending")));
 }
 
-async function markRefundSucceeded(db: Database, config: AppConfig, row: RefundWithPayment, now: Date) {
+/**
+ * The one writer of a refund's success (REFUND_MOVES: pending to succeeded), once: its ledger entry
+ * (made by the provider, or outside it by an admin with their reason), its audit entry and the patient
+ * told, in one batch.
+ */
+async function markRefundSucceeded(
+  db: Database,
+  config: AppConfig,
+  row: RefundWithPayment,
+  now: Date,
+  outside?: { adminId: string; note: string },
+) {
   const { refund } = row;
   const consultation = await findConsultationById(db, refund.consultationId);
   const link = consultationLink("patient", refund.consultationId);
@@ -208,30 +294,37 @@ async function markRefundSucceeded(db: Database, config: AppConfig, row: RefundW
   );
   const changeId = crypto.randomUUID();
   const settledByThisCall = and(eq(refunds.id, refund.id), eq(refunds.lastChangeId, changeId));
-  const tidings = tidingsStatements(db, [told], now, sql`EXISTS (SELECT 1 FROM ${refunds} WHERE ${settledByThisCall})`);
+  const onlyIfSettled = sql`EXISTS (SELECT 1 FROM ${refunds} WHERE ${settledByThisCall})`;
+  const tidings = tidingsStatements(db, [told], now, onlyIfSettled);
+  const planned = {
+    reference: refund.reference,
+    consultationId: refund.consultationId,
+    paymentId: refund.paymentId,
+    amountSantim: refund.amountSantim,
+  };
   await db.batch([
     db
       .update(refunds)
-      .set({ status: "succeeded", accepted: true, settledAt: now, lastError: null, lastChangeId: changeId, updatedAt: now })
+      .set({
+        status: "succeeded",
+        accepted: true,
+        settledAt: now,
+        lastError: outside ? refund.lastError : null,
+        reviewReason: null,
+        nextAttemptAt: null,
+        ...(outside ? { channel: "outside" as const, note: outside.note, requestedBy: outside.adminId } : {}),
+        lastChangeId: changeId,
+        updatedAt: now,
+      })
       .where(and(eq(refunds.id, refund.id), eq(refunds.status, "pending"))),
-    ...ledgerEntryStatements(
-      db,
-      refundSettled({
-        reference: refund.reference,
-        consultationId: refund.consultationId,
-        paymentId: refund.paymentId,
-        amountSantim: refund.amountSantim,
-      }),
-      now,
-      sql`EXISTS (SELECT 1 FROM ${refunds} WHERE ${settledByThisCall})`,
-    ),
+    ...ledgerEntryStatements(db, outside ? refundInTransitMadeOutside(planned) : refundSettled(planned), now, onlyIfSettled),
     auditIfChanged(db, refunds, settledByThisCall, {
-      action: "refund.settled",
-      actorId: null,
+      action: outside ? "refund.settled_outside" : "refund.settled",
+      actorId: outside?.adminId ?? null,
       targetType: "consultation",
       targetId: refunds.consultationId,
       ipAddress: null,
-      details: sql<string>`json_object('reference', ${refunds.reference}, 'amountSantim', ${refunds.amountSantim})`,
+      details: sql<string>`json_object('reference', ${refunds.reference}, 'amountSantim', ${refunds.amountSantim}, 'note', ${refunds.note})`,
       now,
     }),
     ...tidings.statements,
@@ -240,14 +333,21 @@ async function markRefundSucceeded(db: Database, config: AppConfig, row: RefundW
 }
 
 /** A refund the provider will not make: its amount back in escrow, and admins shown it (audited), once. */
-async function failRefund(db: Database, row: RefundWithPayment, message: string, now: Date) {
+async function failRefund(db: Database, row: RefundWithPayment, message: string, now: Date, adminId: string | null = null) {
   const { refund } = row;
   const changeId = crypto.randomUUID();
   const failedByThisCall = and(eq(refunds.id, refund.id), eq(refunds.lastChangeId, changeId));
   await db.batch([
     db
       .update(refunds)
-      .set({ status: "failed", lastError: message.slice(0, 500), nextAttemptAt: null, lastChangeId: changeId, updatedAt: now })
+      .set({
+        status: "failed",
+        lastError: message.slice(0, 500),
+        reviewReason: null,
+        nextAttemptAt: null,
+        lastChangeId: changeId,
+        updatedAt: now,
+      })
       .where(and(eq(refunds.id, refund.id), eq(refunds.status, "pending"))),
     ...ledgerEntryStatements(
       db,
@@ -262,7 +362,7 @@ async function failRefund(db: Database, row: RefundWithPayment, message: string,
     ),
     auditIfChanged(db, refunds, failedByThisCall, {
       action: "refund.failed",
-      actorId: null,
+      actorId: adminId,
       targetType: "consultation",
       targetId: refunds.consultationId,
       ipAddress: null,
@@ -273,10 +373,17 @@ async function failRefund(db: Database, row: RefundWithPayment, message: string,
 }
 
 /**
- * The provider's word that a payment was refunded or reversed: our refund under that reference (or,
- * when it names none, each refund of that payment still pending) settled by what the provider says.
+ * The provider's signed word that a payment was refunded or reversed: our refund under that reference
+ * (or, when it names none, each refund of that payment still pending) settled by what the provider says.
+ * A reversal or refund of a paid payment that is none of ours (a chargeback, a refund made in the
+ * provider's dashboard) takes its money back from the books and puts it before an admin.
  */
-export async function settleRefundsOf(env: Env, config: AppConfig, txRef: string, reference: string | null, now: Date) {
+export async function settleRefundsOf(
+  env: Env,
+  config: AppConfig,
+  event: { txRef: string; reference: string | null; amountSantim: number | null },
+  now: Date,
+): Promise<string> {
   const db = createDatabase(env.DB);
   const pending = await db
     .select({ reference: refunds.reference })
@@ -284,24 +391,25 @@ export async function settleRefundsOf(env: Env, config: AppConfig, txRef: string
     .innerJoin(payments, eq(payments.id, refunds.paymentId))
     .where(
       and(
-        eq(payments.txRef, txRef),
+        eq(payments.txRef, event.txRef),
         eq(refunds.status, "pending"),
         eq(refunds.channel, "provider"),
-        reference ? eq(refunds.reference, reference) : undefined,
+        event.reference ? eq(refunds.reference, event.reference) : undefined,
       ),
     );
   if (pending.length === 0) {
     // Ours and settled already (a replayed webhook, or one that raced the job): nothing to do.
-    const ours = reference
-      ? await db.query.refunds.findFirst({ where: eq(refunds.reference, reference), columns: { status: true } })
+    const ours = event.reference
+      ? await db.query.refunds.findFirst({ where: eq(refunds.reference, event.reference), columns: { status: true } })
       : null;
     if (ours) return "not_pending";
-    // Not a refund of ours (one made at the provider's dashboard, or a bank's reversal): admins must look.
-    console.error(JSON.stringify({ event: "refund_webhook_without_refund", txRef, reference }));
-    return "no_pending_refund";
+    return takeBackOf(env, config, event.txRef, now);
   }
   const outcomes = [];
-  for (const refund of pending) outcomes.push(await settleRefund(env, config, refund.reference, now));
+  for (const refund of pending)
+    outcomes.push(
+      await settleRefund(env, config, refund.reference, now, event.reference ? { webhookAmountSantim: event.amountSantim } : {}),
+    );
   return outcomes.join(",");
 }
 
@@ -389,9 +497,132 @@ export async function moveRefundsOn(env: Env, config: AppConfig, now: Date) {
   const due = await db
     .select({ id: refunds.id })
     .from(refunds)
-    .where(and(eq(refunds.status, "pending"), eq(refunds.channel, "provider"), lte(refunds.nextAttemptAt, now)))
+    .where(
+      and(eq(refunds.status, "pending"), eq(refunds.channel, "provider"), isNull(refunds.reviewReason), lte(refunds.nextAttemptAt, now)),
+    )
     .limit(REFUNDS_PER_RUN);
-  const progress: Record<RefundProgress, number> = { settled: 0, failed: 0, accepted: 0, waiting: 0, not_pending: 0 };
+  const progress: Record<RefundProgress, number> = { settled: 0, failed: 0, accepted: 0, waiting: 0, review: 0, not_pending: 0 };
   for (const { id } of due) progress[await attemptRefund(env, config, id, now)] += 1;
   return { started, ...progress };
+}
+
+export type RefundDecision = "asked" | "settled_outside" | "failed" | "not_confirmed" | "not_pending" | "superseded";
+
+/**
+ * An admin's decision on a refund the provider has not settled: for one still pending, ask the provider
+ * again, record it made outside the provider with their reason, or fail it, which only the provider's
+ * word that the payment still reads paid allows; for one that failed (its money back in escrow), record
+ * it made outside the provider (asking again under a new reference is `retryRefund`).
+ */
+export async function decideRefund(
+  env: Env,
+  config: AppConfig,
+  adminId: string,
+  refundId: string,
+  decision: { kind: "ask_again" } | { kind: "settled_outside"; note: string } | { kind: "fail" },
+  now: Date,
+): Promise<{ outcome: RefundDecision; providerSays?: string }> {
+  const db = createDatabase(env.DB);
+  const row = await refundWithPayment(db, eq(refunds.id, refundId));
+  if (!row) return { outcome: "not_pending" };
+  if (row.refund.status === "failed") {
+    if (decision.kind !== "settled_outside") return { outcome: "not_pending" };
+    return { outcome: await settleFailedRefundOutside(db, config, adminId, row, decision.note, now) };
+  }
+  if (row.refund.status !== "pending") return { outcome: "not_pending" };
+  if (decision.kind === "ask_again") {
+    const progress = await attemptRefund(env, config, refundId, now, { force: true });
+    return { outcome: progress === "not_pending" ? "not_pending" : "asked" };
+  }
+  if (decision.kind === "settled_outside") {
+    await markRefundSucceeded(db, config, row, now, { adminId, note: decision.note });
+    const after = await db.query.refunds.findFirst({ where: eq(refunds.id, refundId), columns: { channel: true, status: true } });
+    return { outcome: after?.status === "succeeded" && after.channel === "outside" ? "settled_outside" : "not_pending" };
+  }
+  const verified = await paymentProvider(config, env, config.siteOrigin).verifyRefund({
+    txRef: row.txRef,
+    reference: row.refund.reference,
+  });
+  if (verified?.status !== "not_refunded") return { outcome: "not_confirmed", providerSays: verified?.providerStatus ?? "" };
+  await failRefund(db, row, `Failed by an admin: the provider reads the payment "${verified.providerStatus}"`, now, adminId);
+  return { outcome: "failed" };
+}
+
+/**
+ * A failed refund made outside the provider by an admin: a refund of its own (channel outside) that takes
+ * the amount from the escrow it returned to, as money paid from the platform's bank; once, and only while
+ * no other refund of that payment is under way or done since.
+ */
+async function settleFailedRefundOutside(
+  db: Database,
+  config: AppConfig,
+  adminId: string,
+  failed: RefundWithPayment,
+  note: string,
+  now: Date,
+): Promise<RefundDecision> {
+  const { refund } = failed;
+  const id = crypto.randomUUID();
+  const reference = `outside-${id}`;
+  const noneSince = sql`NOT EXISTS (SELECT 1 FROM ${refunds} WHERE ${refunds.paymentId} = ${refund.paymentId} AND ${refunds.status} <> 'failed')`;
+  const recorded = sql`EXISTS (SELECT 1 FROM ${refunds} WHERE ${refunds.id} = ${id})`;
+  const consultation = await findConsultationById(db, refund.consultationId);
+  const link = consultationLink("patient", refund.consultationId);
+  const told = await tidingsFor(db, failed.patientId, { kind: "money_refunded", consultationId: refund.consultationId, link }, (t, to) =>
+    moneyEmail(
+      t,
+      to,
+      "moneyRefunded",
+      { amount: birrText(refund.amountSantim), title: consultation?.title ?? "" },
+      `${config.siteOrigin}${link}`,
+    ),
+  );
+  const tidings = tidingsStatements(db, [told], now, recorded);
+  await db.batch([
+    insertWhere(
+      db,
+      refunds,
+      {
+        id,
+        paymentId: refund.paymentId,
+        consultationId: refund.consultationId,
+        reference,
+        amountSantim: refund.amountSantim,
+        reason: refund.reason,
+        channel: "outside",
+        status: "succeeded",
+        accepted: true,
+        note,
+        requestedBy: adminId,
+        settledAt: now,
+        createdAt: now,
+        updatedAt: now,
+      },
+      noneSince,
+    ),
+    ...ledgerEntryStatements(
+      db,
+      refundMadeOutside({
+        reference,
+        consultationId: refund.consultationId,
+        paymentId: refund.paymentId,
+        amountSantim: refund.amountSantim,
+      }),
+      now,
+      recorded,
+    ),
+    auditIfChanged(db, refunds, eq(refunds.id, id), {
+      action: "refund.settled_outside",
+      actorId: adminId,
+      targetType: "consultation",
+      targetId: refunds.consultationId,
+      ipAddress: null,
+      details: sql<string>`json_object('reference', ${refunds.reference}, 'amountSantim', ${refunds.amountSantim}, 'after', ${refund.reference}, 'note', ${refunds.note})`,
+      now,
+    }),
+    ...tidings.statements,
+  ]);
+  if (!(await db.query.refunds.findFirst({ where: eq(refunds.id, id), columns: { id: true } }))) return "superseded";
+  await deliverTidings(db, config, tidings.mailIds);
+  return "settled_outside";
 }

@@ -5,10 +5,22 @@ import { z } from "zod";
 
 import { santimFromBirr } from "~/domain/money";
 
-import { type Bank, MAX_REFERENCE_CHARS, type ProviderStatus, type VerifiedRefund, type VerifiedTransfer } from "./payment-provider.server";
+import {
+  type Bank,
+  type ListedTransaction,
+  type ListedTransfer,
+  MAX_REFERENCE_CHARS,
+  type ProviderBalance,
+  type ProviderStatus,
+  providerStatusOf,
+  type VerifiedRefund,
+  type VerifiedTransfer,
+} from "./payment-provider.server";
 
 /** A failure reason is for an admin to read; beyond this it is cut. */
 const MAX_REASON_CHARS = 500;
+
+const Reference = () => z.string().min(1).max(MAX_REFERENCE_CHARS);
 
 /** Chapa's message may be a sentence or an object of field errors; anything else says nothing. */
 const ChapaMessage = z
@@ -108,6 +120,10 @@ export const VerifyTransferAnswer = z.object({
       .optional()
       .transform((amount) => santimFromBirr(amount)),
     tx_ref: z.string().optional().catch(undefined),
+    charge: z
+      .unknown()
+      .optional()
+      .transform((charge) => (charge === undefined || charge === null ? null : santimFromBirr(charge))),
     failure_reason: z
       .string()
       .transform((reason) => reason.slice(0, MAX_REASON_CHARS))
@@ -130,10 +146,124 @@ export const transferStatusOf = (word: string): VerifiedTransfer["status"] => TR
 
 /**
  * A refund's state read from its transaction's status (Chapa has no refund verify): given back (refunded,
- * or reversed by the bank) is refunded; still paid is pending; anything else is unknown. Chapa cannot
- * say through this that a refund failed or that part of a payment was given back: those read pending.
+ * or reversed by the bank) is refunded; still paid is not refunded (not taken, or still being made: only
+ * the refund's own answers and webhook tell which); anything else is unknown. A partial refund leaves the
+ * payment reading paid, so only its signed webhook can say it was made.
  */
 export function refundStatusOfTransaction(status: ProviderStatus): VerifiedRefund["status"] {
   if (status === "refunded" || status === "reversed") return "refunded";
-  return status === "success" ? "pending" : "unknown";
+  return status === "success" ? "not_refunded" : "unknown";
 }
+
+/** An amount in Chapa's decimal birr (a number or a string), as santim; a missing or broken one is null. */
+const Birr = z
+  .unknown()
+  .optional()
+  .transform((amount) => (amount === undefined || amount === null ? null : santimFromBirr(amount)));
+
+const When = z
+  .string()
+  .optional()
+  .catch(undefined)
+  .transform((at) => {
+    const parsed = at ? new Date(at) : null;
+    return parsed && !Number.isNaN(parsed.getTime()) ? parsed : null;
+  });
+
+/** The balances answer (developer.chapa.co/transfer/balance): the ETB entry's available and ledger balances. */
+export const BalancesAnswer = z
+  .object({
+    status: z.literal("success"),
+    data: z.array(
+      z
+        .object({ currency: z.string(), available_balance: Birr, ledger_balance: Birr })
+        .catch({ currency: "", available_balance: null, ledger_balance: null }),
+    ),
+  })
+  .transform(({ data }): ProviderBalance | null => {
+    const etb = data.find((entry) => entry.currency.toUpperCase() === "ETB");
+    if (!etb || etb.available_balance === null || etb.ledger_balance === null) return null;
+    return { availableSantim: etb.available_balance, ledgerSantim: etb.ledger_balance };
+  });
+
+const ListedTransactionEntry = z.object({
+  status: z.string().max(100).catch(""),
+  ref_id: Reference(),
+  tx_ref: z.string().max(MAX_REFERENCE_CHARS).optional().catch(undefined),
+  amount: Birr,
+  charge: Birr,
+  created_at: When,
+});
+
+/**
+ * The transactions answer (developer.chapa.co/transactions/all-transactions; the Node SDK's
+ * GetTransactionsResponse): `data.transactions` with Chapa's `ref_id`, our `tx_ref` where it is given,
+ * and `data.pagination.next_page_url`. An entry we cannot read is left out, and counted by the caller.
+ */
+export const TransactionsAnswer = z
+  .object({
+    status: z.literal("success"),
+    data: z.object({
+      transactions: z.array(z.unknown()),
+      pagination: z
+        .object({ next_page_url: z.string().nullable().optional().catch(null) })
+        .optional()
+        .catch(undefined),
+    }),
+  })
+  .transform(({ data }) => ({
+    transactions: data.transactions.flatMap((entry): ListedTransaction[] => {
+      const read = ListedTransactionEntry.safeParse(entry);
+      if (!read.success || read.data.amount === null) return [];
+      const { status, ref_id, tx_ref, amount, charge, created_at } = read.data;
+      return [
+        {
+          txRef: tx_ref ?? null,
+          providerReference: ref_id,
+          status: providerStatusOf(status),
+          providerStatus: status,
+          amountSantim: amount,
+          chargeSantim: charge ?? 0,
+          createdAt: created_at,
+        },
+      ];
+    }),
+    nextPage: data.pagination?.next_page_url ?? null,
+  }));
+
+const ListedTransferEntry = z.object({
+  status: z.string().max(100).catch(""),
+  reference: Reference(),
+  amount: Birr,
+  charge: Birr,
+  created_at: When,
+});
+
+/** The transfers answer (developer.chapa.co/docs/all-transfers; the SDK's GetTransfersResponse): `data`, and `meta.next_page_url`. */
+export const TransfersAnswer = z
+  .object({
+    status: z.literal("success"),
+    data: z.array(z.unknown()),
+    meta: z
+      .object({ next_page_url: z.string().nullable().optional().catch(null) })
+      .optional()
+      .catch(undefined),
+  })
+  .transform(({ data, meta }) => ({
+    transfers: data.flatMap((entry): ListedTransfer[] => {
+      const read = ListedTransferEntry.safeParse(entry);
+      if (!read.success || read.data.amount === null) return [];
+      const { status, reference, amount, charge, created_at } = read.data;
+      return [
+        {
+          reference,
+          status: transferStatusOf(status),
+          providerStatus: status,
+          amountSantim: amount,
+          feeSantim: charge,
+          createdAt: created_at,
+        },
+      ];
+    }),
+    nextPage: meta?.next_page_url ?? null,
+  }));

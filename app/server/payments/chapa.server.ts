@@ -27,18 +27,33 @@
 //   data: { amount (a number), status, tx_ref (our reference), chapa_transfer_id, bank_code, … } }`. No
 //   failure field is documented; the name Chapa's transaction webhooks use, `failure_reason`, is read.
 // - Status words: success, pending, failed; Chapa's payout events write "failed/cancelled", so
-//   `cancelled` is a failed transfer. Any other word is `unknown`.
+//   `cancelled` is a failed transfer. Any other word (`queued`, `processing`, …) is `unknown`: asked
+//   again, then put before an admin, never read as success or failure.
+// - A second refund or transfer under a reference Chapa already has is refused as "… reference has been
+//   used before" (as initialize words it): that refusal means the first was taken, and is read as such.
+//   An answer to a transfer verify that is a definite client error (a 4xx other than 408/429, e.g. 404
+//   "Transfer not found") in Chapa's refusal format says Chapa has no transfer under that reference:
+//   nothing was taken. Anything else it cannot read says nothing.
+// - Balances: `GET /v1/balances` answers `{ status, data: [{ currency, available_balance, ledger_balance }] }`
+//   (developer.chapa.co/transfer/balance). Transactions: `GET /v1/transactions` answers `{ data: {
+//   transactions: [{ status, ref_id, amount, charge, created_at, … }], pagination: { next_page_url } } }`
+//   (the SDK's GetTransactionsResponse; our tx_ref is read when present). Transfers: `GET /v1/transfers`
+//   answers `{ data: [{ reference, amount, charge, status, created_at, … }], meta: { next_page_url } }`.
+//   Pages are followed (at most MAX_LIST_PAGES) until an entry older than the period is seen.
 import { birrDecimal } from "~/domain/money";
 import type { AppConfig } from "~/server/env.server";
 
 import {
   AcceptedAnswer,
+  BalancesAnswer,
   BanksAnswer,
   ChapaFailure,
   ChapaRefusal,
   InitializeAnswer,
   providerReferenceOf,
   refundStatusOfTransaction,
+  TransactionsAnswer,
+  TransfersAnswer,
   transferStatusOf,
   VerifyAnswer,
   VerifyTransferAnswer,
@@ -47,6 +62,8 @@ import {
   assertPositiveSantim,
   type Checkout,
   type InitializeOutcome,
+  type ListedTransaction,
+  type ListedTransfer,
   type PaymentProvider,
   providerStatusOf,
   type RefundOutcome,
@@ -54,6 +71,9 @@ import {
 } from "./payment-provider.server";
 
 const REQUEST_TIMEOUT_MS = 10_000;
+/** Pages of a list read in one go: a day's movements fit many times over; past this the run says it stopped. */
+const MAX_LIST_PAGES = 50;
+const REFERENCE_USED = /reference has been used before/i;
 /** Chapa shows this on its checkout page; it allows 16 characters. */
 const CHECKOUT_TITLE = "Qoda consult";
 
@@ -73,29 +93,71 @@ async function readAnswer(response: Response): Promise<unknown> {
 const isDefinite = (status: number) =>
   (status >= 200 && status < 300) || (status >= 400 && status < 500 && status !== 408 && status !== 429);
 
-/** Chapa's answer to a refund or a transfer request, as one of our three outcomes. */
+/** Chapa's answer to a refund or a transfer request, as one of our outcomes. */
 function moneyRequestOutcome(reply: Reply, ourReference: string): RefundOutcome {
   if (!reply.reached) return { kind: "unreachable", message: reply.message };
   const accepted = AcceptedAnswer.safeParse(reply.body);
   if (reply.ok && accepted.success) return { kind: "accepted", providerReference: providerReferenceOf(accepted.data.data, ourReference) };
   const refused = ChapaFailure.safeParse(reply.body);
-  if (refused.success && isDefinite(reply.status)) return { kind: "refused", message: refused.data.message };
+  if (refused.success && isDefinite(reply.status))
+    return REFERENCE_USED.test(refused.data.message) ? { kind: "reference_used" } : { kind: "refused", message: refused.data.message };
   return { kind: "unreachable", message: `Chapa answered ${reply.status} in a form we cannot read` };
 }
 
-/** The Chapa adapter, at `baseUrl` with `secretKey` (the sandbox reuses nothing of this but the formats). */
-export function chapaProvider(config: AppConfig): PaymentProvider {
-  const baseUrl = config.CHAPA_API_URL.replace(/\/+$/, "");
-  const authorization = `Bearer ${config.CHAPA_SECRET_KEY ?? ""}`;
+/** Where and how the adapter reaches Chapa: the real API, or the local sandbox that speaks its formats. */
+export interface ChapaWire {
+  name: PaymentProvider["name"];
+  baseUrl: string;
+  secretKey: string;
+  webhookSecret: string;
+  fetch: typeof fetch;
+}
+
+const chapaItself = (config: AppConfig): ChapaWire => ({
+  name: "chapa",
+  baseUrl: config.CHAPA_API_URL,
+  secretKey: config.CHAPA_SECRET_KEY ?? "",
+  webhookSecret: config.CHAPA_WEBHOOK_SECRET ?? "",
+  // Looked up at each call (not bound once), so a test's stand-in for fetch is the one used.
+  fetch: (input, init) => fetch(input, init),
+});
+
+/** The Chapa adapter: Chapa itself (from the configuration), or whatever `wire` says speaks its formats. */
+export function chapaProvider(config: AppConfig, wire: ChapaWire = chapaItself(config)): PaymentProvider {
+  const baseUrl = wire.baseUrl.replace(/\/+$/, "");
+  const authorization = `Bearer ${wire.secretKey}`;
   const headers = { Authorization: authorization, "Content-Type": "application/json" };
 
   async function ask(path: string, init: RequestInit = {}): Promise<Reply> {
     try {
-      const response = await fetch(`${baseUrl}${path}`, { headers, ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      const url = path.startsWith("https://") || path.startsWith("http://") ? path : `${baseUrl}${path}`;
+      const response = await wire.fetch(url, { headers, ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
       return { reached: true, status: response.status, ok: response.ok, body: await readAnswer(response) };
     } catch (error) {
       return { reached: false, message: `Chapa could not be reached (${String(error)})` };
     }
+  }
+
+  /** Every page of a list from `path` whose entries are at or after `since` (newest first), or null when a page cannot be read. */
+  async function listSince<Entry extends { createdAt: Date | null }>(
+    path: string,
+    read: (body: unknown) => { entries: Entry[]; nextPage: string | null } | null,
+    since: Date,
+  ): Promise<Entry[] | null> {
+    const entries: Entry[] = [];
+    let next: string | null = path;
+    for (let page = 0; next && page < MAX_LIST_PAGES; page += 1) {
+      // A next page on another host is not Chapa's: not followed.
+      if (/^https?:\/\//.test(next) && !next.startsWith(baseUrl)) return null;
+      const reply = await ask(next);
+      if (!reply.reached || !reply.ok) return null;
+      const answer = read(reply.body);
+      if (!answer) return null;
+      entries.push(...answer.entries.filter((entry) => !entry.createdAt || entry.createdAt >= since));
+      if (answer.entries.some((entry) => entry.createdAt && entry.createdAt < since)) break;
+      next = answer.nextPage;
+    }
+    return entries;
   }
 
   async function verify(txRef: string): Promise<VerifiedTransaction | null> {
@@ -116,8 +178,8 @@ export function chapaProvider(config: AppConfig): PaymentProvider {
   }
 
   return {
-    name: "chapa",
-    webhookSecret: config.CHAPA_WEBHOOK_SECRET ?? "",
+    name: wire.name,
+    webhookSecret: wire.webhookSecret,
     async initialize(checkout: Checkout): Promise<InitializeOutcome> {
       const reply = await ask("/v1/transaction/initialize", {
         method: "POST",
@@ -137,7 +199,7 @@ export function chapaProvider(config: AppConfig): PaymentProvider {
       const initialized = InitializeAnswer.safeParse(reply.body);
       if (reply.ok && initialized.success) return { ok: true, checkoutUrl: initialized.data.data.checkout_url };
       const { message } = ChapaRefusal.parse(reply.body);
-      if (/reference has been used before/i.test(message)) return { ok: false, kind: "reference_used" };
+      if (REFERENCE_USED.test(message)) return { ok: false, kind: "reference_used" };
       return { ok: false, kind: "failed", message: message || `Chapa answered ${reply.status}` };
     },
     verify,
@@ -181,12 +243,48 @@ export function chapaProvider(config: AppConfig): PaymentProvider {
     },
     async verifyTransfer(reference) {
       const reply = await ask(`/v1/transfers/verify/${encodeURIComponent(reference)}`);
-      if (!reply.reached || !reply.ok) return null;
+      if (!reply.reached) return null;
+      if (!reply.ok) {
+        // Only Chapa's own refusal, in its format, says it has no such transfer; a proxy's page says nothing.
+        const refusal = ChapaFailure.safeParse(reply.body);
+        if (!isDefinite(reply.status) || !refusal.success) return null;
+        return { status: "not_found", providerStatus: refusal.data.message, amountSantim: null, feeSantim: null, failureReason: null };
+      }
       const answer = VerifyTransferAnswer.safeParse(reply.body);
       // An answer about another transfer is not an answer about this one.
       if (!answer.success || (answer.data.data.tx_ref !== undefined && answer.data.data.tx_ref !== reference)) return null;
-      const { status, amount, failure_reason } = answer.data.data;
-      return { status: transferStatusOf(status), providerStatus: status, amountSantim: amount, failureReason: failure_reason ?? null };
+      const { status, amount, charge, failure_reason } = answer.data.data;
+      return {
+        status: transferStatusOf(status),
+        providerStatus: status,
+        amountSantim: amount,
+        feeSantim: charge,
+        failureReason: failure_reason ?? null,
+      };
     },
+    async balance() {
+      const reply = await ask("/v1/balances");
+      if (!reply.reached || !reply.ok) return null;
+      const answer = BalancesAnswer.safeParse(reply.body);
+      return answer.success ? answer.data : null;
+    },
+    transactions: (since) =>
+      listSince<ListedTransaction>(
+        "/v1/transactions",
+        (body) => {
+          const answer = TransactionsAnswer.safeParse(body);
+          return answer.success ? { entries: answer.data.transactions, nextPage: answer.data.nextPage } : null;
+        },
+        since,
+      ),
+    transfers: (since) =>
+      listSince<ListedTransfer>(
+        "/v1/transfers",
+        (body) => {
+          const answer = TransfersAnswer.safeParse(body);
+          return answer.success ? { entries: answer.data.transfers, nextPage: answer.data.nextPage } : null;
+        },
+        since,
+      ),
   };
 }

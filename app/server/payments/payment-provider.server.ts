@@ -52,13 +52,18 @@ export const MAX_REFERENCE_CHARS = 100;
 /**
  * The provider's answer to a request that moves money (a refund or a transfer):
  * - `accepted`: it took the request; the money moves later, as its webhook or a verify will say;
- * - `refused`: a definite no (the request may be corrected and sent again). After an unreachable try
- *   under the same reference, a refusal may mean the first try was taken: verify before calling it failed;
+ * - `reference_used`: it already has a request under this reference (an earlier try whose answer was
+ *   lost was taken): nothing new was asked, and only a verify says what became of the first;
+ * - `refused`: a definite no to this request; whether anything is pending under the reference is for a
+ *   verify to say;
  * - `unreachable`: no answer we can read (timeout, 5xx, a broken body): we do not know whether it took
- *   the request, so ask again later with the same reference, or verify first.
+ *   the request, so verify before asking again under the same reference.
  */
 type MoneyRequestOutcome =
-  { kind: "accepted"; providerReference: string | null } | { kind: "refused"; message: string } | { kind: "unreachable"; message: string };
+  | { kind: "accepted"; providerReference: string | null }
+  | { kind: "reference_used" }
+  | { kind: "refused"; message: string }
+  | { kind: "unreachable"; message: string };
 
 export type RefundOutcome = MoneyRequestOutcome;
 export type TransferOutcome = MoneyRequestOutcome;
@@ -72,9 +77,13 @@ export interface RefundRequest {
   reason: string;
 }
 
-/** What the provider now says of one refund; `unknown` is a word we do not know, never guessed. */
+/**
+ * What the provider now says of one refund. Chapa has no refund verify: it is read from the payment's
+ * transaction, so `refunded` (given back), `not_refunded` (the payment still reads paid: the refund was
+ * not taken, or is still being made) or `unknown` (a word we do not know, never guessed).
+ */
 export interface VerifiedRefund {
-  status: "refunded" | "pending" | "failed" | "unknown";
+  status: "refunded" | "not_refunded" | "unknown";
   providerStatus: string;
   /** What was given back, when the provider says. */
   amountSantim: number | null;
@@ -100,12 +109,44 @@ export interface TransferRequest {
   accountNumber: string;
 }
 
-/** What the provider now says of one transfer; `unknown` is a word we do not know, never guessed. */
+/**
+ * What the provider says of one transfer: `not_found` when it says plainly that it has none under the
+ * reference (nothing was taken); `unknown` is a word we do not know (`queued`, `processing`, …), never guessed.
+ */
 export interface VerifiedTransfer {
-  status: "success" | "failed" | "pending" | "unknown";
+  status: "success" | "failed" | "pending" | "unknown" | "not_found";
   providerStatus: string;
   amountSantim: number | null;
+  /** The provider's charge on the transfer, when it says. */
+  feeSantim: number | null;
   failureReason: string | null;
+}
+
+/** What the provider holds for us: available now, and in all (with what it has not yet settled). */
+export interface ProviderBalance {
+  availableSantim: number;
+  ledgerSantim: number;
+}
+
+/** One of the provider's transactions as its list gives it (our tx_ref only when the list carries it). */
+export interface ListedTransaction {
+  txRef: string | null;
+  providerReference: string;
+  status: ProviderStatus;
+  providerStatus: string;
+  amountSantim: number;
+  chargeSantim: number;
+  createdAt: Date | null;
+}
+
+/** One of the provider's transfers as its list gives it, under our reference. */
+export interface ListedTransfer {
+  reference: string;
+  status: VerifiedTransfer["status"];
+  providerStatus: string;
+  amountSantim: number;
+  feeSantim: number | null;
+  createdAt: Date | null;
 }
 
 export interface PaymentProvider {
@@ -126,8 +167,14 @@ export interface PaymentProvider {
   banks(): Promise<Bank[] | null>;
   /** Asks for money to be sent to an account. Record the transfer under its reference before asking. */
   transfer(request: TransferRequest): Promise<TransferOutcome>;
-  /** What the provider says of that transfer now, or null when it cannot be asked (or knows no such transfer). */
+  /** What the provider says of that transfer now, or null when it cannot be asked. */
   verifyTransfer(reference: string): Promise<VerifiedTransfer | null>;
+  /** The provider's balance in birr, or null when it cannot be asked. */
+  balance(): Promise<ProviderBalance | null>;
+  /** Its transactions created since `since` (newest first, pages followed), or null when it cannot be asked. */
+  transactions(since: Date): Promise<ListedTransaction[] | null>;
+  /** Its transfers created since `since`, or null when it cannot be asked. */
+  transfers(since: Date): Promise<ListedTransfer[] | null>;
 }
 
 /** Refunds and transfers are whole, positive amounts of santim; anything else is a bug in the caller. */

@@ -1,18 +1,17 @@
-// The sandbox's refunds, as Chapa would handle them: a refund of a paid transaction, whole or in part,
-// kept under `payment-sandbox/refunds/<reference>`, settled at once and announced with a signed
-// `charge.refunded` webhook that carries our reference in `meta`, as Chapa returns the meta it was sent.
-// A refund of the whole payment makes the transaction's verify say `refunded`. The refunds switch can
-// make it refuse, or keep its webhook. Settled before the answer, so its webhook arrives first: callers
-// record a refund under its reference before asking (with Chapa too, a webhook can beat the answer).
+// The sandbox's refunds, answered as Chapa answers `POST /v1/refund/{tx_ref}` (form-encoded: reason,
+// amount, reference, meta): a refund of a paid transaction, whole or in part, kept under
+// `payment-sandbox/refunds/<reference>`, made at once and announced with a signed `charge.refunded`
+// webhook that carries our reference in `meta`. A refund of the whole payment makes the transaction's
+// verify say `refunded`; a partial one leaves it `success` (so only its webhook says it was made). Like
+// Chapa, a second request under a reference it has is refused as "used before", whatever it asks. The
+// refunds switch makes it refuse ("not eligible"), lose its answer after making it, be unreachable, or
+// keep its webhook. Made before the answer, so its webhook arrives first: callers record a refund under
+// its reference before asking.
+import { birrDecimal, santimFromBirr } from "~/domain/money";
 import type { AppConfig } from "~/server/env.server";
 
-import {
-  assertPositiveSantim,
-  MAX_REFERENCE_CHARS,
-  type RefundOutcome,
-  type RefundRequest,
-  type VerifiedRefund,
-} from "./payment-provider.server";
+import { MAX_REFERENCE_CHARS } from "./payment-provider.server";
+import { type SandboxAnswer, sandboxFailure } from "./sandbox-answers.server";
 import {
   latestSandboxRecords,
   readSandboxRecord,
@@ -30,8 +29,8 @@ export interface SandboxRefund {
   txRef: string;
   amountSantim: number;
   reason: string;
-  /** `refused` when the switch said no: Chapa took nothing, so the reference may be used again. */
-  status: "pending" | "refunded" | "refused";
+  /** `refused` when the switch said no: Chapa took nothing, and says so for good. */
+  status: "refunded" | "refused";
   chapaReference: string;
   createdAt: number;
   updatedAt: number;
@@ -39,67 +38,65 @@ export interface SandboxRefund {
 
 const refundKey = (reference: string) => `${REFUNDS_PREFIX}${reference}`;
 
-const refused = (message: string): RefundOutcome => ({ kind: "refused", message });
-
-export async function requestSandboxRefund(config: AppConfig, env: Env, origin: string, request: RefundRequest): Promise<RefundOutcome> {
-  assertPositiveSantim(request.amountSantim);
-  if (!request.reference || request.reference.length > MAX_REFERENCE_CHARS) return refused("The reference must be 1 to 100 characters");
-  const earlier = await readSandboxRecord<SandboxRefund>(env, refundKey(request.reference));
-  if (earlier && earlier.status !== "refused") {
-    // The same request again is the same refund (no second webhook); another under its reference is refused.
-    const same = earlier.txRef === request.txRef && earlier.amountSantim === request.amountSantim;
-    return same ? { kind: "accepted", providerReference: earlier.chapaReference } : refused("Refund reference has been used before");
-  }
-  const transaction = await sandboxTransaction(env, request.txRef);
-  if (!transaction) return refused("Invalid transaction or Transaction not found");
-  if (transaction.status !== "success") return refused(`A transaction that is ${transaction.status} cannot be refunded`);
-  const leftSantim = transaction.amountSantim - (transaction.refundedSantim ?? 0);
-  if (request.amountSantim > leftSantim) return refused("The refund amount is more than what is left of the payment");
-
+export async function answerSandboxRefund(
+  config: AppConfig,
+  env: Env,
+  origin: string,
+  txRef: string,
+  form: URLSearchParams,
+): Promise<SandboxAnswer> {
   const switches = await sandboxSwitches(env);
+  if (switches.refunds === "unreachable") return { status: 503, body: { message: "Service Unavailable" } };
+  const reference = form.get("reference") ?? "";
+  if (!reference || reference.length > MAX_REFERENCE_CHARS) return sandboxFailure(400, "The reference must be 1 to 100 characters");
+  if (await readSandboxRecord<SandboxRefund>(env, refundKey(reference)))
+    return sandboxFailure(400, "Refund reference has been used before");
+  const transaction = await sandboxTransaction(env, txRef);
+  if (!transaction) return sandboxFailure(404, "Invalid transaction or Transaction not found");
+  if (transaction.status !== "success") return sandboxFailure(400, "This transaction is not eligible for refund");
+  const leftSantim = transaction.amountSantim - (transaction.refundedSantim ?? 0);
+  const amountSantim = form.has("amount") ? santimFromBirr(form.get("amount")) : leftSantim;
+  if (amountSantim === null || amountSantim <= 0) return sandboxFailure(400, "The amount is invalid");
+  if (amountSantim > leftSantim) return sandboxFailure(400, "The refund amount is more than what is left of the payment");
+
   const now = Date.now();
   const refund: SandboxRefund = {
-    ...request,
-    status: switches.refunds === "fail" ? "refused" : "pending",
+    reference,
+    txRef,
+    amountSantim,
+    reason: form.get("reason") ?? "",
+    status: switches.refunds === "fail" ? "refused" : "refunded",
     chapaReference: sandboxReference(),
     createdAt: now,
     updatedAt: now,
   };
-  await writeSandboxRecord(env, refundKey(refund.reference), refund);
-  if (refund.status === "refused") return refused("The sandbox refuses refunds (its refunds switch is set to fail)");
+  await writeSandboxRecord(env, refundKey(reference), refund);
+  if (refund.status === "refused") return sandboxFailure(400, "This transaction is not eligible for refund");
 
-  const refundedSantim = (transaction.refundedSantim ?? 0) + refund.amountSantim;
-  const settledTransaction = {
-    ...transaction,
-    refundedSantim,
-    status: refundedSantim === transaction.amountSantim ? "refunded" : "success",
-  };
-  await saveSandboxTransaction(env, settledTransaction);
-  await writeSandboxRecord(env, refundKey(refund.reference), { ...refund, status: "refunded", updatedAt: Date.now() });
-  if (switches.refunds !== "drop_webhook") {
-    const payload = chargeWebhookPayload(settledTransaction, {
-      event: "charge.refunded",
-      status: "refunded",
-      amountSantim: refund.amountSantim,
-      meta: { reference: refund.reference },
-    });
-    await postSandboxWebhook(config, sandboxWebhookUrl(origin), payload);
-  }
-  return { kind: "accepted", providerReference: refund.chapaReference };
-}
-
-const REFUND_STATUSES = { pending: "pending", refunded: "refunded", refused: "failed" } as const;
-
-export async function verifySandboxRefund(
-  env: Env,
-  { txRef, reference }: { txRef: string; reference: string },
-): Promise<VerifiedRefund | null> {
-  const refund = await readSandboxRecord<SandboxRefund>(env, refundKey(reference));
-  if (!refund || refund.txRef !== txRef) return null;
+  const refundedSantim = (transaction.refundedSantim ?? 0) + amountSantim;
+  const settled = { ...transaction, refundedSantim, status: refundedSantim === transaction.amountSantim ? "refunded" : "success" };
+  await saveSandboxTransaction(env, settled);
+  if (switches.refunds !== "drop_webhook")
+    await postSandboxWebhook(
+      config,
+      env,
+      sandboxWebhookUrl(origin),
+      chargeWebhookPayload(settled, { event: "charge.refunded", status: "refunded", amountSantim, meta: { reference } }),
+    );
   return {
-    status: REFUND_STATUSES[refund.status],
-    providerStatus: refund.status,
-    amountSantim: refund.status === "refunded" ? refund.amountSantim : null,
+    status: 200,
+    body: {
+      message: "Refund processed successfully",
+      status: "success",
+      data: {
+        chapa_reference: refund.chapaReference,
+        tx_ref: txRef,
+        amount: birrDecimal(amountSantim),
+        currency: "ETB",
+        meta: { reference },
+      },
+    },
+    lostAnswer: switches.refunds === "timeout_after_taking",
   };
 }
 

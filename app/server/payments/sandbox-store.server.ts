@@ -1,21 +1,23 @@
 // Where the local sandbox keeps what Chapa would keep (R2, under `payment-sandbox/`): each transaction
-// under its tx_ref, refunds under `refunds/<reference>`, transfers under `transfers/<reference>`, and the
-// switches that decide how it answers. Development and tests only.
+// under its tx_ref, refunds under `refunds/<reference>`, transfers under `transfers/<reference>`,
+// webhooks held back under `held-webhooks/`, and the switches that decide how it answers. Development
+// and tests only.
 import type { Checkout } from "./payment-provider.server";
 
 const KEY_PREFIX = "payment-sandbox/";
 export const REFUNDS_PREFIX = `${KEY_PREFIX}refunds/`;
 export const TRANSFERS_PREFIX = `${KEY_PREFIX}transfers/`;
+export const HELD_WEBHOOKS_PREFIX = `${KEY_PREFIX}held-webhooks/`;
 export const SWITCHES_KEY = `${KEY_PREFIX}switches.json`;
 
 export interface SandboxTransaction extends Checkout {
-  /** As Chapa's verify reports it; tests may set any other word, as Chapa might. */
+  /** As Chapa's verify reports it: pending, success, failed, refunded, reversed; tests may set any other word, as Chapa might. */
   status: string;
   /** ETB unless a test makes the provider disagree. */
   currency?: string;
   reference: string;
   createdAt: number;
-  /** How much of it has been given back. */
+  /** How much of it has been given back (by refunds, or all of it by a reversal). */
   refundedSantim?: number;
 }
 
@@ -40,6 +42,27 @@ export const sandboxTransaction = (env: Env, txRef: string) => readSandboxRecord
 export const hasSandboxTransaction = async (env: Env, txRef: string) => (await env.FILES.head(transactionKey(txRef))) !== null;
 export const saveSandboxTransaction = (env: Env, transaction: SandboxTransaction) =>
   writeSandboxRecord(env, transactionKey(transaction.txRef), transaction);
+
+/** Every key directly under `prefix` (not in its folders), all pages. */
+async function keysUnder(env: Env, prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const listed = await env.FILES.list({ prefix, delimiter: "/", cursor });
+    keys.push(...listed.objects.map((object) => object.key));
+    cursor = listed.truncated ? listed.cursor : undefined;
+  } while (cursor);
+  return keys;
+}
+
+/** Every record directly under `prefix`, newest first by its own `createdAt`. */
+export async function sandboxRecords<Stored extends { createdAt: number }>(env: Env, prefix: string): Promise<Stored[]> {
+  const keys = (await keysUnder(env, prefix)).filter((key) => key !== SWITCHES_KEY);
+  const records = await Promise.all(keys.map((key) => readSandboxRecord<Stored>(env, key)));
+  return records.filter((record) => record !== null).sort((a, b) => b.createdAt - a.createdAt);
+}
+
+export const sandboxTransactions = (env: Env) => sandboxRecords<SandboxTransaction>(env, KEY_PREFIX);
 
 /** The newest `limit` records under a prefix (newest first by their own `createdAt`). */
 export async function latestSandboxRecords<Stored extends { createdAt: number }>(

@@ -1,9 +1,17 @@
 // The sandbox's webhooks: posted to our webhook route and signed exactly as Chapa signs them, so the
-// route runs the same code whichever provider took the money.
+// route runs the same code whichever provider took the money. Like Chapa's, they may come twice or late
+// (the webhooks switch): a late one is kept in R2 until it is sent from the sandbox's page or a test.
 import { birrDecimal } from "~/domain/money";
 import type { AppConfig } from "~/server/env.server";
 
-import { sandboxChargeOf, type SandboxTransaction } from "./sandbox-store.server";
+import {
+  HELD_WEBHOOKS_PREFIX,
+  readSandboxRecord,
+  sandboxChargeOf,
+  type SandboxTransaction,
+  writeSandboxRecord,
+} from "./sandbox-store.server";
+import { sandboxSwitches } from "./sandbox-switches.server";
 import { signWebhookBody } from "./webhook-signature.server";
 
 export function sandboxWebhookSecret(config: AppConfig) {
@@ -13,8 +21,8 @@ export function sandboxWebhookSecret(config: AppConfig) {
 /** Where the sandbox posts refund and payout webhooks (a charge's goes to its checkout's callback URL). */
 export const sandboxWebhookUrl = (origin: string) => `${origin}/payments/webhook`;
 
-/** Posts `payload` to `url` as Chapa would. Like Chapa, a webhook that cannot be delivered stops nothing: it is logged. */
-export async function postSandboxWebhook(config: AppConfig, url: string, payload: Record<string, unknown>) {
+/** Posts `payload` to `url` now, signed as Chapa signs it. A webhook that cannot be delivered stops nothing: it is logged. */
+async function postNow(config: AppConfig, url: string, payload: Record<string, unknown>) {
   const body = JSON.stringify(payload);
   const secret = sandboxWebhookSecret(config);
   const signature = await signWebhookBody(secret, body);
@@ -32,7 +40,41 @@ export async function postSandboxWebhook(config: AppConfig, url: string, payload
   }
 }
 
-/** A transaction's webhook in Chapa's format: `charge.success` once paid, `charge.refunded` when given back. */
+interface HeldWebhook {
+  url: string;
+  payload: Record<string, unknown>;
+  createdAt: number;
+}
+
+/** Posts `payload` to `url` as Chapa would, as the webhooks switch says: on time, twice, or held back for later. */
+export async function postSandboxWebhook(config: AppConfig, env: Env, url: string, payload: Record<string, unknown>) {
+  const { webhooks } = await sandboxSwitches(env);
+  if (webhooks === "late") {
+    const held: HeldWebhook = { url, payload, createdAt: Date.now() };
+    await writeSandboxRecord(env, `${HELD_WEBHOOKS_PREFIX}${Date.now()}-${crypto.randomUUID()}`, held);
+    return;
+  }
+  await postNow(config, url, payload);
+  if (webhooks === "twice") await postNow(config, url, payload);
+}
+
+/** Sends every webhook held back, oldest first; returns how many. */
+export async function sendHeldSandboxWebhooks(config: AppConfig, env: Env): Promise<number> {
+  const listed = await env.FILES.list({ prefix: HELD_WEBHOOKS_PREFIX });
+  const keys = listed.objects.map((object) => object.key).sort();
+  for (const key of keys) {
+    const held = await readSandboxRecord<HeldWebhook>(env, key);
+    await env.FILES.delete(key);
+    if (held) await postNow(config, held.url, held.payload);
+  }
+  return keys.length;
+}
+
+export async function heldSandboxWebhookCount(env: Env): Promise<number> {
+  return (await env.FILES.list({ prefix: HELD_WEBHOOKS_PREFIX })).objects.length;
+}
+
+/** A transaction's webhook in Chapa's format: `charge.success` once paid, `charge.refunded` / `charge.reversed` when given back. */
 export function chargeWebhookPayload(
   transaction: SandboxTransaction,
   { event, status, amountSantim, meta }: { event: string; status: string; amountSantim: number; meta: Record<string, string> | null },

@@ -7,11 +7,13 @@
 // with a tx_ref alone is read as a charge, as the webhook route always has.
 import { z } from "zod";
 
+import { santimFromBirr } from "~/domain/money";
+
 import { MAX_REFERENCE_CHARS } from "./payment-provider.server";
 
 export type WebhookEvent =
   | { kind: "charge"; txRef: string }
-  | { kind: "refund"; txRef: string; reference: string | null; status: "refunded" | "reversed" }
+  | { kind: "refund"; txRef: string; reference: string | null; status: "refunded" | "reversed"; amountSantim: number | null }
   | { kind: "payout"; reference: string; status: "success" | "failed"; failureReason: string | null };
 
 /** A failure reason is for an admin to read; beyond this it is cut. */
@@ -25,6 +27,7 @@ const WebhookBody = z.object({
   tx_ref: z.unknown().optional(),
   reference: z.unknown().optional(),
   meta: z.unknown().optional(),
+  amount: z.unknown().optional(),
   failure_reason: z.unknown().optional(),
 });
 
@@ -52,7 +55,7 @@ export function readWebhookEvent(rawBody: string): WebhookEvent | null {
   }
   const body = WebhookBody.safeParse(json);
   if (!body.success) return null;
-  const { event, tx_ref, reference, meta, failure_reason } = body.data;
+  const { event, tx_ref, reference, meta, amount, failure_reason } = body.data;
 
   if (event === undefined || event === "charge.success") {
     const txRef = Reference.safeParse(tx_ref);
@@ -62,7 +65,14 @@ export function readWebhookEvent(rawBody: string): WebhookEvent | null {
     const txRef = Reference.safeParse(tx_ref);
     const refundReference = metaReferenceOf(meta);
     if (!txRef.success || refundReference === undefined) return null;
-    return { kind: "refund", txRef: txRef.data, reference: refundReference, status: REFUND_EVENTS[event] };
+    const amountSantim = santimFromBirr(amount);
+    return {
+      kind: "refund",
+      txRef: txRef.data,
+      reference: refundReference,
+      status: REFUND_EVENTS[event],
+      amountSantim: amountSantim !== null && amountSantim > 0 ? amountSantim : null,
+    };
   }
   if (isOneOf(PAYOUT_EVENTS, event)) {
     const payoutReference = Reference.safeParse(reference);

@@ -1,0 +1,119 @@
+// Money taken back without our asking (docs/decisions/0045): a chargeback by the patient's bank, a
+// reversal, or a refund made in the provider's dashboard. Its webhook (or reconciliation finding the
+// payment refunded) is only a prompt: the provider's verify must say the payment is refunded or reversed.
+// Then, once: the consultation's escrow is frozen as charged back, its money leaves the books (from the
+// escrow while it was held, or back from the doctor's payable and the platform's revenue once released:
+// a negative adjustment the doctor's next payout recovers), an admin is shown it on the reconciliation
+// page, and the patient and the doctor are told, in one batch.
+import { and, eq, sql } from "drizzle-orm";
+
+import { consultations, escrows, payments } from "~/db/schema";
+import { chargeReversed } from "~/domain/ledger";
+import { birrText } from "~/domain/money";
+import { consultationLink } from "~/domain/notifications";
+import { auditIfChanged } from "~/server/audit.server";
+import { createDatabase } from "~/server/db/client.server";
+import type { AppConfig } from "~/server/env.server";
+import { moneyEmail } from "~/server/mail/money-emails.server";
+import { paymentProvider } from "~/server/payments/provider.server";
+import { tellTimelineMoved } from "~/server/rooms.server";
+
+import { ledgerEntryStatements } from "./ledger.server";
+import { deliverTidings, tidingsFor, tidingsStatements } from "./money-tidings.server";
+import { differenceStatement } from "./reconciliation-differences.server";
+
+/** What came of a prompt that a payment was taken back. */
+export type TakeBackOutcome = "charged_back" | "already_charged_back" | "noted" | "not_taken_back" | "unverified" | "not_ours";
+
+/** The escrow states whose money a chargeback takes: held (or frozen for a dispute or a review), or released to the doctor. */
+const TAKEABLE = ["held", "disputed", "in_review", "released"] as const;
+
+export async function takeBackOf(env: Env, config: AppConfig, txRef: string, now: Date): Promise<TakeBackOutcome> {
+  const db = createDatabase(env.DB);
+  const payment = await db.query.payments.findFirst({ where: eq(payments.txRef, txRef) });
+  if (!payment) return "not_ours";
+  const verified = await paymentProvider(config, env, config.siteOrigin).verify(txRef);
+  if (!verified) return "unverified";
+  if (verified.status !== "refunded" && verified.status !== "reversed") return "not_taken_back";
+  const escrow = await db.query.escrows.findFirst({ where: eq(escrows.paymentId, payment.id) });
+  const consultation = await db.query.consultations.findFirst({
+    where: eq(consultations.id, payment.consultationId),
+    columns: { title: true },
+  });
+  const ours = escrow ? `Paid; escrow ${escrow.status}` : `Payment ${payment.status}, no escrow`;
+  const difference = {
+    kind: "charged_back" as const,
+    subject: "payment" as const,
+    reference: txRef,
+    consultationId: payment.consultationId,
+    ours,
+    theirs: `The provider reads it ${verified.providerStatus}`,
+    oursSantim: payment.amountSantim,
+    theirsSantim: 0,
+  };
+  if (!escrow || !(TAKEABLE as readonly string[]).includes(escrow.status)) {
+    if (escrow?.status === "charged_back") return "already_charged_back";
+    // Already refunded by us, or a late payment: the money may have gone twice; an admin must look.
+    await db.batch([differenceStatement(db, difference, null, now)]);
+    return "noted";
+  }
+  const released = escrow.status === "released";
+  const changeId = crypto.randomUUID();
+  const changedByThisCall = and(eq(escrows.consultationId, escrow.consultationId), eq(escrows.lastChangeId, changeId));
+  const onlyIfChanged = sql`EXISTS (SELECT 1 FROM ${escrows} WHERE ${changedByThisCall})`;
+  const values = { amount: birrText(payment.amountSantim), title: consultation?.title ?? "" };
+  const told = [
+    await tidingsFor(
+      db,
+      payment.patientId,
+      { kind: "payment_charged_back", consultationId: payment.consultationId, link: consultationLink("patient", payment.consultationId) },
+      (t, to) =>
+        moneyEmail(t, to, "chargedBackPatient", values, `${config.siteOrigin}${consultationLink("patient", payment.consultationId)}`),
+    ),
+    await tidingsFor(
+      db,
+      escrow.doctorId,
+      { kind: "payment_charged_back", consultationId: payment.consultationId, link: "/doctor/earnings" },
+      (t, to) =>
+        moneyEmail(t, to, released ? "chargedBackDoctorReleased" : "chargedBackDoctorHeld", values, `${config.siteOrigin}/doctor/earnings`),
+    ),
+  ];
+  const tidings = tidingsStatements(db, told, now, onlyIfChanged);
+  await db.batch([
+    db
+      .update(escrows)
+      .set({ status: "charged_back", releasedAt: null, lastChangeId: changeId, updatedAt: now })
+      .where(and(eq(escrows.consultationId, escrow.consultationId), eq(escrows.status, escrow.status))),
+    ...ledgerEntryStatements(
+      db,
+      chargeReversed({
+        txRef,
+        paymentId: payment.id,
+        consultationId: payment.consultationId,
+        amountSantim: escrow.amountSantim,
+        released: released ? { doctorId: escrow.doctorId } : null,
+      }),
+      now,
+      onlyIfChanged,
+    ),
+    auditIfChanged(db, escrows, changedByThisCall, {
+      action: "escrow.charged_back",
+      actorId: null,
+      targetType: "consultation",
+      targetId: escrows.consultationId,
+      ipAddress: null,
+      details: sql<string>`json_object('txRef', ${txRef}, 'from', ${escrow.status}, 'providerStatus', ${verified.providerStatus}, 'amountSantim', ${escrows.amountSantim})`,
+      now,
+    }),
+    differenceStatement(db, difference, null, now, onlyIfChanged),
+    ...tidings.statements,
+  ]);
+  const after = await db.query.escrows.findFirst({
+    where: eq(escrows.consultationId, escrow.consultationId),
+    columns: { lastChangeId: true },
+  });
+  if (after?.lastChangeId !== changeId) return "already_charged_back";
+  await deliverTidings(db, config, tidings.mailIds);
+  await tellTimelineMoved(env, payment.consultationId);
+  return "charged_back";
+}
