@@ -5,12 +5,13 @@ import { env } from "cloudflare:test";
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 
-import { auditLog, consultations, escrows, ledgerEntries, ledgerLines, refunds } from "~/db/schema";
+import { auditLog, consultations, escrows, ledgerEntries, ledgerLines, payments, refunds } from "~/db/schema";
 import { ESCROW_RELEASE_AFTER_MS } from "~/domain/escrow";
+import { escrowReleased, type LedgerEntry, payoutSettled, refundSettled } from "~/domain/ledger";
 import { CONSULTATION_FEE_SANTIM, splitRelease } from "~/domain/money";
 import { confirmPayment } from "~/server/consultations/confirm-payment.server";
 import { confirmConsultationComplete, releaseDueEscrows } from "~/server/money/escrow.server";
-import { balanceOf } from "~/server/money/ledger.server";
+import { balanceOf, ledgerEntryStatements } from "~/server/money/ledger.server";
 
 import { Visitor } from "./browser-like";
 import { createUser, db, ORIGIN, sessionCookieFor } from "./fixtures";
@@ -20,6 +21,12 @@ const webhook = (txRef: string) =>
   signedWebhook({ event: "charge.success", tx_ref: txRef, status: "success", amount: "150.00", currency: "ETB" });
 
 const entriesOfKey = (key: string) => db.select().from(ledgerEntries).where(eq(ledgerEntries.idempotencyKey, key));
+/** The database's own refusal (drizzle wraps it as the cause of its error), or "written". */
+const refusal = (attempt: Promise<unknown>) =>
+  attempt.then(
+    () => "written",
+    (error: Error) => String(error.cause ?? error),
+  );
 const escrowNow = async (consultationId: string) =>
   (await db.query.escrows.findFirst({ where: eq(escrows.consultationId, consultationId) }))!;
 
@@ -83,12 +90,6 @@ describe("the journal is append-only", () => {
   it("refuses to update or delete an entry or a line, in the database itself", async () => {
     const { txRef } = await paidConsultation();
     const [entry] = await entriesOfKey(`payment:${txRef}:captured`);
-    /** The database's own refusal (drizzle wraps it as the cause of its error). */
-    const refusal = (attempt: Promise<unknown>) =>
-      attempt.then(
-        () => "written",
-        (error: Error) => String(error.cause ?? error),
-      );
     const where = eq(ledgerEntries.id, entry!.id);
     expect(await refusal(db.update(ledgerEntries).set({ kind: "escrow_released" }).where(where))).toMatch(/ledger_entries is append-only/);
     expect(await refusal(db.delete(ledgerEntries).where(where))).toMatch(/ledger_entries is append-only/);
@@ -97,6 +98,183 @@ describe("the journal is append-only", () => {
     );
     expect(await refusal(db.delete(ledgerLines).where(eq(ledgerLines.entryId, entry!.id)))).toMatch(/ledger_lines is append-only/);
     expect(await entriesOfKey(`payment:${txRef}:captured`)).toHaveLength(1);
+  });
+});
+
+describe("the database holds the money's invariants, whatever code writes", () => {
+  /** An entry written as ledger.server writes it (the entry, then one statement per line, one batch). */
+  const write = (entry: LedgerEntry) => {
+    const [first, ...rest] = ledgerEntryStatements(db, entry, new Date());
+    return db.batch([first!, ...rest]);
+  };
+  /** An entry row with its line count and lines, straight through drizzle, past the domain's checks. */
+  const writeRaw = (
+    lineCount: number,
+    lines: Array<{ account: LedgerEntry["lines"][number]["account"]; subject: string; amountSantim: number }>,
+  ) => {
+    const entryId = crypto.randomUUID();
+    return db.batch([
+      db.insert(ledgerEntries).values({
+        id: entryId,
+        idempotencyKey: `test:${entryId}`,
+        kind: "provider_fee_charged",
+        lineCount,
+        createdAt: new Date(),
+      }),
+      ...lines.map((line) => db.insert(ledgerLines).values({ entryId, ...line })),
+    ]);
+  };
+  const entriesCount = async () => (await db.select({ id: ledgerEntries.id }).from(ledgerEntries)).length;
+
+  it("refuses an entry whose lines do not sum to zero, and a line beyond its entry's count, writing nothing", async () => {
+    const { txRef } = await paidConsultation();
+    const before = await entriesCount();
+    expect(
+      await refusal(
+        writeRaw(2, [
+          { account: "provider_fees", subject: "", amountSantim: 100 },
+          { account: "provider_clearing", subject: "", amountSantim: -99 },
+        ]),
+      ),
+    ).toMatch(/ledger entry does not balance/);
+    // The last line balances it, but it is one more than the entry said.
+    expect(
+      await refusal(
+        writeRaw(2, [
+          { account: "provider_fees", subject: "", amountSantim: 100 },
+          { account: "provider_clearing", subject: "", amountSantim: -99 },
+          { account: "provider_clearing", subject: "", amountSantim: -1 },
+        ]),
+      ),
+    ).toMatch(/ledger entry (does not balance|has more lines than its line_count)/);
+    const [captured] = await entriesOfKey(`payment:${txRef}:captured`);
+    expect(await refusal(db.insert(ledgerLines).values({ entryId: captured!.id, account: "provider_fees", amountSantim: 1 }))).toMatch(
+      /ledger entry has more lines than its line_count/,
+    );
+    expect(await entriesCount()).toBe(before);
+    // A balanced one is written.
+    expect(
+      await refusal(
+        writeRaw(2, [
+          { account: "provider_fees", subject: "", amountSantim: 100 },
+          { account: "provider_clearing", subject: "", amountSantim: -100 },
+        ]),
+      ),
+    ).toBe("written");
+  });
+
+  it("holds the balance per line for INSERT … SELECT of many entries' lines at once, in any order", async () => {
+    const entryIds = [crypto.randomUUID(), crypto.randomUUID()];
+    const entryRow = (id: string) => ({
+      id,
+      idempotencyKey: `test:${id}`,
+      kind: "provider_fee_charged" as const,
+      lineCount: 3,
+      createdAt: new Date(),
+    });
+    const [a, b] = entryIds as [string, string];
+    // One statement for all the lines, read from a JSON array, as a set-based release writes them.
+    const insertLines = (rows: Array<[string, string, number]>) =>
+      db
+        .insert(ledgerLines)
+        .select(
+          sql`SELECT lower(hex(randomblob(16))), value ->> 0, value ->> 1, '', value ->> 2 FROM json_each(${JSON.stringify(rows)}) ORDER BY key`,
+        );
+    const interleaved: Array<[string, string, number]> = [
+      [a, "provider_clearing", -70],
+      [b, "provider_fees", 5],
+      [a, "provider_fees", 30],
+      [b, "provider_clearing", -10],
+      [b, "provider_fees", 5],
+      [a, "provider_fees", 40],
+    ];
+    await db.batch([db.insert(ledgerEntries).values(entryRow(a)), db.insert(ledgerEntries).values(entryRow(b)), insertLines(interleaved)]);
+    expect(
+      await db
+        .select()
+        .from(ledgerLines)
+        .where(sql`${ledgerLines.entryId} IN (${a}, ${b})`),
+    ).toHaveLength(6);
+
+    const [c, d] = [crypto.randomUUID(), crypto.randomUUID()];
+    const unbalanced: Array<[string, string, number]> = [
+      [c, "provider_fees", 5],
+      [d, "provider_clearing", -10],
+      [c, "provider_clearing", -10],
+      [d, "provider_fees", 4],
+      [c, "provider_fees", 5],
+      [d, "provider_fees", 5],
+    ];
+    expect(
+      await refusal(
+        db.batch([db.insert(ledgerEntries).values(entryRow(c)), db.insert(ledgerEntries).values(entryRow(d)), insertLines(unbalanced)]),
+      ),
+    ).toMatch(/ledger entry does not balance/);
+    expect(
+      await db
+        .select()
+        .from(ledgerEntries)
+        .where(sql`${ledgerEntries.id} IN (${c}, ${d})`),
+    ).toHaveLength(0);
+  });
+
+  it("refuses a release larger than the escrow, and releases what it holds", async () => {
+    const { consultationId, doctorId } = await paidConsultation();
+    const release = escrowReleased({ consultationId, doctorId, amountSantim: CONSULTATION_FEE_SANTIM });
+    // A santim more than it holds: refused, and its key stays free for the right amount.
+    expect(await refusal(write(escrowReleased({ consultationId, doctorId, amountSantim: CONSULTATION_FEE_SANTIM + 1 })))).toMatch(
+      /escrow released beyond what it holds/,
+    );
+    expect(await refusal(write(release))).toBe("written");
+    expect(await refusal(write({ ...release, idempotencyKey: `test:${consultationId}:again` }))).toMatch(
+      /escrow released beyond what it holds/,
+    );
+    expect(await balanceOf(db, "escrow", consultationId)).toBe(0);
+    expect(await balanceOf(db, "doctor_payable", doctorId)).toBe(-splitRelease(CONSULTATION_FEE_SANTIM).doctorSantim);
+  });
+
+  it("refuses to settle a payout or a refund that was never sent", async () => {
+    const { consultationId, doctorId, txRef } = await paidConsultation();
+    const payment = await db.query.payments.findFirst({ where: eq(payments.txRef, txRef) });
+    expect(await refusal(write(payoutSettled({ reference: crypto.randomUUID(), doctorId, amountSantim: 100 })))).toMatch(
+      /payout settled beyond what was sent/,
+    );
+    expect(
+      await refusal(write(refundSettled({ reference: crypto.randomUUID(), consultationId, paymentId: payment!.id, amountSantim: 100 }))),
+    ).toMatch(/refund settled beyond what was sent/);
+    expect(await balanceOf(db, "payouts_in_transit", doctorId)).toBe(0);
+    expect(await balanceOf(db, "refunds_in_transit", consultationId)).toBe(0);
+  });
+
+  it("refuses refunds of a payment that would sum to more than it, counting none that failed", async () => {
+    const { consultationId, txRef } = await paidConsultation();
+    const payment = (await db.query.payments.findFirst({ where: eq(payments.txRef, txRef) }))!;
+    const refund = (amountSantim: number, status: "pending" | "failed" = "pending") => {
+      const id = crypto.randomUUID();
+      return { id, paymentId: payment.id, consultationId, reference: id, amountSantim, reason: "dispute" as const, status };
+    };
+    expect(await refusal(db.insert(refunds).values(refund(payment.amountSantim + 1)))).toMatch(/refunds exceed the payment/);
+    expect(await refusal(db.insert(refunds).values(refund(payment.amountSantim + 1, "failed")))).toMatch(/refunds exceed the payment/);
+    const first = refund(payment.amountSantim);
+    expect(await refusal(db.insert(refunds).values(first))).toBe("written");
+    expect(
+      await refusal(
+        db
+          .update(refunds)
+          .set({ amountSantim: payment.amountSantim + 1 })
+          .where(eq(refunds.id, first.id)),
+      ),
+    ).toMatch(/refunds exceed the payment/);
+    // A second refund while one is under way is the unique index's: it writes nothing, refused by no trigger.
+    expect(await refusal(db.insert(refunds).values(refund(payment.amountSantim)).onConflictDoNothing())).toBe("written");
+    expect(await db.select().from(refunds).where(eq(refunds.paymentId, payment.id))).toHaveLength(1);
+    // One failed: another may be asked for the whole amount, and the failed one cannot come back beside it
+    // (the unique index refuses it first now; the trigger would, were partial refunds allowed).
+    expect(await refusal(db.update(refunds).set({ status: "failed" }).where(eq(refunds.id, first.id)))).toBe("written");
+    expect(await refusal(db.insert(refunds).values(refund(payment.amountSantim)))).toBe("written");
+    expect(await refusal(db.update(refunds).set({ status: "pending" }).where(eq(refunds.id, first.id)))).toMatch(
+      /UNIQUE constraint failed|refunds exceed the payment/,
+    );
   });
 });
 
