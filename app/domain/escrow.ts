@@ -2,6 +2,8 @@
 // terms promise that the fee is held until the patient confirms the consultation is complete, or until
 // 72 hours after the doctor ends it with no dispute open; a consultation that never ended properly waits
 // for an admin instead.
+import { type SQL, sql, type SQLWrapper } from "drizzle-orm";
+
 import { DISPUTE_WINDOW_HOURS, ESCROW_RELEASE_HOURS } from "./constants.ts";
 import type { ConsultationStatus } from "./consultation-status";
 
@@ -38,4 +40,20 @@ export function releaseRefusal(facts: EscrowFacts, by: "patient" | "schedule", n
   if (facts.consultationStatus !== "completed" || !facts.completedAt) return "not_ended";
   if (by === "schedule" && now < releaseDueAt(facts.completedAt)!) return "not_due";
   return null;
+}
+
+/**
+ * The same rule as a condition for a statement over a hold's and its consultation's columns, true
+ * exactly where `releaseRefusal` answers null, so a release checks it where it writes (a test holds the
+ * two to agreement).
+ */
+export function releaseAllowedSql(
+  columns: { status: SQLWrapper; consultationStatus: SQLWrapper; completedAt: SQLWrapper },
+  by: "patient" | "schedule",
+  now: Date,
+): SQL {
+  const held: EscrowStatus = "held";
+  const ended: ConsultationStatus = "completed";
+  const due = by === "schedule" ? sql` AND ${columns.completedAt} <= ${now.getTime() - ESCROW_RELEASE_AFTER_MS}` : sql``;
+  return sql`(${columns.status} = ${held} AND ${columns.consultationStatus} = ${ended} AND ${columns.completedAt} IS NOT NULL${due})`;
 }

@@ -1,6 +1,7 @@
 // Money, in santim: every amount Qoda stores, adds or compares is a whole number of santim
 // (1 birr = 100 santim), never a fraction of a birr. Birr appear only at the edges: in what people read,
 // and in the decimal strings of Chapa's wire format.
+import { type SQL, sql, type SQLWrapper } from "drizzle-orm";
 
 export const SANTIM_PER_BIRR = 100;
 
@@ -23,6 +24,15 @@ export function splitRelease(amountSantim: number): { doctorSantim: number; plat
   // Rounded half up to the santim; the doctor gets exactly what is left.
   const platformSantim = Math.floor((amountSantim * PLATFORM_FEE_BASIS_POINTS + BASIS_POINTS / 2) / BASIS_POINTS);
   return { doctorSantim: amountSantim - platformSantim, platformSantim };
+}
+
+/**
+ * `splitRelease`'s platform share in SQL, over a column of whole santim: the same arithmetic, as SQLite
+ * does it for integers (its division of non-negative integers is the floor). The rates are written into
+ * the statement as integer literals, since a bound number may arrive as a float and divide as one.
+ */
+export function platformShareSql(amountSantim: SQLWrapper): SQL<number> {
+  return sql<number>`((${amountSantim} * ${sql.raw(String(PLATFORM_FEE_BASIS_POINTS))} + ${sql.raw(String(BASIS_POINTS / 2))}) / ${sql.raw(String(BASIS_POINTS))})`;
 }
 
 /**

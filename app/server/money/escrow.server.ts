@@ -1,19 +1,24 @@
 // A paid consultation's escrow (docs/decisions/0028): the fee captured into the consultation's escrow
 // account when its payment is confirmed, held until the patient confirms or the hold falls due, then
 // released to the doctor's payable and the platform's revenue, exactly once.
-import { and, asc, eq, lte, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { alias } from "drizzle-orm/sqlite-core";
 
-import { consultations, doctors, escrows, notifications } from "~/db/schema";
+import { consultations, doctors, escrows, notifications, roomConnections } from "~/db/schema";
 import type { ConsultationStatus } from "~/domain/consultation-status";
-import { ESCROW_RELEASE_AFTER_MS, type ReleaseRefusal, releaseRefusal } from "~/domain/escrow";
+import { releaseAllowedSql, type ReleaseRefusal, releaseRefusal } from "~/domain/escrow";
 import { escrowReleased, paymentCaptured } from "~/domain/ledger";
+import { platformShareSql } from "~/domain/money";
+import type { NotificationKind } from "~/domain/notifications";
+import { ROOMS } from "~/realtime/protocol";
 import { auditIfChanged } from "~/server/audit.server";
 import type { Database } from "~/server/db/client.server";
 import { insertWhere } from "~/server/db/insert-where.server";
 import { notificationRow } from "~/server/db/notifications.server";
+import { randomUuidSql } from "~/server/db/random-uuid-sql.server";
 
-import { ledgerEntryStatements } from "./ledger.server";
+import { ledgerEntryPerRowStatements, ledgerEntryStatements } from "./ledger.server";
 
 interface Capture {
   paymentId: string;
@@ -85,9 +90,11 @@ function releaseStatements(db: Database, facts: ReleaseFacts, by: "patient" | "s
   const changedByThisCall = and(eq(escrows.consultationId, escrow.consultationId), eq(escrows.lastChangeId, changeId));
   // The checks of the domain's decision, again in the statement itself, so a dispute or a second job
   // that got there first leaves this one changing nothing.
-  const stillDue = sql`EXISTS (SELECT 1 FROM ${consultations} WHERE ${consultations.id} = ${escrow.consultationId} AND ${consultations.status} = 'completed'${
-    by === "schedule" ? sql` AND ${consultations.completedAt} <= ${now.getTime() - ESCROW_RELEASE_AFTER_MS}` : sql``
-  })`;
+  const stillDue = sql`EXISTS (SELECT 1 FROM ${consultations} WHERE ${consultations.id} = ${escrow.consultationId} AND ${releaseAllowedSql(
+    { status: escrows.status, consultationStatus: consultations.status, completedAt: consultations.completedAt },
+    by,
+    now,
+  )})`;
   return [
     db
       .update(escrows)
@@ -98,7 +105,7 @@ function releaseStatements(db: Database, facts: ReleaseFacts, by: "patient" | "s
         lastChangeId: changeId,
         updatedAt: now,
       })
-      .where(and(eq(escrows.consultationId, escrow.consultationId), eq(escrows.status, "held"), stillDue))
+      .where(and(eq(escrows.consultationId, escrow.consultationId), stillDue))
       .returning({ consultationId: escrows.consultationId }),
     ...ledgerEntryStatements(
       db,
@@ -158,58 +165,141 @@ export async function confirmConsultationComplete(
 }
 
 /**
- * Releases per run of the job: D1 counts each statement of a batch against the queries one invocation
- * may make (1,000), and the other jobs of the run need theirs; the cron's next run takes the rest.
+ * Releases per run of the job: each batch of them is seven statements, so a run takes at most 140 of the
+ * 1,000 queries an invocation may make, and leaves the other jobs of the run theirs.
  */
-const RELEASES_PER_RUN = 100;
-/** Releases handed to D1 in one batch: each is seven statements. */
-const RELEASES_PER_BATCH = 25;
+const RELEASES_PER_RUN = 20_000;
+/**
+ * Releases in one batch: its statements each write a thousand rows (the lines three thousand), about
+ * 0.2 s of D1's one thread in bench:settle, so a request that comes meanwhile waits that long at most.
+ */
+const RELEASES_PER_BATCH = 1_000;
+/** Rooms told of a release in one run, and at once: each is a request to a Durable Object. */
+const ROOMS_TOLD_PER_RUN = 200;
+const ROOMS_TOLD_AT_ONCE = 10;
+
+/**
+ * One batch of the scheduled release, set-based: the holds due, up to `size`, stamped with this batch's
+ * change id; for each of them, by INSERT … SELECT over that stamp, its ledger entry (the same key, kind
+ * and lines as escrowReleased plans, split as splitRelease splits), the doctor's notification and the
+ * audit entry; then the holds marked released; last, which of them a live socket watches. The stamp is
+ * read while the holds are still `held`, which the status index finds among the few held, not the many
+ * released. D1 runs a batch alone, so the stamp and what is conditioned on it cannot interleave.
+ */
+function releaseBatchStatements(db: Database, size: number, now: Date) {
+  const changeId = crypto.randomUUID();
+  const due = alias(escrows, "due");
+  const stamped = and(eq(escrows.status, "held"), eq(escrows.lastChangeId, changeId))!;
+  const platformSantim = platformShareSql(escrows.amountSantim);
+  return [
+    db
+      .update(escrows)
+      .set({ lastChangeId: changeId })
+      .where(
+        inArray(
+          escrows.consultationId,
+          db
+            .select({ consultationId: due.consultationId })
+            .from(due)
+            // CROSS JOIN keeps this order in SQLite: the few holds still held first (their status
+            // index), then each one's consultation, never every completed consultation there ever was.
+            .crossJoin(consultations)
+            .where(
+              and(
+                eq(consultations.id, due.consultationId),
+                releaseAllowedSql(
+                  { status: due.status, consultationStatus: consultations.status, completedAt: consultations.completedAt },
+                  "schedule",
+                  now,
+                ),
+              ),
+            )
+            .orderBy(asc(consultations.completedAt))
+            .limit(size),
+        ),
+      ),
+    ...ledgerEntryPerRowStatements(
+      db,
+      {
+        from: escrows,
+        where: stamped,
+        idempotencyKey: sql<string>`'consultation:' || ${escrows.consultationId} || ':released'`,
+        kind: "escrow_released",
+        consultationId: escrows.consultationId,
+        doctorId: escrows.doctorId,
+        paymentId: null,
+        lines: [
+          { account: "escrow", subject: escrows.consultationId, amountSantim: sql<number>`${escrows.amountSantim}` },
+          {
+            account: "doctor_payable",
+            subject: escrows.doctorId,
+            amountSantim: sql<number>`-(${escrows.amountSantim} - ${platformSantim})`,
+          },
+          { account: "platform_revenue", subject: "", amountSantim: sql<number>`-${platformSantim}` },
+        ],
+      },
+      now,
+    ),
+    // The doctor is told their share is theirs (in the app; the weekly payout's email says it again).
+    db.insert(notifications).select(
+      db
+        .select({
+          id: randomUuidSql().as("id"),
+          userId: sql<string>`${escrows.doctorId}`.as("user_id"),
+          kind: sql<NotificationKind>`${"earnings_released" satisfies NotificationKind}`.as("kind"),
+          consultationId: sql<string>`${escrows.consultationId}`.as("consultation_id"),
+          link: sql<string>`${"/doctor/earnings"}`.as("link"),
+          isRead: sql<number>`0`.as("is_read"),
+          createdAt: sql<number>`${now.getTime()}`.as("created_at"),
+        })
+        .from(escrows)
+        .where(stamped),
+    ),
+    auditIfChanged(db, escrows, stamped, {
+      action: "escrow.released",
+      actorId: null,
+      targetType: "consultation",
+      targetId: escrows.consultationId,
+      ipAddress: null,
+      details: sql<string>`json_object('by', 'schedule', 'amountSantim', ${escrows.amountSantim})`,
+      now,
+    }),
+    db.update(escrows).set({ status: "released", releasedAt: now, updatedAt: now }).where(stamped),
+    db
+      .selectDistinct({ consultationId: roomConnections.roomName })
+      .from(roomConnections)
+      .innerJoin(escrows, eq(escrows.consultationId, roomConnections.roomName))
+      .where(and(eq(roomConnections.roomClass, ROOMS.consultation.className), eq(escrows.lastChangeId, changeId))),
+  ] as const;
+}
 
 /**
  * The scheduled release: every hold whose consultation ended 72 hours ago or more, still held (no
- * dispute, no review), released once, in batches. Two runs at once release each hold once: the
- * conditional update decides, and the ledger's key could not be taken twice anyway. `onReleased` hears
- * of each consultation this run released.
+ * dispute, no review), released once, a thousand to a batch, oldest first. Two runs at once release each
+ * hold once: a batch's stamp takes only holds still held, and the ledger's key could not be taken twice
+ * anyway. `onReleased` hears of the released consultations someone could be watching (a live socket in
+ * their room), at most ROOMS_TOLD_PER_RUN, a few at a time: nobody else is there to hear it, and a page
+ * opened later reads the release from D1 (docs/decisions/0044).
  */
 export async function releaseDueEscrows(
   db: Database,
   now: Date,
   { limit = RELEASES_PER_RUN, onReleased }: { limit?: number; onReleased?: (consultationId: string) => Promise<void> } = {},
 ): Promise<number> {
-  const due = await db
-    .select({ escrow: escrows, consultationStatus: consultations.status, completedAt: consultations.completedAt })
-    .from(escrows)
-    .innerJoin(consultations, eq(consultations.id, escrows.consultationId))
-    .where(
-      and(
-        eq(escrows.status, "held"),
-        eq(consultations.status, "completed"),
-        lte(consultations.completedAt, new Date(now.getTime() - ESCROW_RELEASE_AFTER_MS)),
-      ),
-    )
-    .orderBy(asc(consultations.completedAt))
-    .limit(limit);
   let released = 0;
-  for (let start = 0; start < due.length; start += RELEASES_PER_BATCH) {
-    const statements = due
-      .slice(start, start + RELEASES_PER_BATCH)
-      .filter(
-        (facts) =>
-          releaseRefusal(
-            { status: facts.escrow.status, consultationStatus: facts.consultationStatus, completedAt: facts.completedAt },
-            "schedule",
-            now,
-          ) === null,
-      )
-      .flatMap((facts) => releaseStatements(db, facts, "schedule", null, now));
-    if (statements.length === 0) continue;
-    const results = await db.batch(statements as unknown as [BatchItem<"sqlite">, ...Array<BatchItem<"sqlite">>]);
-    // Every release's first statement is its update; those that returned a row released.
-    const releasedNow = results
-      .filter((result) => Array.isArray(result) && result.length === 1 && "consultationId" in (result[0] as object))
-      .map((result) => (result as Array<{ consultationId: string }>)[0]!.consultationId);
-    released += releasedNow.length;
-    for (const consultationId of releasedNow) await onReleased?.(consultationId);
+  const watched = new Set<string>();
+  while (released < limit) {
+    const size = Math.min(RELEASES_PER_BATCH, limit - released);
+    const results = await db.batch(releaseBatchStatements(db, size, now));
+    // The batch ends with the holds marked released and the watched ones among them.
+    const releasedNow = (results.at(-2) as D1Result).meta.changes;
+    released += releasedNow;
+    for (const { consultationId } of results.at(-1) as Array<{ consultationId: string }>) watched.add(consultationId);
+    if (releasedNow < size) break;
+  }
+  const toTell = [...watched].slice(0, ROOMS_TOLD_PER_RUN);
+  for (let start = 0; start < toTell.length; start += ROOMS_TOLD_AT_ONCE) {
+    await Promise.all(toTell.slice(start, start + ROOMS_TOLD_AT_ONCE).map((consultationId) => onReleased?.(consultationId)));
   }
   return released;
 }
