@@ -51,8 +51,8 @@ async function seedHeld(count: number, endedAgoMs: number) {
        SELECT ${id("7")}, ${id("6")}, ?2, 'scale-' || ${id("7")}, 'sandbox', ${amount}, 'ETB', 'paid', ?5 - 1800000, ?5 - 3600000, ?5 - 1800000 FROM n`,
       `${rows} INSERT INTO escrows (consultation_id, payment_id, doctor_id, amount_santim, status, created_at, updated_at)
        SELECT ${id("6")}, ${id("7")}, ${doctor}, ${amount}, 'held', ?5 - 1800000, ?5 - 1800000 FROM n`,
-      `${rows} INSERT INTO ledger_entries (id, idempotency_key, kind, consultation_id, doctor_id, payment_id, created_at)
-       SELECT ${id("8")}, 'payment:scale-' || ${id("7")} || ':captured', 'payment_captured', ${id("6")}, NULL, ${id("7")}, ?5 - 1800000 FROM n`,
+      `${rows} INSERT INTO ledger_entries (id, idempotency_key, kind, consultation_id, doctor_id, payment_id, line_count, created_at)
+       SELECT ${id("8")}, 'payment:scale-' || ${id("7")} || ':captured', 'payment_captured', ${id("6")}, NULL, ${id("7")}, 2, ?5 - 1800000 FROM n`,
       `${rows} INSERT INTO ledger_lines (id, entry_id, account, subject, amount_santim)
        SELECT lower(hex(randomblob(16))), ${id("8")}, 'provider_clearing', '', ${amount} FROM n
        UNION ALL SELECT lower(hex(randomblob(16))), ${id("8")}, 'escrow', ${id("6")}, -${amount} FROM n`,

@@ -71,6 +71,10 @@ export function ledgerEntryPerRowStatements(db: Database, plan: LedgerEntryPerRo
     plan.lines.map((line) => sql`(${line.amountSantim})`),
     sql` + `,
   );
+  const lineCount = sql.join(
+    plan.lines.map((line) => sql`(CASE WHEN ${line.amountSantim} <> 0 THEN 1 ELSE 0 END)`),
+    sql` + `,
+  );
   const column = (value: SQLWrapper | null, name: string) => (value === null ? sql`NULL` : sql`${value}`).as(name);
   const entries = db
     .insert(ledgerEntries)
@@ -85,6 +89,8 @@ export function ledgerEntryPerRowStatements(db: Database, plan: LedgerEntryPerRo
           consultationId: column(plan.consultationId, "consultation_id"),
           doctorId: column(plan.doctorId, "doctor_id"),
           paymentId: column(plan.paymentId, "payment_id"),
+          // The lines written below: every line of the plan but those of no amount.
+          lineCount: sql<number>`${lineCount}`.as("line_count"),
           createdAt: sql<number>`${now.getTime()}`.as("created_at"),
         })
         .from(plan.from)
