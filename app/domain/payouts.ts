@@ -47,3 +47,20 @@ export const PayoutAccountSchema = z.object({
     z.regex(/^\d{6,20}$/, { error: "payouts.errors.numberFormat" }),
   ),
 });
+
+/**
+ * Why a payout has not gone through, as stored: the provider's own words, or our code for an amount that
+ * differs from ours (worded where it is shown, in the reader's language: review 3, S26).
+ */
+const AMOUNT_MISMATCH = /^amount_mismatch:(\d+):(\d+)$/;
+
+export const amountMismatchReason = (sentSantim: number, expectedSantim: number) => `amount_mismatch:${sentSantim}:${expectedSantim}`;
+
+export type PayoutReason = { kind: "amount_mismatch"; sentSantim: number; expectedSantim: number } | { kind: "provider"; words: string };
+
+export function readPayoutReason(reason: string): PayoutReason {
+  const mismatch = AMOUNT_MISMATCH.exec(reason);
+  return mismatch
+    ? { kind: "amount_mismatch", sentSantim: Number(mismatch[1]), expectedSantim: Number(mismatch[2]) }
+    : { kind: "provider", words: reason };
+}

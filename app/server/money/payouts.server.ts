@@ -9,7 +9,7 @@ import { and, type AnyColumn, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { doctorPayoutAccounts, doctors, ledgerLines, payouts } from "~/db/schema";
 import { payoutReturned, payoutSettled, payoutStarted } from "~/domain/ledger";
 import { birrText, santimFromSum } from "~/domain/money";
-import { MIN_PAYOUT_SANTIM, newPayoutReference, PAYOUTS_PER_RUN } from "~/domain/payouts";
+import { amountMismatchReason, MIN_PAYOUT_SANTIM, newPayoutReference, PAYOUTS_PER_RUN } from "~/domain/payouts";
 import { auditIfChanged } from "~/server/audit.server";
 import { createDatabase, type Database } from "~/server/db/client.server";
 import { insertWhere } from "~/server/db/insert-where.server";
@@ -201,7 +201,7 @@ export async function settlePayout(env: Env, config: AppConfig, reference: strin
     await db
       .update(payouts)
       .set({
-        failureReason: `The provider sent ${birrText(verified.amountSantim)} ETB, not ${birrText(payout.amountSantim)} ETB`,
+        failureReason: amountMismatchReason(verified.amountSantim, payout.amountSantim),
         updatedAt: now,
       })
       .where(eq(payouts.id, payout.id));
