@@ -57,7 +57,7 @@ export function PrivacySection({ words, answer }: { words: PrivacyWords; answer:
             <FormAlert message={words.refusalNow} />
           ) : null}
           <label htmlFor="close-confirm" className="font-medium">
-            {words.confirmLabel}
+            <LabelWithWord text={words.confirmLabel} />
           </label>
           <input
             id="close-confirm"
@@ -75,5 +75,17 @@ export function PrivacySection({ words, answer }: { words: PrivacyWords; answer:
         </Form>
       </div>
     </section>
+  );
+}
+
+/** The label with the word to type (its `<0>…</0>` part) set apart, so it never runs into the sentence around it. */
+function LabelWithWord({ text }: { text: string }) {
+  const [before = "", word = "", after = ""] = text.split(/<0>|<\/0>/);
+  return (
+    <>
+      {before}
+      {word ? <kbd className="kbd kbd-sm">{word}</kbd> : null}
+      {after}
+    </>
   );
 }

@@ -8,6 +8,7 @@ import { FieldErrors, SubmitButton } from "~/components/form-basics";
 import { TextField } from "~/components/form-fields";
 import { useLazyValidation } from "~/components/forms/use-lazy-validation";
 import type { ChangePasswordSchema, ProfileSchema } from "~/domain/auth-schemas";
+import { labelColon } from "~/domain/label-colon";
 import { LANGUAGE_NATIVE_NAMES, LANGUAGES } from "~/domain/languages";
 
 const loadValidateProfile = () => import("~/components/forms/validators").then((module) => module.validateProfile);
@@ -58,7 +59,8 @@ function ProfileForm({ profile, lastResult }: { profile: ProfileData; lastResult
       <div className="card-body gap-4 p-5">
         <h2 className="card-title">{t("profile.personalInformation")}</h2>
         <p className="text-sm">
-          {t("forms.fields.email")}: <span className="font-semibold">{profile.email}</span>
+          {t("forms.fields.email")}
+          {labelColon(t("forms.fields.email"))} <span className="font-semibold">{profile.email}</span>
         </p>
         <div className="grid gap-4 sm:grid-cols-2">
           <TextField meta={fields.firstName} label={t("forms.fields.firstName")} autoComplete="given-name" />

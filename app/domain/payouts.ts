@@ -78,3 +78,20 @@ export const PAYOUT_MOVES: Record<(typeof PAYOUT_STATUSES)[number], ReadonlyArra
 
 /** Times a payout is asked of the provider (sent, or checked after it was taken) before an admin is asked to decide. */
 export const MAX_PAYOUT_ASKS = 8;
+
+/**
+ * Why a payout has not gone through, as stored: the provider's own words, or our code for an amount that
+ * differs from ours (worded where it is shown, in the reader's language: review 3, S26).
+ */
+const AMOUNT_MISMATCH = /^amount_mismatch:(\d+):(\d+)$/;
+
+export const amountMismatchReason = (sentSantim: number, expectedSantim: number) => `amount_mismatch:${sentSantim}:${expectedSantim}`;
+
+export type PayoutReason = { kind: "amount_mismatch"; sentSantim: number; expectedSantim: number } | { kind: "provider"; words: string };
+
+export function readPayoutReason(reason: string): PayoutReason {
+  const mismatch = AMOUNT_MISMATCH.exec(reason);
+  return mismatch
+    ? { kind: "amount_mismatch", sentSantim: Number(mismatch[1]), expectedSantim: Number(mismatch[2]) }
+    : { kind: "provider", words: reason };
+}

@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { AdminListPage, SearchField, SearchForm } from "~/components/admin/list-page";
 import { When } from "~/components/admin/when";
 import { RATING_MAX, RATING_MIN } from "~/domain/constants";
+import { labelled } from "~/domain/label-colon";
 import { pageRequest, searchText, toPage } from "~/domain/paging";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { feedbackForAdmins } from "~/server/admin/feedback-list.server";
@@ -96,7 +97,7 @@ export default function AdminFeedbacks() {
                 <dt className="text-xs text-base-content/80">{t("admin.feedbacks.contact")}</dt>
                 <dd className="text-sm break-all">
                   {row.contact
-                    ? `${t(`admin.feedbacks.methods.${row.contact.method}`)}: ${row.contact.value}`
+                    ? labelled(t(`admin.feedbacks.methods.${row.contact.method}`), row.contact.value)
                     : t("admin.feedbacks.noContact")}
                 </dd>
               </div>

@@ -8,7 +8,8 @@ import { SubmitButton } from "~/components/form-basics";
 import { formatConsultationId } from "~/domain/constants";
 import { isUuid } from "~/domain/ids";
 import { LEDGER_ACCOUNTS } from "~/domain/ledger";
-import { birrDecimal } from "~/domain/money";
+import { birrDecimal, birrText } from "~/domain/money";
+import { readPayoutReason } from "~/domain/payouts";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireAdmin } from "~/server/auth/guards.server";
 import { readFormData } from "~/server/form-body.server";
@@ -27,6 +28,13 @@ export async function loader(args: LoaderFunctionArgs) {
   await requireAdmin(args);
   const { context, request } = args;
   const t = await getTranslator(request);
+  // Our own reason (an amount that differs from ours) is worded here; the provider's stays in its words.
+  const payoutReasonText = (stored: string) => {
+    const reason = readPayoutReason(stored);
+    return reason.kind === "amount_mismatch"
+      ? t("admin.finance.amountMismatch", { sent: birrText(reason.sentSantim), expected: birrText(reason.expectedSantim) })
+      : reason.words;
+  };
   const now = new Date();
   const [ledger, waiting, refunds, payouts, paid] = await Promise.all([
     books(context.db),
@@ -74,7 +82,7 @@ export async function loader(args: LoaderFunctionArgs) {
       amount: birrDecimal(payout.amountSantim),
       bankName: payout.bankName,
       status: payout.status,
-      failureReason: payout.failureReason,
+      failureReason: payout.failureReason ? payoutReasonText(payout.failureReason) : null,
       createdAt: payout.createdAt.toISOString(),
     })),
     paid: paid.map((payout) => ({

@@ -11,6 +11,7 @@ import { DECLINED_SHOWN_ON_DASHBOARD_MS } from "~/domain/constants";
 import { startAgainPath } from "~/domain/consultation-decisions";
 import { minutesWaited } from "~/domain/consultation-request";
 import type { ConsultationStatus } from "~/domain/consultation-status";
+import { labelled } from "~/domain/label-colon";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requirePatient } from "~/server/auth/guards.server";
 import { followedTimeline } from "~/server/consultation-timeline.server";
@@ -129,7 +130,7 @@ export default function PatientDashboard() {
         <Card title={t("patientPages.recentChat")}>
           {data.recentChat ? (
             <Link to={`/patient/consultation/${data.recentChat.id}`} className="link text-sm">
-              {t("consultation.withDoctor", { name: data.recentChat.doctorFirstName })}: {data.recentChat.title}
+              {labelled(t("consultation.withDoctor", { name: data.recentChat.doctorFirstName }), data.recentChat.title)}
             </Link>
           ) : (
             <p className="text-sm text-base-content/70">{t("patientPages.noRecentChat")}</p>

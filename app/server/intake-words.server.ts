@@ -4,6 +4,7 @@ import type { TFunction } from "i18next";
 
 import type { IntakeView } from "~/components/intake-summary";
 import { BODY_AREAS, DURATION_UNITS, type Intake, PREGNANCY_STATES, SEXES, SYMPTOMS, triageLine, type TriageWords } from "~/domain/intake";
+import { labelled } from "~/domain/label-colon";
 import { type Language, LANGUAGES } from "~/domain/languages";
 import { getTranslatorFor } from "~/i18n.server";
 
@@ -84,7 +85,7 @@ function intakeShown(t: Translate, intake: Intake): { label: string; text: strin
   const words = triageWords(t);
   const who = [
     intake.sex ? t(`intake.sexes.${intake.sex}`) : "",
-    intake.ageYears === null ? "" : `${t("intake.ageYears")}: ${intake.ageYears}`,
+    intake.ageYears === null ? "" : labelled(t("intake.ageYears"), intake.ageYears),
     intake.pregnancy && intake.pregnancy !== "no" ? words.pregnancy[intake.pregnancy] : "",
   ].filter(Boolean);
   const rows = [

@@ -9,6 +9,7 @@ import { doctors } from "~/db/schema";
 import { formatConsultationId } from "~/domain/constants";
 import { intakeOf } from "~/domain/consultation-request";
 import { formatDocumentDay } from "~/domain/dates";
+import { labelled } from "~/domain/label-colon";
 import type { Language } from "~/domain/languages";
 import { detectLanguage, getTranslatorFor, pageTitle } from "~/i18n.server";
 import type { ConsultationRow } from "~/server/consultation-access.server";
@@ -47,7 +48,7 @@ async function summaryDocument(db: Database, consultation: ConsultationRow, lang
       {
         title: t("summaryDocument.request"),
         parts: [
-          ...(intake ? [{ title: intake.heading, body: intake.rows.map((row) => `${row.label}: ${row.text}`).join("\n") }] : []),
+          ...(intake ? [{ title: intake.heading, body: intake.rows.map((row) => labelled(row.label, row.text)).join("\n") }] : []),
           { title: t("consultation.mainConcern"), body: text(consultation.mainConcern) },
           { title: t("consultation.medicalHistory"), body: text(consultation.medicalHistory) },
           { title: t("consultation.additionalComments"), body: text(consultation.additionalComments) },

@@ -125,19 +125,19 @@ describe("the money of a consultation", () => {
     await patient.page.goto(`${baseUrl}/patient/feedback/${id}?lng=am`);
     expect(await patient.page.getAttribute("html", "lang")).toBe("am");
     const dispute = patient.page.getByRole("region", { name: "ቅሬታ" });
-    expect(await dispute.textContent()).toMatch(/አልረኩም\? እስከ .+ ድረስ ቅሬታ ማቅረብ ይችላሉ።/);
+    expect(await dispute.textContent()).toMatch(/አልረኩም\? እስከ .+ ድረስ \(በስልክዎ ላይ በሚታየው ሰዓት\) ቅሬታ ማቅረብ ይችላሉ። ቅሬታ ካቀረቡ /);
     await dispute.getByText("ቅሬታ ያቅርቡ").click();
     await dispute.getByRole("button", { name: "ቅሬታውን ይላኩ" }).click();
     await patient.page.getByText("ችግሩ ምን እንደነበር ይምረጡ።").waitFor();
     expect(await patient.page.getByText("ምን እንደተፈጠረ ይንገሩን።").isVisible()).toBe(true);
     await expectAccessible(patient.page);
-    await dispute.getByLabel("ችግሩ ምን ነበር?").selectOption({ label: "ምክክሩ አልረዳኝም" });
+    await dispute.getByLabel("ችግሩ ምን ነበር?").selectOption({ label: "ምክክሩ አልጠቀመም" });
     await dispute.getByLabel("ምን እንደተፈጠረ ይንገሩን").fill(words);
     await dispute.getByRole("button", { name: "ቅሬታውን ይላኩ" }).click();
     await patient.page.getByText("ቅሬታዎ ተልኳል። እስኪወሰን ድረስ ክፍያው በአደራ ሂሳብ ይቆያል።").waitFor();
     const payment = patient.page.getByRole("region", { name: "ክፍያዎ" });
     await expect.poll(() => payment.textContent()).toContain("ቅሬታዎ እስኪወሰን ድረስ የከፈሉት 150 ብር በአደራ ሂሳብ ይቆያል።");
-    expect(await dispute.textContent()).toMatch(/በ.+ በዚህ ምክክር ላይ ቅሬታ አቅርበዋል፦ ምክክሩ አልረዳኝም።/);
+    expect(await dispute.textContent()).toMatch(/በ.+ በዚህ ምክክር ላይ ቅሬታ አቅርበዋል፦ ምክክሩ አልጠቀመም።/);
     expect(await dispute.textContent()).toContain(`የእርስዎ ቃል፦ «${words}»`);
     expect(await fitsWidth(patient.page)).toBe(true);
     await expectAccessible(patient.page);
@@ -146,7 +146,7 @@ describe("the money of a consultation", () => {
     await doctor.page.goto(`${baseUrl}/notifications?lng=am`);
     await doctor.page
       .getByTestId("notification")
-      .filter({ hasText: "አንድ ታካሚ በምክክር ላይ ቅሬታ አቅርበዋል። አንድ ጊዜ መልስ መስጠት ይችላሉ።" })
+      .filter({ hasText: "አንድ ታካሚ በምክክር ላይ ቅሬታ አቅርበዋል። እርስዎ አንድ ጊዜ መልስ መስጠት ይችላሉ።" })
       .first()
       .getByRole("button", { name: "ይመልከቱ" })
       .click();
@@ -173,8 +173,8 @@ describe("the money of a consultation", () => {
     expect(await card.textContent()).toContain(answer);
     expect(await fitsWidth(admin.page)).toBe(true);
     await expectAccessible(admin.page);
-    await card.getByLabel("ከፊሉን ለታካሚው ተመላሽ ያድርጉ፣ ቀሪውን ይልቀቁ").check();
-    await card.getByLabel("ተመላሽ የሚደረገው መጠን፣ ለከፊል (ብር፣ ከ150 በታች)").fill("50");
+    await card.getByLabel("ከፊሉን ለታካሚው ተመላሽ ያድርጉ፣ ቀሪውን ለሐኪሙ ይልቀቁ").check();
+    await card.getByLabel("ከፊል ተመላሽ ከሆነ፣ ተመላሽ የሚደረገው መጠን (ብር፣ ከ150 በታች)").fill("50");
     const note = "ምክክሩ ተካሂዷል፤ ነገር ግን ምክሩ በቂ ስላልነበረ 50 ብር ይመለሳል።";
     await card.getByLabel("ለሁለቱም ወገኖች ማስታወሻ").fill(note);
     await card.getByRole("button", { name: "ይወስኑ" }).click();

@@ -32,7 +32,7 @@ describe("a patient's data", () => {
     const close = section.getByRole("button", { name: "መለያዎን ይዝጉ" });
     await hydrated(close);
     await documentRequestsLast(browser, "/");
-    await section.getByLabel("ለማረጋገጥ ይዘጋ ብለው ይጻፉ").fill("ይዘጋ");
+    await section.getByLabel("ለማረጋገጥ ይዘጋ የሚለውን ቃል (ወይም CLOSE) ይጻፉ").fill("ይዘጋ");
     await close.click();
     await page.waitForURL((url) => url.pathname === "/");
     expect(await page.getByRole("status").textContent()).toContain("መለያዎ ተዘግቷል");

@@ -302,6 +302,46 @@ describe("the audit log", () => {
     expect(text(await (await visitor.get("/admin/audit?action=file.viewed&lng=am")).text())).toContain("ፎቶ ታይቷል");
   });
 
+  it("words the codes the app writes into details, with ፦ after each Amharic label", async () => {
+    const patient = await createUser("patient");
+    await db.insert(auditLog).values([
+      {
+        actorId: patient,
+        action: "escrow.released",
+        targetType: "consultation",
+        targetId: "c1",
+        details: { by: "patient", amountSantim: 15_000 },
+      },
+      {
+        actorId: null,
+        action: "escrow.released",
+        targetType: "consultation",
+        targetId: "c2",
+        details: { by: "schedule", amountSantim: 15_000 },
+      },
+      { actorId: patient, action: "dispute.opened", targetType: "consultation", targetId: "c3", details: { reason: "not_helpful" } },
+      {
+        actorId: null,
+        action: "dispute.resolved",
+        targetType: "consultation",
+        targetId: "c3",
+        details: { resolution: "refund_part", refundSantim: 5_000 },
+      },
+    ]);
+    const { visitor } = await admin();
+    const details = async (query: string) =>
+      [...text(await (await visitor.get(`/admin/audit?${query}`)).text()).matchAll(/data-testid="audit-details"[^>]*>([^<]*)</g)].map(
+        (match) => match[1],
+      );
+    expect(await details("action=escrow.released")).toEqual([
+      "Released by: on schedule · Amount: 150 ETB",
+      "Released by: the patient · Amount: 150 ETB",
+    ]);
+    expect(await details("action=escrow.released&lng=am")).toEqual(["የለቀቀው፦ በራስ-ሰር (በጊዜ ሰሌዳ) · መጠን፦ 150 ብር", "የለቀቀው፦ ታካሚው · መጠን፦ 150 ብር"]);
+    expect(await details("action=dispute.opened&lng=am")).toEqual(["ምክንያት፦ ምክክሩ አልጠቀመም"]);
+    expect(await details("action=dispute.resolved&lng=am")).toEqual(["ውሳኔ፦ ከፊሉን ለታካሚው ተመላሽ ያድርጉ፣ ቀሪውን ለሐኪሙ ይልቀቁ · ተመላሽ የተደረገ፦ 50 ብር"]);
+  });
+
   it("pages on the server, at most 50 entries a page", async () => {
     const actor = await createUser("doctor");
     // D1 takes 100 bound values a statement: 15 rows of 5 at a time.

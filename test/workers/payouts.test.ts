@@ -77,7 +77,7 @@ describe("payout details on the doctor's profile", () => {
     expect(await unknownBank.text()).toContain("That bank is not on the list");
     await doctor.get("/?lng=am");
     const letters = await doctor.post("/doctor/profile/payout", { ...form, accountNumber: "abc" });
-    expect(await letters.text()).toContain("የሂሳብ ቁጥር ቁጥሮችን ብቻ ይይዛል");
+    expect(await letters.text()).toContain("የሂሳብ ቁጥር አሃዞችን ብቻ ይይዛል");
     expect(await db.query.doctorPayoutAccounts.findFirst({ where: eq(doctorPayoutAccounts.doctorId, doctorId) })).toBeUndefined();
 
     const saved = await doctor.post("/doctor/profile/payout", { ...form, accountNumber: "1000 1234 56789" });

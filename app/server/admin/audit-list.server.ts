@@ -3,7 +3,9 @@
 import { and, desc, eq, inArray, or, type SQL, sql } from "drizzle-orm";
 
 import { auditLog, consultationFiles, consultations, profiles, userRoles, users } from "~/db/schema";
+import { DISPUTE_REASONS, DISPUTE_RESOLUTIONS } from "~/domain/disputes";
 import { isUuid } from "~/domain/ids";
+import { labelled } from "~/domain/label-colon";
 import { birrText } from "~/domain/money";
 import type { PageRequest } from "~/domain/paging";
 import type { TextKey } from "~/i18n";
@@ -173,7 +175,7 @@ export async function auditEntries(db: Database, filter: AuditFilter, page: Page
     label: isAuditAction(row.action) ? AUDIT_ACTION_LABELS[row.action] : null,
     target: row.targetType ? { type: row.targetType, id: row.targetId ?? "" } : null,
     ipAddress: row.ipAddress,
-    details: readableDetails(row.details, t),
+    details: readableDetails(row.details, row.action, t),
     createdAt: row.createdAt.toISOString(),
     // A closed account (its own closing is audited with it as the actor) is named so, without its placeholder address.
     actor: row.actorId
@@ -188,10 +190,23 @@ export async function auditEntries(db: Database, filter: AuditFilter, page: Page
 
 const MAX_DETAIL_CHARS = 160;
 
+const isOneOf = <T extends string>(codes: readonly T[], value: string): value is T => (codes as readonly string[]).includes(value);
+
+/** The codes the app itself writes into details, in the reader's words: who released an escrow, a dispute's reason and decision. */
+function codeText(key: string, value: string, action: string, t: Translate): string | null {
+  if (key === "by" && (value === "patient" || value === "schedule")) return t(`admin.audit.releasedBy.${value}`);
+  if (key === "resolution" && isOneOf(DISPUTE_RESOLUTIONS, value)) return t(`admin.disputes.resolutions.${value}`);
+  // Other entries' reasons are words someone typed; a dispute's is one of its codes.
+  if (key === "reason" && action === "dispute.opened" && isOneOf(DISPUTE_REASONS, value)) return t(`disputes.reasons.${value}`);
+  return null;
+}
+
 /** The details as one short, readable line ("Reason: billing query · Files: 2"), whatever shape they were stored in. */
-function readableDetails(details: unknown, t: Translate): string {
+function readableDetails(details: unknown, action: string, t: Translate): string {
   if (details === null || details === undefined) return "";
   const valueText = (key: string, value: unknown): string => {
+    const worded = typeof value === "string" ? codeText(key, value, action, t) : null;
+    if (worded) return worded;
     if (typeof value === "boolean") return t(value ? "admin.audit.yes" : "admin.audit.no");
     if ((key === "amountSantim" || key === "refundSantim") && typeof value === "number")
       return t("admin.overview.etb", { amount: birrText(value) });
@@ -201,8 +216,8 @@ function readableDetails(details: unknown, t: Translate): string {
   };
   const entries =
     typeof details === "object" && !Array.isArray(details)
-      ? Object.entries(details as Record<string, unknown>).map(
-          ([key, value]) => `${DETAIL_LABELS[key] ? t(DETAIL_LABELS[key]) : key}: ${valueText(key, value)}`,
+      ? Object.entries(details as Record<string, unknown>).map(([key, value]) =>
+          labelled(DETAIL_LABELS[key] ? t(DETAIL_LABELS[key]) : key, valueText(key, value)),
         )
       : [JSON.stringify(details)];
   const line = entries.join(" · ").replace(/\s+/g, " ");

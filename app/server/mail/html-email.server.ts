@@ -1,11 +1,9 @@
+import { labelColon } from "~/domain/label-colon";
 import type { MailMessage } from "~/server/mail/mailer.server";
 
 function escapeHtml(text: string) {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
-
-/** A label's colon in its own script: Amharic writes ፦ after a label, English a colon. */
-const labelColon = (label: string) => (/[\u1200-\u137F]$/.test(label) ? "፦" : ":");
 
 /** An email of plain paragraphs and action links, as text and as HTML. */
 export function htmlEmail(to: string, subject: string, lines: string[], actions: Array<{ label: string; href: string }>): MailMessage {

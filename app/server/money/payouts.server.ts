@@ -9,7 +9,14 @@ import { and, type AnyColumn, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { doctorPayoutAccounts, doctors, ledgerLines, payouts } from "~/db/schema";
 import { payoutMadeOutside, payoutReturned, payoutSettled, payoutStarted, transferFeeCharged } from "~/domain/ledger";
 import { birrText, santimFromSum } from "~/domain/money";
-import { insideTransferHours, MAX_PAYOUT_ASKS, MIN_PAYOUT_SANTIM, newPayoutReference, PAYOUTS_PER_RUN } from "~/domain/payouts";
+import {
+  amountMismatchReason,
+  insideTransferHours,
+  MAX_PAYOUT_ASKS,
+  MIN_PAYOUT_SANTIM,
+  newPayoutReference,
+  PAYOUTS_PER_RUN,
+} from "~/domain/payouts";
 import type { StuckReason } from "~/domain/refunds";
 import { auditIfChanged } from "~/server/audit.server";
 import { createDatabase, type Database } from "~/server/db/client.server";
@@ -272,7 +279,7 @@ export async function settlePayout(
       .update(payouts)
       .set({
         reviewReason: "amount_differs",
-        failureReason: `The provider sent ${birrText(verified.amountSantim)} ETB, not ${birrText(payout.amountSantim)} ETB`,
+        failureReason: amountMismatchReason(verified.amountSantim, payout.amountSantim),
         updatedAt: now,
       })
       .where(and(eq(payouts.id, payout.id), eq(payouts.status, "pending")));
