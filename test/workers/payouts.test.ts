@@ -265,6 +265,17 @@ describe("the doctor's earnings page", () => {
     expect(amharicLines[1]).toMatch(new RegExp(`^"(${ETHIOPIAN_MONTHS.join("|")}) \\d{1,2} ቀን \\d{4} ዓ\\.ም\\. \\d{2}:\\d{2}",`));
   });
 
+  it("writes a payout in the CSV as a negative number, not as text a spreadsheet cannot add up", async () => {
+    const { doctorId } = await doctorWithEarnings();
+    await withPayoutAccount(doctorId);
+    expect((await runPayouts(env, config(), new Date(), "schedule")).sent).toBe(1);
+    const doctor = new Visitor(await sessionCookieFor(doctorId));
+    const [, released, sent] = (await (await doctor.get("/doctor/earnings.csv")).text()).trim().split("\r\n");
+    expect(released).toContain('"120.00","120.00"');
+    expect(sent).toContain('"Payout sent"');
+    expect(sent).toMatch(/,"-120\.00","0\.00"$/);
+  });
+
   it("is the doctor's own: a patient is turned away", async () => {
     const patient = new Visitor(await sessionCookieFor(await createUser("patient")));
     expect((await patient.get("/doctor/earnings")).status).not.toBe(200);
