@@ -12,7 +12,7 @@ import { birrDecimal } from "~/domain/money";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireAdmin } from "~/server/auth/guards.server";
 import { readFormData } from "~/server/form-body.server";
-import { books, payoutsInFlight, recentPayouts, refundsInFlight, waitingOnAdmins } from "~/server/money/finance.server";
+import { books, owedButUnpaid, payoutsInFlight, recentPayouts, refundsInFlight, waitingOnAdmins } from "~/server/money/finance.server";
 import { runPayouts } from "~/server/money/payouts.server";
 import { retryRefund } from "~/server/money/refunds.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -28,12 +28,13 @@ export async function loader(args: LoaderFunctionArgs) {
   const { context, request } = args;
   const t = await getTranslator(request);
   const now = new Date();
-  const [ledger, waiting, refunds, payouts, paid] = await Promise.all([
+  const [ledger, waiting, refunds, payouts, paid, unpaid] = await Promise.all([
     books(context.db),
     waitingOnAdmins(context.db),
     refundsInFlight(context.db, now),
     payoutsInFlight(context.db, now),
     recentPayouts(context.db),
+    owedButUnpaid(context.db),
   ]);
   const name = (first: string | null, last: string | null) => `${first ?? ""} ${last ?? ""}`.trim();
   return {
@@ -76,6 +77,15 @@ export async function loader(args: LoaderFunctionArgs) {
       status: payout.status,
       failureReason: payout.failureReason,
       createdAt: payout.createdAt.toISOString(),
+    })),
+    owedUnpaid: unpaid.map((doctor) => ({
+      doctorId: doctor.doctorId,
+      doctor: name(doctor.firstName, doctor.lastName),
+      amount: birrDecimal(doctor.owedSantim),
+      reasons: [
+        ...(doctor.deactivated ? (["deactivated"] as const) : []),
+        ...(doctor.hasPayoutDetails ? [] : (["noPayoutDetails"] as const)),
+      ],
     })),
     paid: paid.map((payout) => ({
       reference: payout.reference,
@@ -283,6 +293,27 @@ export default function AdminFinance() {
             ))}
           </ul>
         )}
+        {data.owedUnpaid.length > 0 ? (
+          <>
+            <h3 className="font-semibold">{t("admin.finance.owedUnpaid")}</h3>
+            <p className="text-sm text-base-content/80">{t("admin.finance.owedUnpaidExplain")}</p>
+            <ul className="flex flex-col divide-y divide-base-300">
+              {data.owedUnpaid.map((doctor) => (
+                <li key={doctor.doctorId} className="flex flex-wrap items-center gap-2 py-2 text-sm" data-testid="owed-unpaid">
+                  <span className="font-semibold">{etb(doctor.amount)}</span>
+                  <Link to={`/admin/doctors/${doctor.doctorId}`} className="link">
+                    {doctor.doctor}
+                  </Link>
+                  {doctor.reasons.map((reason) => (
+                    <span key={reason} className="badge badge-sm badge-warning">
+                      {t(`admin.finance.owedUnpaidReasons.${reason}`)}
+                    </span>
+                  ))}
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : null}
         {data.paid.length > 0 ? (
           <>
             <h3 className="font-semibold">{t("admin.finance.recentlyPaid")}</h3>

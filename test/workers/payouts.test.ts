@@ -6,7 +6,7 @@ import { env } from "cloudflare:test";
 import { and, eq, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { auditLog, doctorPayoutAccounts, ledgerEntries, mailOutbox, notifications, payouts, users } from "~/db/schema";
+import { auditLog, doctorPayoutAccounts, doctors, ledgerEntries, mailOutbox, notifications, payouts, profiles, users } from "~/db/schema";
 import { CONSULTATION_FEE_SANTIM, splitRelease } from "~/domain/money";
 import { PAYOUTS_PER_RUN } from "~/domain/payouts";
 import { confirmConsultationComplete } from "~/server/money/escrow.server";
@@ -182,6 +182,37 @@ describe("a payout run", () => {
     await withPayoutAccount(small);
     await runPayouts(env, config(), new Date(), "schedule");
     expect(await payoutsOf(small)).toHaveLength(0);
+  });
+
+  it("pays a deactivated doctor what was released to them once their details are valid, and shows admins who is owed but unpaid", async () => {
+    const { doctorId } = await doctorWithEarnings();
+    const name = `Stranded${doctorId.slice(0, 6)}`;
+    await db.update(profiles).set({ firstName: name, lastName: "Doctor" }).where(eq(profiles.userId, doctorId));
+    await db.update(doctors).set({ status: "inactive" }).where(eq(doctors.userId, doctorId));
+    const admin = new Visitor(await sessionCookieFor(await createUser("admin")));
+    const owedRow = async () => {
+      const html = await (await admin.get("/admin/finance")).text();
+      return html.match(new RegExp(`<li[^>]*data-testid="owed-unpaid"[^>]*>(?:(?!</li>).)*${name}(?:(?!</li>).)*</li>`, "s"))?.[0] ?? null;
+    };
+    // Deactivated, and no payout details: admins see the doctor, the amount and both reasons.
+    const row = await owedRow();
+    expect(row).toContain("120.00 ETB");
+    expect(row).toContain("Deactivated");
+    expect(row).toContain("No payout details");
+
+    await withPayoutAccount(doctorId);
+    expect(await owedRow()).toContain("Deactivated");
+    await runPayouts(env, config(), new Date(), "schedule");
+    const [payout] = await payoutsOf(doctorId);
+    expect(payout).toMatchObject({ amountSantim: DOCTOR_SHARE, accountNumber: "1000123456789" });
+    await payoutWebhook(payout!.reference, "success");
+    expect((await payoutsOf(doctorId))[0]).toMatchObject({ status: "succeeded" });
+    // They cannot sign in: the email tells them.
+    const email = (await db.query.users.findFirst({ where: eq(users.id, doctorId) }))!.email;
+    expect((await db.select().from(mailOutbox).where(eq(mailOutbox.toEmail, email))).map((mail) => mail.subject)).toContain(
+      "Qoda sent you 120 ETB",
+    );
+    expect(await owedRow()).toBeNull();
   });
 
   it("gives a failed payout back to the doctor's balance once, and tells them why", async () => {

@@ -2,9 +2,20 @@
 // and their sum (zero, or something is wrong), the money in flight (refunds and payouts not settled,
 // and those that failed), and the whole journal for a spreadsheet. Everything is summed from the
 // ledger's lines; nothing here writes.
-import { and, asc, desc, eq, gt, inArray, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, ne, or, sql } from "drizzle-orm";
 
-import { consultations, disputes, escrows, ledgerEntries, ledgerLines, payouts, profiles, refunds } from "~/db/schema";
+import {
+  consultations,
+  disputes,
+  doctorPayoutAccounts,
+  doctors,
+  escrows,
+  ledgerEntries,
+  ledgerLines,
+  payouts,
+  profiles,
+  refunds,
+} from "~/db/schema";
 import { LEDGER_ACCOUNTS, type LedgerAccount } from "~/domain/ledger";
 import { santimFromSum } from "~/domain/money";
 import type { Database } from "~/server/db/client.server";
@@ -117,6 +128,39 @@ export async function payoutsInFlight(db: Database, now: Date, limit = 100) {
     )
     .orderBy(asc(payouts.createdAt))
     .limit(limit);
+}
+
+/**
+ * Doctors owed money (released to them, not sent) that no payout run can send: deactivated (paid once
+ * their payout details are valid, though they cannot sign in to add them) or without payout details;
+ * most owed first.
+ */
+export async function owedButUnpaid(db: Database, limit = 100) {
+  const owed = sql<number>`-sum(${ledgerLines.amountSantim})`;
+  const rows = await db
+    .select({
+      doctorId: doctors.userId,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+      deactivated: sql<number>`${doctors.status} <> 'active'`,
+      hasPayoutDetails: sql<number>`${doctorPayoutAccounts.doctorId} IS NOT NULL`,
+      owedSantim: owed,
+    })
+    .from(ledgerLines)
+    .innerJoin(doctors, eq(doctors.userId, ledgerLines.subject))
+    .leftJoin(profiles, eq(profiles.userId, doctors.userId))
+    .leftJoin(doctorPayoutAccounts, eq(doctorPayoutAccounts.doctorId, doctors.userId))
+    .where(and(eq(ledgerLines.account, "doctor_payable"), or(ne(doctors.status, "active"), isNull(doctorPayoutAccounts.doctorId))))
+    .groupBy(doctors.userId)
+    .having(sql`${owed} > 0`)
+    .orderBy(desc(owed))
+    .limit(limit);
+  return rows.map((row) => ({
+    ...row,
+    deactivated: Boolean(row.deactivated),
+    hasPayoutDetails: Boolean(row.hasPayoutDetails),
+    owedSantim: santimFromSum(row.owedSantim),
+  }));
 }
 
 /** The latest payouts that reached doctors, newest first. */

@@ -44,7 +44,8 @@ export interface PayoutRunReport {
 }
 
 /**
- * A payout run: active doctors with a payout account and an available balance of at least the minimum
+ * A payout run: doctors with a payout account and an available balance of at least the minimum (deactivated
+ * ones too: what was released to them is theirs, and the payout's email tells them)
  * (weekly by the job: only those not paid in the last week; by an admin: any of them now), at most
  * PAYOUTS_PER_RUN of them; the report says when more are due.
  * Safe to run twice at once: the second finds each payout in flight, or the balance gone.
@@ -59,7 +60,6 @@ export async function runPayouts(env: Env, config: AppConfig, now: Date, by: { a
     .innerJoin(doctors, eq(doctors.userId, doctorPayoutAccounts.doctorId))
     .where(
       and(
-        eq(doctors.status, "active"),
         sql`${availableSql(doctorPayoutAccounts.doctorId)} >= ${MIN_PAYOUT_SANTIM}`,
         by === "schedule" ? sql`NOT ${recentlyPaid}` : undefined,
       ),
