@@ -18,7 +18,10 @@ import {
 } from "~/db/schema";
 import { LEDGER_ACCOUNTS, type LedgerAccount } from "~/domain/ledger";
 import { santimFromSum } from "~/domain/money";
+import { PAYOUT_ACCOUNT_HOLD_MS } from "~/domain/payouts";
 import type { Database } from "~/server/db/client.server";
+
+import { payoutAccountHeld } from "./payouts.server";
 
 export interface Books {
   /** Each account's balance in santim (debit positive, credit negative), every account listed. */
@@ -161,6 +164,25 @@ export async function owedButUnpaid(db: Database, limit = 100) {
     hasPayoutDetails: Boolean(row.hasPayoutDetails),
     owedSantim: santimFromSum(row.owedSantim),
   }));
+}
+
+/** Payout accounts changed less than 48 hours ago, with the doctor's name and when payouts to them start; soonest first. */
+export async function payoutAccountsOnHold(db: Database, now: Date, limit = 100) {
+  const rows = await db
+    .select({
+      doctorId: doctorPayoutAccounts.doctorId,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+      bankName: doctorPayoutAccounts.bankName,
+      accountNumber: doctorPayoutAccounts.accountNumber,
+      changedAt: doctorPayoutAccounts.updatedAt,
+    })
+    .from(doctorPayoutAccounts)
+    .leftJoin(profiles, eq(profiles.userId, doctorPayoutAccounts.doctorId))
+    .where(payoutAccountHeld(now))
+    .orderBy(asc(doctorPayoutAccounts.updatedAt))
+    .limit(limit);
+  return rows.map((row) => ({ ...row, startsAt: new Date(row.changedAt.getTime() + PAYOUT_ACCOUNT_HOLD_MS) }));
 }
 
 /** The latest payouts that reached doctors, newest first. */
