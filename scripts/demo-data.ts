@@ -807,32 +807,46 @@ export const DEMO_REGISTRATIONS = [
   { id: r(3), fullName: "Samuel Bekele", email: "samuel.bekele@example.com", city: "Hawassa, Ethiopia", years: 1, status: "rejected" },
 ].map((item) => ({ ...item, licenceKey: `licences/${item.id}`, licenceName: `${item.fullName.split(" ")[0]!.toLowerCase()}-licence.pdf` }));
 
+/** The tx_ref of a demo consultation's payment (the one its escrow holds). */
+const demoTxRef = (consultation: DemoConsultation) => `demo-${consultation.id.slice(-4)}`;
+
 /**
- * What the payment sandbox keeps of the demo's late payment (as Chapa would), so an admin's "ask again"
- * finds the transaction: its R2 key and record.
+ * What the payment sandbox keeps of every payment the seed records as paid (as Chapa would): the
+ * consultations under way or ended, whose escrow an admin may refund (the open dispute), and the late
+ * payment an admin may ask again for; each with its R2 key and record.
  */
 export function demoSandboxTransactions(now: Date) {
   const late = DEMO_CONSULTATIONS.find((consultation) => consultation.moves.some(([move]) => move === "expirePayment"))!;
-  const txRef = `demo-late-${late.id.slice(-4)}`;
-  const patient = DEMO_ACCOUNTS.find((account) => account.id === late.patientId)!;
-  return [
-    {
-      key: `payment-sandbox/${txRef}`,
-      record: {
-        txRef,
-        amountSantim: CONSULTATION_FEE_SANTIM,
-        email: patient.email,
-        firstName: patient.firstName,
-        lastName: patient.lastName,
-        callbackUrl: "",
-        returnUrl: "",
-        status: "success",
-        currency: "ETB",
-        reference: `SBXDEMO${txRef.slice(-4).toUpperCase()}`,
-        createdAt: now.getTime() - late.minutesAgo * MINUTE_MS,
-      },
+  const paid = DEMO_CONSULTATIONS.filter((consultation) => ["in_progress", "completed"].includes(replayMoves(consultation, 0).status)).map(
+    (consultation) => ({
+      consultation,
+      txRef: demoTxRef(consultation),
+      // The part a decided dispute already gave back.
+      refundedSantim: consultation.money === "part_refunded" ? DEMO_PART_REFUND_SANTIM : 0,
+    }),
+  );
+  return [...paid, { consultation: late, txRef: `demo-late-${late.id.slice(-4)}`, refundedSantim: 0 }].map(
+    ({ consultation, txRef, refundedSantim }) => {
+      const patient = DEMO_ACCOUNTS.find((account) => account.id === consultation.patientId)!;
+      return {
+        key: `payment-sandbox/${txRef}`,
+        record: {
+          txRef,
+          amountSantim: CONSULTATION_FEE_SANTIM,
+          email: patient.email,
+          firstName: patient.firstName,
+          lastName: patient.lastName,
+          callbackUrl: "",
+          returnUrl: "",
+          status: "success",
+          currency: "ETB",
+          reference: `SBXDEMO${txRef.slice(-4).toUpperCase()}`,
+          createdAt: now.getTime() - consultation.minutesAgo * MINUTE_MS,
+          ...(refundedSantim > 0 ? { refundedSantim } : {}),
+        },
+      };
     },
-  ];
+  );
 }
 
 /** The SQL that seeds the demo data; safe to run any number of times. */
@@ -888,7 +902,7 @@ export async function buildSeedSql(now: Date): Promise<string> {
     const { status } = replayMoves(consultation, createdAt);
     if (status === "in_progress" || status === "completed") {
       const paymentId = consultation.id.replace("-9000-", "-a000-");
-      const txRef = `demo-${consultation.id.slice(-4)}`;
+      const txRef = demoTxRef(consultation);
       const paidAt = createdAt + 5 * MINUTE_MS;
       const completedAt = createdAt + (consultation.moves.find(([move]) => move === "complete")?.[1] ?? 0) * MINUTE_MS;
       const money = status === "completed" ? (consultation.money ?? (consultation.awaitsFeedback ? "held" : "confirmed")) : "held";

@@ -97,7 +97,8 @@ export async function seedDemoData(persistTo?: string, options?: { quiet?: boole
   writeFileSync(file, await buildSeedSql(now));
   await run("wrangler", ["d1", "execute", "DB", "--local", `--file=${file}`, ...persistArgs(persistTo)], options);
   // The demo applications' licence files, so admins can open them (the same keys again: same files).
-  // What the payment sandbox keeps of the demo's late payment, so asking it again for the refund works.
+  // What the payment sandbox keeps of every paid demo payment, so refunding one (the open dispute, the late
+  // payment asked again) finds its transaction.
   for (const [index, { key, record }] of demoSandboxTransactions(now).entries()) {
     const json = join(dir, `sandbox-${index}.json`);
     writeFileSync(json, JSON.stringify(record));

@@ -10,7 +10,8 @@ import { SubmitButton } from "~/components/form-basics";
 interface WordedField {
   name: string;
   label: string;
-  kind: "select" | "textarea" | "text";
+  /** A password is never filled in again: its `value` is ignored. */
+  kind: "select" | "textarea" | "text" | "password";
   options?: Array<{ value: string; label: string }>;
   value?: string;
   error?: string;
@@ -66,6 +67,8 @@ export function WordedPanel({ id, title, lines, link, form, headingLevel = 2 }: 
               </select>
             ) : field.kind === "textarea" ? (
               <textarea {...common} rows={4} className="textarea w-full" />
+            ) : field.kind === "password" ? (
+              <input {...common} defaultValue={undefined} type="password" autoComplete="current-password" className="input w-full" />
             ) : (
               <input {...common} className="input w-full" />
             )}

@@ -3,7 +3,7 @@
 // the doctor, refunding it all, or refunding part, with a note both sides read.
 import { z } from "zod/mini";
 
-import { CONSULTATION_FEE_SANTIM, santimFromBirr } from "./money.ts";
+import { santimFromBirr } from "./money.ts";
 import { cleanText } from "./text-hygiene";
 
 export const DISPUTE_REASONS = ["not_helpful", "doctor_unresponsive", "wrong_advice", "technical_problem", "other"] as const;
@@ -35,7 +35,10 @@ export const AnswerDisputeSchema = z.object({
   answer: words("disputes.errors.answerRequired"),
 });
 
-/** An admin's decision: release, refund all, or refund part (an amount in birr, less than the fee), with a note. */
+/**
+ * An admin's decision: release, refund all, or refund part (an amount in birr above 0; the server holds
+ * it to what the escrow holds, which the form cannot know), with a note.
+ */
 export const ResolveDisputeSchema = z
   .object({
     intent: z.literal(DISPUTE_INTENTS.resolve),
@@ -48,7 +51,7 @@ export const ResolveDisputeSchema = z
       (form) => {
         if (form.resolution !== "refund_part") return true;
         const santim = santimFromBirr(form.refundBirr ?? "");
-        return santim !== null && santim > 0 && santim < CONSULTATION_FEE_SANTIM;
+        return santim !== null && santim > 0;
       },
       {
         error: "disputes.errors.partAmount",
@@ -58,10 +61,14 @@ export const ResolveDisputeSchema = z
     ),
   );
 
-/** What an admin's decision moves, in santim: refunded to the patient and released to the doctor. */
-export function resolutionAmounts(resolution: DisputeResolution, escrowSantim: number, refundPartSantim: number | null) {
-  if (resolution === "release") return { refundSantim: 0, releaseSantim: escrowSantim };
-  if (resolution === "refund_full") return { refundSantim: escrowSantim, releaseSantim: 0 };
-  const refundSantim = Math.min(Math.max(refundPartSantim ?? 0, 0), escrowSantim);
-  return { refundSantim, releaseSantim: escrowSantim - refundSantim };
+/**
+ * What an admin's decision moves, in santim, of the `heldSantim` the escrow holds: refunded to the
+ * patient and released to the doctor. Null for a part that is not strictly between 0 and what is held
+ * (refused with a message, never clamped: a part of it all is a full refund).
+ */
+export function resolutionAmounts(resolution: DisputeResolution, heldSantim: number, refundPartSantim: number | null) {
+  if (resolution === "release") return { refundSantim: 0, releaseSantim: heldSantim };
+  if (resolution === "refund_full") return { refundSantim: heldSantim, releaseSantim: 0 };
+  if (refundPartSantim === null || refundPartSantim <= 0 || refundPartSantim >= heldSantim) return null;
+  return { refundSantim: refundPartSantim, releaseSantim: heldSantim - refundPartSantim };
 }

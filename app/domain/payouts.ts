@@ -21,6 +21,22 @@ export const MIN_PAYOUT_SANTIM = 100 * SANTIM_PER_BIRR;
  */
 export const PAYOUTS_PER_RUN = 20;
 
+/**
+ * How long after a change of payout details (not their first setting) payouts to the new account wait:
+ * time for the doctor, emailed at once, to stop a change they did not make.
+ */
+export const PAYOUT_ACCOUNT_HOLD_MS = 48 * 60 * 60_000;
+
+/**
+ * When payouts to an account may start again after a change of it, or null when none is held: a row
+ * changed after it was made (`updatedAt` later than `createdAt`) is held until 48 hours after the change.
+ */
+export function payoutHoldEndsAt(account: { createdAt: Date; updatedAt: Date }, now: Date): Date | null {
+  if (account.updatedAt.getTime() <= account.createdAt.getTime()) return null;
+  const endsAt = new Date(account.updatedAt.getTime() + PAYOUT_ACCOUNT_HOLD_MS);
+  return endsAt.getTime() > now.getTime() ? endsAt : null;
+}
+
 const MAX_ACCOUNT_NAME_CHARS = 100;
 
 /** Our own reference for a transfer: unique, within Chapa's characters. */

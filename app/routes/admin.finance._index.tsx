@@ -3,7 +3,7 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 
-import { When } from "~/components/admin/when";
+import { useAdminDates, When } from "~/components/admin/when";
 import { SubmitButton } from "~/components/form-basics";
 import { formatConsultationId } from "~/domain/constants";
 import { isUuid } from "~/domain/ids";
@@ -13,7 +13,15 @@ import { readPayoutReason } from "~/domain/payouts";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireAdmin } from "~/server/auth/guards.server";
 import { readFormData } from "~/server/form-body.server";
-import { books, payoutsInFlight, recentPayouts, refundsInFlight, waitingOnAdmins } from "~/server/money/finance.server";
+import {
+  books,
+  owedButUnpaid,
+  payoutAccountsOnHold,
+  payoutsInFlight,
+  recentPayouts,
+  refundsInFlight,
+  waitingOnAdmins,
+} from "~/server/money/finance.server";
 import { runPayouts } from "~/server/money/payouts.server";
 import { retryRefund } from "~/server/money/refunds.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -36,12 +44,14 @@ export async function loader(args: LoaderFunctionArgs) {
       : reason.words;
   };
   const now = new Date();
-  const [ledger, waiting, refunds, payouts, paid] = await Promise.all([
+  const [ledger, waiting, refunds, payouts, paid, unpaid, onHold] = await Promise.all([
     books(context.db),
     waitingOnAdmins(context.db),
     refundsInFlight(context.db, now),
     payoutsInFlight(context.db, now),
     recentPayouts(context.db),
+    owedButUnpaid(context.db),
+    payoutAccountsOnHold(context.db, now),
   ]);
   const name = (first: string | null, last: string | null) => `${first ?? ""} ${last ?? ""}`.trim();
   return {
@@ -84,6 +94,22 @@ export async function loader(args: LoaderFunctionArgs) {
       status: payout.status,
       failureReason: payout.failureReason ? payoutReasonText(payout.failureReason) : null,
       createdAt: payout.createdAt.toISOString(),
+    })),
+    owedUnpaid: unpaid.map((doctor) => ({
+      doctorId: doctor.doctorId,
+      doctor: name(doctor.firstName, doctor.lastName),
+      amount: birrDecimal(doctor.owedSantim),
+      reasons: [
+        ...(doctor.deactivated ? (["deactivated"] as const) : []),
+        ...(doctor.hasPayoutDetails ? [] : (["noPayoutDetails"] as const)),
+      ],
+    })),
+    onHold: onHold.map((account) => ({
+      doctorId: account.doctorId,
+      doctor: name(account.firstName, account.lastName),
+      bank: account.bankName,
+      last4: account.accountNumber.slice(-4),
+      startsAt: account.startsAt.toISOString(),
     })),
     paid: paid.map((payout) => ({
       reference: payout.reference,
@@ -149,6 +175,7 @@ const STATUS_BADGE = { pending: "badge-info", succeeded: "badge-success", failed
 
 export default function AdminFinance() {
   const { t } = useTranslation();
+  const { dateTime } = useAdminDates();
   const data = useLoaderData<typeof loader>();
   const etb = (amount: string) => t("admin.overview.etb", { amount });
   const figures = [
@@ -291,6 +318,45 @@ export default function AdminFinance() {
             ))}
           </ul>
         )}
+        {data.onHold.length > 0 ? (
+          <>
+            <h3 className="font-semibold">{t("admin.finance.heldAccounts")}</h3>
+            <p className="text-sm text-base-content/80">{t("admin.finance.heldAccountsExplain")}</p>
+            <ul className="flex flex-col divide-y divide-base-300" data-testid="payout-accounts-held">
+              {data.onHold.map((account) => (
+                <li key={account.doctorId} className="py-2 text-sm">
+                  {t("admin.finance.heldAccount", {
+                    doctor: account.doctor,
+                    bank: account.bank,
+                    last4: account.last4,
+                    date: dateTime(account.startsAt),
+                  })}
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : null}
+        {data.owedUnpaid.length > 0 ? (
+          <>
+            <h3 className="font-semibold">{t("admin.finance.owedUnpaid")}</h3>
+            <p className="text-sm text-base-content/80">{t("admin.finance.owedUnpaidExplain")}</p>
+            <ul className="flex flex-col divide-y divide-base-300">
+              {data.owedUnpaid.map((doctor) => (
+                <li key={doctor.doctorId} className="flex flex-wrap items-center gap-2 py-2 text-sm" data-testid="owed-unpaid">
+                  <span className="font-semibold">{etb(doctor.amount)}</span>
+                  <Link to={`/admin/doctors/${doctor.doctorId}`} className="link">
+                    {doctor.doctor}
+                  </Link>
+                  {doctor.reasons.map((reason) => (
+                    <span key={reason} className="badge badge-sm badge-warning">
+                      {t(`admin.finance.owedUnpaidReasons.${reason}`)}
+                    </span>
+                  ))}
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : null}
         {data.paid.length > 0 ? (
           <>
             <h3 className="font-semibold">{t("admin.finance.recentlyPaid")}</h3>

@@ -7,7 +7,7 @@ import { SubmitButton } from "~/components/form-basics";
 import { formatConsultationId } from "~/domain/constants";
 import { DISPUTE_INTENTS, DISPUTE_RESOLUTIONS, MAX_DISPUTE_TEXT_CHARS, ResolveDisputeSchema } from "~/domain/disputes";
 import { isUuid } from "~/domain/ids";
-import { birrText, CONSULTATION_FEE_SANTIM, santimFromBirr } from "~/domain/money";
+import { birrText, santimFromBirr } from "~/domain/money";
 import { parseForm } from "~/forms";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireAdmin } from "~/server/auth/guards.server";
@@ -27,6 +27,7 @@ export async function loader(args: LoaderFunctionArgs) {
     dispute,
     title,
     amountSantim,
+    heldSantim,
     patientFirstName,
     patientLastName,
     patientClosedAt,
@@ -36,6 +37,7 @@ export async function loader(args: LoaderFunctionArgs) {
     consultationId: dispute.consultationId,
     title,
     amount: birrText(amountSantim),
+    held: birrText(Number(heldSantim)),
     patientName: shownName(t, { firstName: patientFirstName, lastName: patientLastName, closedAt: patientClosedAt }),
     doctorName,
     reason: t(`disputes.reasons.${dispute.reason}`),
@@ -65,17 +67,16 @@ export async function action(args: ActionFunctionArgs) {
   const disputeId = formData.get("disputeId");
   if (!isUuid(disputeId))
     return redirectWithToast("/admin/finance/disputes", { kind: "error", title: "admin.disputes.errors.notFound" }, context.config);
+  // What the admin wrote stays in the form when it comes back with an error.
+  const values = Object.fromEntries(["resolution", "refundBirr", "note"].map((name) => [name, String(formData.get(name) ?? "")]));
   const submission = parseForm(formData, ResolveDisputeSchema);
   if (submission.status !== "success") {
     // The schema's messages are keys of the server's texts: worded here, in the admin's language.
-    const say = (await getTranslator(request)) as unknown as (key: string, values: Record<string, string>) => string;
+    const say = (await getTranslator(request)) as unknown as (key: string) => string;
     const errors = Object.fromEntries(
-      Object.entries(submission.error ?? {}).map(([name, messages]) => [
-        name,
-        say(messages?.[0] ?? "forms.errors.invalid", { amount: birrText(CONSULTATION_FEE_SANTIM) }),
-      ]),
+      Object.entries(submission.error ?? {}).map(([name, messages]) => [name, say(messages?.[0] ?? "forms.errors.invalid")]),
     );
-    return data({ disputeId, errors }, { status: 400 });
+    return data({ disputeId, errors, values }, { status: 400 });
   }
   const { resolution, refundBirr, note } = submission.value;
   const outcome = await resolveDispute(
@@ -87,6 +88,11 @@ export async function action(args: ActionFunctionArgs) {
     new Date(),
     context,
   );
+  if (!outcome.ok && outcome.reason === "part_not_held") {
+    const t = await getTranslator(request);
+    const errors = { refundBirr: t("disputes.errors.partNotHeld", { amount: birrText(outcome.heldSantim) }) };
+    return data({ disputeId, errors, values }, { status: 400 });
+  }
   if (!outcome.ok) {
     const title = outcome.reason === "not_found" ? "admin.disputes.errors.notFound" : "disputes.refusals.already_resolved";
     return redirectWithToast("/admin/finance/disputes", { kind: "error", title }, context.config);
@@ -108,7 +114,9 @@ function Words({ label, children }: { label: string; children: string }) {
 function DisputeCard({ row }: { row: Row }) {
   const { t } = useTranslation();
   const actionData = useActionData<typeof action>();
-  const errors: Record<string, string> = actionData?.disputeId === row.id ? actionData.errors : {};
+  const mine = actionData?.disputeId === row.id ? actionData : null;
+  const errors: Record<string, string> = mine?.errors ?? {};
+  const values: Record<string, string> = mine?.values ?? {};
   const fieldId = (name: string) => `${row.id}-${name}`;
   const errorOf = (name: string) =>
     errors[name] ? (
@@ -150,7 +158,13 @@ function DisputeCard({ row }: { row: Row }) {
               <legend className="font-medium">{t("admin.disputes.decide")}</legend>
               {DISPUTE_RESOLUTIONS.map((resolution) => (
                 <label key={resolution} className="flex items-center gap-2">
-                  <input type="radio" name="resolution" value={resolution} className="radio radio-sm" />
+                  <input
+                    type="radio"
+                    name="resolution"
+                    value={resolution}
+                    defaultChecked={values.resolution === resolution}
+                    className="radio radio-sm"
+                  />
                   {t(`admin.disputes.resolutions.${resolution}`)}
                 </label>
               ))}
@@ -158,11 +172,12 @@ function DisputeCard({ row }: { row: Row }) {
             </fieldset>
             <div className="flex flex-col gap-1">
               <label htmlFor={fieldId("refundBirr")} className="font-medium">
-                {t("admin.disputes.refundPart", { amount: row.amount })}
+                {t("admin.disputes.refundPart", { amount: row.held })}
               </label>
               <input
                 id={fieldId("refundBirr")}
                 name="refundBirr"
+                defaultValue={values.refundBirr}
                 inputMode="decimal"
                 className="input input-sm w-40"
                 aria-invalid={errors.refundBirr ? true : undefined}
@@ -177,6 +192,7 @@ function DisputeCard({ row }: { row: Row }) {
               <textarea
                 id={fieldId("note")}
                 name="note"
+                defaultValue={values.note}
                 rows={3}
                 maxLength={MAX_DISPUTE_TEXT_CHARS}
                 className="textarea w-full"

@@ -1,7 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 
-import { csvDocument } from "~/domain/csv";
-import { birrDecimal } from "~/domain/money";
+import { birrAmount, type CsvCell, csvDocument } from "~/domain/csv";
 import { requireAdmin } from "~/server/auth/guards.server";
 import { journalLines } from "~/server/money/finance.server";
 
@@ -10,7 +9,7 @@ import { journalLines } from "~/server/money/finance.server";
 // in English: they are the ledger's own words, read by accounting software as much as by people.
 export async function loader(args: LoaderFunctionArgs) {
   await requireAdmin(args);
-  const rows: Array<Array<string | number | null>> = [];
+  const rows: CsvCell[][] = [];
   for await (const line of journalLines(args.context.db)) {
     rows.push([
       line.at.toISOString(),
@@ -19,8 +18,8 @@ export async function loader(args: LoaderFunctionArgs) {
       line.kind,
       line.account,
       line.subject,
-      line.amountSantim > 0 ? birrDecimal(line.amountSantim) : "",
-      line.amountSantim < 0 ? birrDecimal(-line.amountSantim) : "",
+      line.amountSantim > 0 ? birrAmount(line.amountSantim) : "",
+      line.amountSantim < 0 ? birrAmount(-line.amountSantim) : "",
       line.consultationId,
       line.doctorId,
       line.paymentId,

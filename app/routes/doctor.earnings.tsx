@@ -11,6 +11,7 @@ import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
 import { requireActiveDoctor } from "~/server/auth/guards.server";
 import { shownName } from "~/server/db/profiles.server";
 import { earningsByConsultation, earningsTotals, payoutsOf, releasesOf } from "~/server/money/earnings.server";
+import { payoutHoldLineOf } from "~/server/money/payout-account.server";
 
 const CONSULTATIONS_PER_PAGE = 20;
 
@@ -21,11 +22,12 @@ export async function loader(args: LoaderFunctionArgs) {
   const { context, request } = args;
   const [t, language] = await Promise.all([getTranslator(request), detectLanguage(request)]);
   const page = pageRequest(new URL(request.url).searchParams, CONSULTATIONS_PER_PAGE);
-  const [totals, releases, consultations, payouts] = await Promise.all([
+  const [totals, releases, consultations, payouts, payoutHold] = await Promise.all([
     earningsTotals(context.db, doctor.userId),
     releasesOf(context.db, doctor.userId),
     earningsByConsultation(context.db, doctor.userId, page),
     payoutsOf(context.db, doctor.userId),
+    payoutHoldLineOf(context.db, t, language, doctor.userId, new Date()),
   ]);
   const byConsultation = toPage(consultations, page, CONSULTATIONS_PER_PAGE);
   const birr = (santim: number) => t("earnings.birr", { amount: birrText(santim) });
@@ -37,6 +39,8 @@ export async function loader(args: LoaderFunctionArgs) {
       download: t("earnings.download"),
       payoutTerms: t("earnings.payoutTerms"),
       payoutDetails: t("earnings.payoutDetails"),
+      // Payouts to changed payout details wait 48 hours: when they start.
+      payoutHold,
       byMonth: t("earnings.byMonth"),
       noReleases: t("earnings.noReleases"),
       byConsultation: t("earnings.byConsultation"),
@@ -129,6 +133,11 @@ export default function DoctorEarnings() {
           {words.payoutDetails}
         </Link>
       </p>
+      {words.payoutHold ? (
+        <p role="status" className="alert alert-info text-sm" data-testid="payout-hold">
+          {words.payoutHold}
+        </p>
+      ) : null}
 
       <ListSection id="months" title={words.byMonth} empty={months.length === 0 ? words.noReleases : null}>
         <ul className={LIST}>

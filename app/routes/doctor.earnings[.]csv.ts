@@ -1,8 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 
-import { csvDocument } from "~/domain/csv";
+import { birrAmount, csvDocument } from "~/domain/csv";
 import { formatMoment } from "~/domain/dates";
-import { birrDecimal } from "~/domain/money";
 import { detectLanguage, getTranslator } from "~/i18n.server";
 import { requireActiveDoctor } from "~/server/auth/guards.server";
 import { statementOf } from "~/server/money/earnings.server";
@@ -25,8 +24,9 @@ export async function loader(args: LoaderFunctionArgs) {
       movement.consultationId ?? "",
       // A payout's own reference (a release is found by its consultation).
       movement.kind.startsWith("payout") ? (movement.key.split(":")[1] ?? "") : "",
-      birrDecimal(changeSantim),
-      birrDecimal(balanceSantim),
+      // Amounts of our own: numbers to the spreadsheet (a payout is negative), never guarded as text.
+      birrAmount(changeSantim),
+      birrAmount(balanceSantim),
     ];
   });
   const header = (["date", "what", "consultation", "reference", "amount", "balance"] as const).map((column) =>

@@ -1,13 +1,14 @@
 // The money of a consultation as the people who live it (issue 16): a patient confirms their ended
 // consultation complete and the doctor's share is theirs; a patient disputes one in Amharic, the doctor
 // answers once and an admin refunds part of it, read on the patient's page, their receipt and the
-// sandbox; a payout run that the sandbox makes fail, back into the doctor's balance; then the doctor's
-// payout details changed and a run that pays. The consultations are made through the app by new
-// patients; the payouts start from Dr. Abebe's seeded wallet and balance (scripts/demo-data.ts).
+// sandbox; a payout run that the sandbox makes fail, back into the doctor's balance; then a run that
+// pays, and the doctor's payout details changed with their password, held for 48 hours. The
+// consultations are made through the app by new patients; the payouts start from Dr. Abebe's seeded
+// wallet and balance (scripts/demo-data.ts).
 import type { Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../../scripts/demo-data";
+import { DEMO_ACCOUNTS, DEMO_CONSULTATIONS, DEMO_PASSWORD } from "../../scripts/demo-data";
 import { expectAccessible } from "./accessibility";
 import { baseUrl, endJourneys, path, sendRequestDirectly, signIn, signUpNewPatient, startJourney } from "./journey";
 
@@ -273,7 +274,7 @@ describe("the money of a consultation", () => {
     expect(admin.problems).toEqual([]);
   });
 
-  it("the doctor changes their payout details, an admin runs payouts, and the doctor's earnings show it Paid with its reference", async () => {
+  it("an admin runs payouts and the doctor's earnings show it Paid with its reference; new payout details need the password and wait 48 hours", async () => {
     const doctor = await startJourney();
     const admin = await startJourney();
     await signInAs(doctor.page, ABEBE.email, /\/doctor\/dashboard$/);
@@ -282,7 +283,31 @@ describe("the money of a consultation", () => {
     const paidOut = await figure(doctor.page, "Paid out");
     expect(available).toBeGreaterThanOrEqual(100);
 
-    // From the earnings to the payout details of the profile: a wallet from the list, its name and number.
+    // An admin runs the payouts now, from the finance page.
+    await signInAs(admin.page, ADMIN.email, /\/admin\/dashboard$/);
+    await admin.page.getByRole("navigation", { name: "Admin sections" }).getByRole("link", { name: "Finance" }).click();
+    await admin.page.waitForURL(/\/admin\/finance$/);
+    await admin.page.getByRole("button", { name: "Run payouts now" }).click();
+    await admin.page.getByText("Payout run: 1 sent, 0 failed.").waitFor();
+    expect(await fitsWidth(admin.page)).toBe(true);
+    await expectAccessible(admin.page);
+
+    // The doctor's earnings: paid, to the seeded wallet, under the reference the admin sees among those paid.
+    await doctor.page.reload();
+    const payout = doctor.page.getByRole("region", { name: "Payouts" }).getByRole("listitem").first();
+    await expect.poll(() => payout.textContent()).toContain(`${available} ETBPaid`);
+    expect(await payout.textContent()).toMatch(/To telebirr ••0002, sent \d{1,2} \w{3} \d{4}Paid on \d{1,2} \w{3} \d{4}Reference: /);
+    const reference = (await payout.textContent())!.replace(/^.*Reference: /, "");
+    expect(await figure(doctor.page, "Available")).toBe(0);
+    expect(await figure(doctor.page, "Paid out")).toBe(paidOut + available);
+    await admin.page.reload();
+    expect(await admin.page.getByTestId("payouts-paid").getByText(reference, { exact: true }).isVisible()).toBe(true);
+    await doctor.page.goto(`${baseUrl}/notifications`);
+    await doctor.page.getByTestId("notification").filter({ hasText: "A payout reached your account." }).waitFor();
+
+    // From the earnings to the payout details of the profile: a wallet from the list, its name and number,
+    // and the doctor's password to confirm the change.
+    await doctor.page.goto(`${baseUrl}/doctor/earnings`);
     await doctor.page.getByRole("link", { name: "Your payout details" }).click();
     await doctor.page.waitForURL(/\/doctor\/profile\/payout$/);
     const details = doctor.page.getByRole("region", { name: "Payout details" });
@@ -295,37 +320,43 @@ describe("the money of a consultation", () => {
     await expectAccessible(doctor.page);
     await details.getByLabel("Account or wallet number").fill("0911223344");
     await details.getByRole("button", { name: "Save payout details" }).click();
+    await doctor.page.getByText("Enter your Qoda password to change where your money goes.").waitFor();
+    await details.getByLabel("Your Qoda password (to confirm the change)").fill(DEMO_PASSWORD);
+    await details.getByRole("button", { name: "Save payout details" }).click();
     await doctor.page.getByText("Your payout details were saved. We have emailed you about the change.").waitFor();
     await expect
       .poll(() => details.textContent())
       .toContain("Your payouts go to telebirr, account ending 3344, in the name of Abebe Kebede.");
+    expect(await details.textContent()).toMatch(/Payouts to your new account start on \d{1,2} \w{3} \d{4}, \d{2}:\d{2}\./);
     expect(await fitsWidth(doctor.page)).toBe(true);
     await expectAccessible(doctor.page);
 
-    // An admin runs the payouts now, from the finance page.
-    await signInAs(admin.page, ADMIN.email, /\/admin\/dashboard$/);
-    await admin.page.getByRole("navigation", { name: "Admin sections" }).getByRole("link", { name: "Finance" }).click();
-    await admin.page.waitForURL(/\/admin\/finance$/);
-    await admin.page.getByRole("button", { name: "Run payouts now" }).click();
-    await admin.page.getByText("Payout run: 1 sent, 0 failed.").waitFor();
-    expect(await fitsWidth(admin.page)).toBe(true);
-    await expectAccessible(admin.page);
-
-    // The doctor's earnings: paid, to the new wallet, under the reference the admin sees among those paid.
-    await doctor.page.goto(`${baseUrl}/doctor/earnings`);
-    const payout = doctor.page.getByRole("region", { name: "Payouts" }).getByRole("listitem").first();
-    await expect.poll(() => payout.textContent()).toContain(`${available} ETBPaid`);
-    expect(await payout.textContent()).toMatch(/To telebirr ••3344, sent \d{1,2} \w{3} \d{4}Paid on \d{1,2} \w{3} \d{4}Reference: /);
-    const reference = (await payout.textContent())!.replace(/^.*Reference: /, "");
-    expect(await figure(doctor.page, "Available")).toBe(0);
-    expect(await figure(doctor.page, "Paid out")).toBe(paidOut + available);
-    expect(await fitsWidth(doctor.page)).toBe(true);
-    await expectAccessible(doctor.page);
+    // Admins see the hold beside the payouts.
     await admin.page.reload();
-    expect(await admin.page.getByTestId("payouts-paid").getByText(reference, { exact: true }).isVisible()).toBe(true);
-    await doctor.page.goto(`${baseUrl}/notifications`);
-    await doctor.page.getByTestId("notification").filter({ hasText: "A payout reached your account." }).waitFor();
+    expect(await admin.page.getByTestId("payout-accounts-held").textContent()).toMatch(
+      /Dr\. Abebe Kebede: payouts to the new account at telebirr \(ending 3344\) start on \d{1,2} \w{3} \d{4}, \d{2}:\d{2}\./,
+    );
+    await expectAccessible(admin.page);
     expect(doctor.problems).toEqual([]);
+    expect(admin.problems).toEqual([]);
+  });
+
+  it("an admin refunds the seeded dispute in full, and the payment sandbox refunds its seeded payment", async () => {
+    const seeded = DEMO_CONSULTATIONS.find((consultation) => consultation.money === "disputed")!;
+    const admin = await startJourney();
+    await signInAs(admin.page, ADMIN.email, /\/admin\/dashboard$/);
+    await admin.page.goto(`${baseUrl}/admin/finance/disputes`);
+    const card = admin.page.getByTestId("dispute").filter({ hasText: seeded.mainConcern });
+    await card.getByLabel("Refund all of it to the patient").check();
+    await card.getByLabel("Note to both sides").fill("No plan for when it comes back: refunded in full.");
+    await card.getByRole("button", { name: "Decide" }).click();
+    await admin.page.getByText("The dispute is decided, and both sides have been told.").waitFor();
+
+    // The sandbox found the seeded transaction and refunded it (it refused one it did not know).
+    await admin.page.goto(`${baseUrl}/dev/payments`);
+    const refund = admin.page.getByTestId("sandbox-refund").filter({ hasText: `demo-${seeded.id.slice(-4)}` });
+    expect(await refund.textContent()).toContain("150 ETB");
+    expect(await refund.textContent()).toContain("Refunded");
     expect(admin.problems).toEqual([]);
   });
 });

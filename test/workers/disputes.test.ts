@@ -8,14 +8,16 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { consultations, disputes, escrows, ledgerEntries, notifications, payments, refunds } from "~/db/schema";
 import { DISPUTE_WINDOW_MS, ESCROW_RELEASE_AFTER_MS } from "~/domain/escrow";
+import { refundStarted } from "~/domain/ledger";
 import { CONSULTATION_FEE_SANTIM, splitRelease } from "~/domain/money";
 import { answerDispute, openDispute, resolveDispute } from "~/server/money/disputes.server";
 import { releaseDueEscrows } from "~/server/money/escrow.server";
-import { balanceOf } from "~/server/money/ledger.server";
+import { balanceOf, ledgerEntryStatements } from "~/server/money/ledger.server";
 import { moveRefundsOn } from "~/server/money/refunds.server";
 import { setSandboxSwitch } from "~/server/payments/sandbox-switches.server";
 
-import { createUser, db } from "./fixtures";
+import { Visitor } from "./browser-like";
+import { createUser, db, sessionCookieFor } from "./fixtures";
 import { config, endedAgo, paidConsultation, signedWebhook } from "./money-fixtures";
 
 afterEach(async () => {
@@ -157,6 +159,40 @@ describe("an admin's decision", () => {
     const [refund] = await db.select().from(refunds).where(eq(refunds.consultationId, consultationId));
     expect(refund).toMatchObject({ amountSantim: 5_000 });
     expect(await balanceOf(db, "doctor_payable", doctorId)).toBe(-splitRelease(10_000).doctorSantim);
+    expect(await balanceOf(db, "escrow", consultationId)).toBe(0);
+  });
+
+  it("refunds part only within what the escrow holds, and refuses more on the admin's form instead of clamping it", async () => {
+    const { disputeId, consultationId } = await disputed();
+    // 50 ETB of this escrow already on its way back (a refund under way): it holds 100 ETB, not the fee.
+    const escrow = await escrowOf(consultationId);
+    const gone = { reference: `qoda-rf-test-${consultationId}`, consultationId, paymentId: escrow.paymentId, amountSantim: 5_000 };
+    const [first, ...rest] = ledgerEntryStatements(db, refundStarted(gone), new Date());
+    await db.batch([first!, ...rest]);
+    expect(await balanceOf(db, "escrow", consultationId)).toBe(-10_000);
+    const adminId = await createUser("admin");
+    const tooMuch = { resolution: "refund_part" as const, refundPartSantim: 12_000, note: "Most of it." };
+    expect(await resolveDispute(env, ctx(), adminId, disputeId, tooMuch, new Date())).toEqual({
+      ok: false,
+      reason: "part_not_held",
+      heldSantim: 10_000,
+    });
+
+    const admin = new Visitor(await sessionCookieFor(adminId));
+    const form = { intent: "resolve-dispute", disputeId, resolution: "refund_part", note: "Most of it." };
+    const refused = await admin.post("/admin/finance/disputes", { ...form, refundBirr: "120" });
+    expect(refused.status).toBe(400);
+    const html = await refused.text();
+    expect(html).toContain("The escrow holds 100 ETB");
+    // The admin's words stay in the form.
+    expect(html).toContain("Most of it.");
+    await admin.get("/?lng=am");
+    expect(await (await admin.post("/admin/finance/disputes", { ...form, refundBirr: "100" })).text()).toContain("100 ብር");
+    expect(await db.query.disputes.findFirst({ where: eq(disputes.id, disputeId) })).toMatchObject({ status: "open" });
+    expect(await db.select().from(refunds).where(eq(refunds.consultationId, consultationId))).toHaveLength(0);
+
+    expect((await admin.post("/admin/finance/disputes", { ...form, refundBirr: "40" })).status).toBe(302);
+    expect(await db.query.disputes.findFirst({ where: eq(disputes.id, disputeId) })).toMatchObject({ refundSantim: 4_000 });
     expect(await balanceOf(db, "escrow", consultationId)).toBe(0);
   });
 

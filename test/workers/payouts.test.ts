@@ -6,14 +6,17 @@ import { env } from "cloudflare:test";
 import { and, eq, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { auditLog, doctorPayoutAccounts, ledgerEntries, mailOutbox, notifications, payouts, users } from "~/db/schema";
+import { auditLog, doctorPayoutAccounts, doctors, ledgerEntries, mailOutbox, notifications, payouts, profiles, users } from "~/db/schema";
+import { formatMoment } from "~/domain/dates";
 import { CONSULTATION_FEE_SANTIM, splitRelease } from "~/domain/money";
-import { PAYOUTS_PER_RUN } from "~/domain/payouts";
+import { PAYOUT_ACCOUNT_HOLD_MS, PAYOUTS_PER_RUN } from "~/domain/payouts";
+import { setPassword } from "~/server/auth/accounts.server";
 import { confirmConsultationComplete } from "~/server/money/escrow.server";
 import { balanceOf } from "~/server/money/ledger.server";
 import { movePayoutsOn, runPayouts } from "~/server/money/payouts.server";
 import { setSandboxSwitch } from "~/server/payments/sandbox-switches.server";
 
+import { GOOD_PASSWORD } from "./auth-helpers";
 import { Visitor } from "./browser-like";
 import { createUser, db, sessionCookieFor } from "./fixtures";
 import { config, duringTransferHours, endedAgo, paidConsultation, signedWebhook } from "./money-fixtures";
@@ -36,8 +39,7 @@ async function doctorWithEarnings() {
   return { doctorId, consultationId };
 }
 
-async function withPayoutAccount(doctorId: string) {
-  const now = new Date();
+async function withPayoutAccount(doctorId: string, now = new Date()) {
   await db.insert(doctorPayoutAccounts).values({
     doctorId,
     bankCode: CBE,
@@ -101,6 +103,72 @@ describe("payout details on the doctor's profile", () => {
     expect(await db.select().from(notifications).where(eq(notifications.userId, doctorId))).toEqual([
       expect.objectContaining({ kind: "payout_account_changed" }),
     ]);
+  });
+
+  it("need the doctor's password again to be changed, are emailed, and hold payouts to the new account for 48 hours", async () => {
+    const { doctorId } = await doctorWithEarnings();
+    await setPassword(db, doctorId, GOOD_PASSWORD, new Date());
+    // Set a week ago: the first setting holds nothing.
+    await withPayoutAccount(doctorId, new Date(Date.now() - 7 * 24 * 60 * 60_000));
+    const doctor = new Visitor(await sessionCookieFor(doctorId));
+    const page = await (await doctor.get("/doctor/profile/payout")).text();
+    expect(page).toContain('type="password"');
+    expect(page).toContain('autoComplete="current-password"');
+
+    const change = { intent: "payout-account", bankCode: CBE, accountName: "Someone Else", accountNumber: "2000123456789" };
+    const noPassword = await doctor.post("/doctor/profile/payout", change);
+    expect(noPassword.status).toBe(400);
+    expect(await noPassword.text()).toContain("Enter your Qoda password to change where your money goes.");
+    const wrong = await doctor.post("/doctor/profile/payout", { ...change, password: "not-my-password" });
+    expect(wrong.status).toBe(400);
+    const wrongHtml = await wrong.text();
+    expect(wrongHtml).toContain("That password is not right.");
+    expect(wrongHtml).not.toContain("not-my-password");
+    expect(wrongHtml).toContain("Someone Else");
+    expect(await db.query.doctorPayoutAccounts.findFirst({ where: eq(doctorPayoutAccounts.doctorId, doctorId) })).toMatchObject({
+      accountNumber: "1000123456789",
+    });
+
+    expect((await doctor.post("/doctor/profile/payout", { ...change, password: GOOD_PASSWORD })).status).toBe(302);
+    const account = (await db.query.doctorPayoutAccounts.findFirst({ where: eq(doctorPayoutAccounts.doctorId, doctorId) }))!;
+    expect(account).toMatchObject({ accountNumber: "2000123456789", accountName: "Someone Else" });
+    const email = (await db.query.users.findFirst({ where: eq(users.id, doctorId) }))!.email;
+    expect((await db.select().from(mailOutbox).where(eq(mailOutbox.toEmail, email))).map((mail) => mail.subject)).toContain(
+      "Your payout details were changed",
+    );
+
+    // Held: no run sends the balance to the new account before 48 hours have passed.
+    const startsAt = new Date(account.updatedAt.getTime() + PAYOUT_ACCOUNT_HOLD_MS);
+    expect((await runPayouts(env, config(), new Date(startsAt.getTime() - 60_000), { adminId: await createUser("admin") })).sent).toBe(0);
+    expect(await payoutsOf(doctorId)).toHaveLength(0);
+    const held = `Payouts to your new account start on ${formatMoment(startsAt, "en")}.`;
+    expect(await (await doctor.get("/doctor/profile/payout")).text()).toContain(held);
+    expect(await (await doctor.get("/doctor/earnings")).text()).toContain(held);
+    const admin = new Visitor(await sessionCookieFor(await createUser("admin")));
+    expect(await (await admin.get("/admin/finance")).text()).toContain(formatMoment(startsAt, "en"));
+    await doctor.get("/?lng=am");
+    expect(await (await doctor.get("/doctor/earnings")).text()).toContain(formatMoment(startsAt, "am"));
+
+    await runPayouts(env, config(), new Date(startsAt.getTime() + 60_000), "schedule");
+    expect(await payoutsOf(doctorId)).toEqual([expect.objectContaining({ accountNumber: "2000123456789", amountSantim: DOCTOR_SHARE })]);
+  });
+
+  it("cannot be changed by a doctor without a password (Google only), who is told how", async () => {
+    const doctorId = await createUser("doctor");
+    await withPayoutAccount(doctorId);
+    const doctor = new Visitor(await sessionCookieFor(doctorId));
+    const refused = await doctor.post("/doctor/profile/payout", {
+      intent: "payout-account",
+      bankCode: CBE,
+      accountName: "Someone Else",
+      accountNumber: "2000123456789",
+      password: "anything",
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("Your account has no Qoda password");
+    expect(await db.query.doctorPayoutAccounts.findFirst({ where: eq(doctorPayoutAccounts.doctorId, doctorId) })).toMatchObject({
+      accountNumber: "1000123456789",
+    });
   });
 
   it("cannot be changed by a patient or for another doctor", async () => {
@@ -184,6 +252,37 @@ describe("a payout run", () => {
     expect(await payoutsOf(small)).toHaveLength(0);
   });
 
+  it("pays a deactivated doctor what was released to them once their details are valid, and shows admins who is owed but unpaid", async () => {
+    const { doctorId } = await doctorWithEarnings();
+    const name = `Stranded${doctorId.slice(0, 6)}`;
+    await db.update(profiles).set({ firstName: name, lastName: "Doctor" }).where(eq(profiles.userId, doctorId));
+    await db.update(doctors).set({ status: "inactive" }).where(eq(doctors.userId, doctorId));
+    const admin = new Visitor(await sessionCookieFor(await createUser("admin")));
+    const owedRow = async () => {
+      const html = await (await admin.get("/admin/finance")).text();
+      return html.match(new RegExp(`<li[^>]*data-testid="owed-unpaid"[^>]*>(?:(?!</li>).)*${name}(?:(?!</li>).)*</li>`, "s"))?.[0] ?? null;
+    };
+    // Deactivated, and no payout details: admins see the doctor, the amount and both reasons.
+    const row = await owedRow();
+    expect(row).toContain("120.00 ETB");
+    expect(row).toContain("Deactivated");
+    expect(row).toContain("No payout details");
+
+    await withPayoutAccount(doctorId);
+    expect(await owedRow()).toContain("Deactivated");
+    await runPayouts(env, config(), new Date(), "schedule");
+    const [payout] = await payoutsOf(doctorId);
+    expect(payout).toMatchObject({ amountSantim: DOCTOR_SHARE, accountNumber: "1000123456789" });
+    await payoutWebhook(payout!.reference, "success");
+    expect((await payoutsOf(doctorId))[0]).toMatchObject({ status: "succeeded" });
+    // They cannot sign in: the email tells them.
+    const email = (await db.query.users.findFirst({ where: eq(users.id, doctorId) }))!.email;
+    expect((await db.select().from(mailOutbox).where(eq(mailOutbox.toEmail, email))).map((mail) => mail.subject)).toContain(
+      "Qoda sent you 120 ETB",
+    );
+    expect(await owedRow()).toBeNull();
+  });
+
   it("gives a failed payout back to the doctor's balance once, and tells them why", async () => {
     const { doctorId } = await doctorWithEarnings();
     await withPayoutAccount(doctorId);
@@ -263,6 +362,17 @@ describe("the doctor's earnings page", () => {
     const amharicLines = (await (await doctor.get("/doctor/earnings.csv")).text()).trim().split("\r\n");
     expect(amharicLines[0]).toContain('"ቀን"');
     expect(amharicLines[1]).toMatch(new RegExp(`^"(${ETHIOPIAN_MONTHS.join("|")}) \\d{1,2} ቀን \\d{4} ዓ\\.ም\\. \\d{2}:\\d{2}",`));
+  });
+
+  it("writes a payout in the CSV as a negative number, not as text a spreadsheet cannot add up", async () => {
+    const { doctorId } = await doctorWithEarnings();
+    await withPayoutAccount(doctorId);
+    expect((await runPayouts(env, config(), new Date(), "schedule")).sent).toBe(1);
+    const doctor = new Visitor(await sessionCookieFor(doctorId));
+    const [, released, sent] = (await (await doctor.get("/doctor/earnings.csv")).text()).trim().split("\r\n");
+    expect(released).toContain('"120.00","120.00"');
+    expect(sent).toContain('"Payout sent"');
+    expect(sent).toMatch(/,"-120\.00","0\.00"$/);
   });
 
   it("is the doctor's own: a patient is turned away", async () => {

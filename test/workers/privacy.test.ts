@@ -19,18 +19,23 @@ import {
   passwordCredentials,
   patientFeedback,
   profiles,
+  refunds,
   users,
 } from "~/db/schema";
 import { formatLongDay } from "~/domain/dates";
+import { confirmPayment } from "~/server/consultations/confirm-payment.server";
 import { purgeDueRecords } from "~/server/consultations/retention.server";
 import { runHousekeeping } from "~/server/jobs.server";
+import { openDispute, resolveDispute } from "~/server/money/disputes.server";
 import { releaseDueEscrows } from "~/server/money/escrow.server";
+import { moveRefundsOn, retryRefund, settleRefundsOf } from "~/server/money/refunds.server";
+import { setSandboxSwitch } from "~/server/payments/sandbox-switches.server";
 import { chatRecord, postChatMessage } from "~/server/rooms.server";
 
 import { emailsTo, GOOD_PASSWORD, registeredPatient } from "./auth-helpers";
 import { Visitor } from "./browser-like";
-import { createConsultation, createUser, db, sessionCookieFor } from "./fixtures";
-import { endedAgo, paidConsultation } from "./money-fixtures";
+import { createConsultation, createUser, db, ORIGIN, sessionCookieFor } from "./fixtures";
+import { config, endedAgo, paidAtProvider, paidConsultation } from "./money-fixtures";
 import { PNG_BYTES } from "./photos";
 
 const HOUR_MS = 60 * 60_000;
@@ -174,6 +179,66 @@ describe("closing the account", () => {
     expect(await answer.text()).toContain("The payment for one of your consultations is not settled yet");
     expect((await userOf(paid.patientId)).closedAt).toBeNull();
     expect(await auditCount("account.closed", paid.patientId)).toBe(0);
+  });
+
+  it("is allowed once a late payment has been refunded, though that payment once awaited an admin", async () => {
+    const late = await paidAtProvider({ windowLeftMs: -60_000 });
+    expect((await confirmPayment(env, config(), ORIGIN, late.txRef, new Date())).kind).toBe("late");
+    await settleRefundsOf(env, config(), { txRef: late.txRef, reference: null, amountSantim: null }, new Date());
+    expect(await db.select({ status: refunds.status }).from(refunds).where(eq(refunds.consultationId, late.consultationId))).toEqual([
+      { status: "succeeded" },
+    ]);
+    // The request went back to the queue; the patient withdrew it.
+    await db.update(consultations).set({ status: "cancelled", doctorId: null }).where(eq(consultations.id, late.consultationId));
+    const patient = new Visitor(await sessionCookieFor(late.patientId));
+    const answer = await patient.post("/patient/profile", { intent: "close-account", confirm: "CLOSE" });
+    expect(answer.status).toBe(302);
+    expect((await userOf(late.patientId)).closedAt).not.toBeNull();
+  });
+
+  it("is refused while a refund the provider failed is owed to the patient, until an admin's new refund settles it", async () => {
+    const paid = await paidConsultation();
+    await endedAgo(paid.consultationId, HOUR_MS);
+    expect(
+      await openDispute(
+        { db, config: config() },
+        paid.patientId,
+        paid.consultationId,
+        { reason: "other", words: "No answer." },
+        new Date(),
+      ),
+    ).toEqual({ ok: true });
+    const dispute = (await db.query.disputes.findFirst({ where: (table, { eq }) => eq(table.consultationId, paid.consultationId) }))!;
+    const adminId = await createUser("admin");
+    await setSandboxSwitch(env, "refunds", "fail");
+    const decision = { resolution: "refund_full" as const, refundPartSantim: null, note: "All of it." };
+    expect(await resolveDispute(env, { db, config: config() }, adminId, dispute.id, decision, new Date())).toEqual({ ok: true });
+    // The provider refuses every try: after the last, the refund fails and its money is back in escrow.
+    for (let hours = 1; hours <= 8; hours += 1) await moveRefundsOn(env, config(), new Date(Date.now() + hours * 3 * HOUR_MS));
+    const [failed] = await db.select().from(refunds).where(eq(refunds.consultationId, paid.consultationId));
+    expect(failed).toMatchObject({ status: "failed" });
+    await setSandboxSwitch(env, "refunds", "succeed");
+
+    const patient = new Visitor(await sessionCookieFor(paid.patientId));
+    const refused = await patient.post("/patient/profile", { intent: "close-account", confirm: "CLOSE" });
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain("The payment for one of your consultations is not settled yet");
+    expect((await userOf(paid.patientId)).closedAt).toBeNull();
+
+    expect(await retryRefund(env, config(), adminId, failed!.id, new Date())).toBe("retried");
+    const [, retried] = await db.select().from(refunds).where(eq(refunds.consultationId, paid.consultationId)).orderBy(refunds.createdAt);
+    await settleRefundsOf(
+      env,
+      config(),
+      {
+        txRef: (await db.query.payments.findFirst({ where: (table, { eq }) => eq(table.id, retried!.paymentId) }))!.txRef,
+        reference: null,
+        amountSantim: null,
+      },
+      new Date(),
+    );
+    expect((await db.query.refunds.findFirst({ where: eq(refunds.id, retried!.id) }))!.status).toBe("succeeded");
+    expect((await patient.post("/patient/profile", { intent: "close-account", confirm: "CLOSE" })).status).toBe(302);
   });
 
   it("erases the person at once, ends every session, dates the records' purge, emails, audits, and closes once", async () => {

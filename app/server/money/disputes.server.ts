@@ -7,11 +7,11 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { aliasedTable, and, asc, desc, eq, sql } from "drizzle-orm";
 
-import { consultations, disputes, escrows, profiles, users } from "~/db/schema";
+import { consultations, disputes, escrows, ledgerLines, profiles, users } from "~/db/schema";
 import { type DisputeResolution, resolutionAmounts } from "~/domain/disputes";
 import { DISPUTE_WINDOW_MS } from "~/domain/escrow";
 import { escrowReleased } from "~/domain/ledger";
-import { birrText } from "~/domain/money";
+import { birrText, santimFromSum } from "~/domain/money";
 import { consultationLink } from "~/domain/notifications";
 import { auditIfChanged } from "~/server/audit.server";
 import type { Database } from "~/server/db/client.server";
@@ -186,6 +186,13 @@ export async function answerDispute(
 export type ResolveRefusal = "not_found" | "already_resolved";
 
 /**
+ * What a consultation's escrow holds for its payment, in santim: the ledger's escrow balance for it (kept
+ * as a credit), never more than that payment (a late payment's money waiting there for its own refund is
+ * not this payment's to give).
+ */
+const heldInEscrow = sql<number>`min(${escrows.amountSantim}, coalesce((SELECT -sum(${ledgerLines.amountSantim}) FROM ${ledgerLines} WHERE ${ledgerLines.account} = 'escrow' AND ${ledgerLines.subject} = ${escrows.consultationId}), 0))`;
+
+/**
  * An admin decides an open dispute. In one batch, only for the admin whose decision took: the dispute
  * resolved with the note, the escrow released (all or the rest) and/or a refund recorded (its amount
  * out of escrow), audited, both sides told. The refund is then asked of the provider.
@@ -198,14 +205,21 @@ export async function resolveDispute(
   decision: { resolution: DisputeResolution; refundPartSantim: number | null; note: string },
   now: Date,
   request?: AppLoadContext,
-): Promise<{ ok: true } | { ok: false; reason: ResolveRefusal }> {
+): Promise<{ ok: true } | { ok: false; reason: ResolveRefusal } | { ok: false; reason: "part_not_held"; heldSantim: number }> {
   const dispute = await db.query.disputes.findFirst({ where: eq(disputes.id, disputeId) });
   if (!dispute) return { ok: false, reason: "not_found" };
   if (dispute.status !== "open") return { ok: false, reason: "already_resolved" };
-  const escrow = await db.query.escrows.findFirst({ where: eq(escrows.consultationId, dispute.consultationId) });
+  const [held] = await db
+    .select({ escrow: escrows, heldSantim: heldInEscrow })
+    .from(escrows)
+    .where(eq(escrows.consultationId, dispute.consultationId));
   const consultation = await findConsultationById(db, dispute.consultationId);
-  if (!escrow || !consultation) return { ok: false, reason: "not_found" };
-  const { refundSantim, releaseSantim } = resolutionAmounts(decision.resolution, escrow.amountSantim, decision.refundPartSantim);
+  if (!held || !consultation) return { ok: false, reason: "not_found" };
+  const { escrow } = held;
+  const heldSantim = santimFromSum(held.heldSantim);
+  const amounts = resolutionAmounts(decision.resolution, heldSantim, decision.refundPartSantim);
+  if (!amounts) return { ok: false, reason: "part_not_held", heldSantim };
+  const { refundSantim, releaseSantim } = amounts;
 
   const changeId = crypto.randomUUID();
   const decidedByThisCall = and(eq(disputes.id, disputeId), eq(disputes.lastChangeId, changeId));
@@ -302,6 +316,7 @@ export async function disputesForAdmins(db: Database) {
         dispute: disputes,
         title: consultations.title,
         amountSantim: escrows.amountSantim,
+        heldSantim: heldInEscrow,
         patientFirstName: patient.firstName,
         patientLastName: patient.lastName,
         patientClosedAt: users.closedAt,

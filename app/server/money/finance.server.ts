@@ -2,12 +2,26 @@
 // and their sum (zero, or something is wrong), the money in flight (refunds and payouts not settled,
 // and those that failed), and the whole journal for a spreadsheet. Everything is summed from the
 // ledger's lines; nothing here writes.
-import { and, asc, desc, eq, gt, inArray, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, ne, or, sql } from "drizzle-orm";
 
-import { consultations, disputes, escrows, ledgerEntries, ledgerLines, payouts, profiles, refunds } from "~/db/schema";
+import {
+  consultations,
+  disputes,
+  doctorPayoutAccounts,
+  doctors,
+  escrows,
+  ledgerEntries,
+  ledgerLines,
+  payouts,
+  profiles,
+  refunds,
+} from "~/db/schema";
 import { LEDGER_ACCOUNTS, type LedgerAccount } from "~/domain/ledger";
 import { santimFromSum } from "~/domain/money";
+import { PAYOUT_ACCOUNT_HOLD_MS } from "~/domain/payouts";
 import type { Database } from "~/server/db/client.server";
+
+import { payoutAccountHeld } from "./payouts.server";
 
 export interface Books {
   /** Each account's balance in santim (debit positive, credit negative), every account listed. */
@@ -117,6 +131,58 @@ export async function payoutsInFlight(db: Database, now: Date, limit = 100) {
     )
     .orderBy(asc(payouts.createdAt))
     .limit(limit);
+}
+
+/**
+ * Doctors owed money (released to them, not sent) that no payout run can send: deactivated (paid once
+ * their payout details are valid, though they cannot sign in to add them) or without payout details;
+ * most owed first.
+ */
+export async function owedButUnpaid(db: Database, limit = 100) {
+  const owed = sql<number>`-sum(${ledgerLines.amountSantim})`;
+  const rows = await db
+    .select({
+      doctorId: doctors.userId,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+      deactivated: sql<number>`${doctors.status} <> 'active'`,
+      hasPayoutDetails: sql<number>`${doctorPayoutAccounts.doctorId} IS NOT NULL`,
+      owedSantim: owed,
+    })
+    .from(ledgerLines)
+    .innerJoin(doctors, eq(doctors.userId, ledgerLines.subject))
+    .leftJoin(profiles, eq(profiles.userId, doctors.userId))
+    .leftJoin(doctorPayoutAccounts, eq(doctorPayoutAccounts.doctorId, doctors.userId))
+    .where(and(eq(ledgerLines.account, "doctor_payable"), or(ne(doctors.status, "active"), isNull(doctorPayoutAccounts.doctorId))))
+    .groupBy(doctors.userId)
+    .having(sql`${owed} > 0`)
+    .orderBy(desc(owed))
+    .limit(limit);
+  return rows.map((row) => ({
+    ...row,
+    deactivated: Boolean(row.deactivated),
+    hasPayoutDetails: Boolean(row.hasPayoutDetails),
+    owedSantim: santimFromSum(row.owedSantim),
+  }));
+}
+
+/** Payout accounts changed less than 48 hours ago, with the doctor's name and when payouts to them start; soonest first. */
+export async function payoutAccountsOnHold(db: Database, now: Date, limit = 100) {
+  const rows = await db
+    .select({
+      doctorId: doctorPayoutAccounts.doctorId,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+      bankName: doctorPayoutAccounts.bankName,
+      accountNumber: doctorPayoutAccounts.accountNumber,
+      changedAt: doctorPayoutAccounts.updatedAt,
+    })
+    .from(doctorPayoutAccounts)
+    .leftJoin(profiles, eq(profiles.userId, doctorPayoutAccounts.doctorId))
+    .where(payoutAccountHeld(now))
+    .orderBy(asc(doctorPayoutAccounts.updatedAt))
+    .limit(limit);
+  return rows.map((row) => ({ ...row, startsAt: new Date(row.changedAt.getTime() + PAYOUT_ACCOUNT_HOLD_MS) }));
 }
 
 /** The latest payouts that reached doctors, newest first. */

@@ -15,6 +15,7 @@ import {
   MAX_PAYOUT_ASKS,
   MIN_PAYOUT_SANTIM,
   newPayoutReference,
+  PAYOUT_ACCOUNT_HOLD_MS,
   PAYOUTS_PER_RUN,
 } from "~/domain/payouts";
 import type { StuckReason } from "~/domain/refunds";
@@ -41,6 +42,13 @@ type PayoutRow = typeof payouts.$inferSelect;
 const availableSql = (doctorId: string | AnyColumn) =>
   sql<number>`(SELECT -coalesce(sum(${ledgerLines.amountSantim}), 0) FROM ${ledgerLines} WHERE ${ledgerLines.account} = 'doctor_payable' AND ${ledgerLines.subject} = ${doctorId})`;
 
+/**
+ * A payout account held at `now`: changed after it was first set (`updatedAt` later than `createdAt`),
+ * less than 48 hours ago (the domain's `payoutHoldEndsAt`, as SQL). No run pays to it until then.
+ */
+export const payoutAccountHeld = (now: Date) =>
+  sql`(${doctorPayoutAccounts.updatedAt} > ${doctorPayoutAccounts.createdAt} AND ${doctorPayoutAccounts.updatedAt} > ${now.getTime() - PAYOUT_ACCOUNT_HOLD_MS})`;
+
 export interface PayoutRunReport {
   /** Doctors whose balance was sent. */
   sent: number;
@@ -53,7 +61,9 @@ export interface PayoutRunReport {
 }
 
 /**
- * A payout run: active doctors with a payout account and an available balance of at least the minimum
+ * A payout run: doctors with a payout account not held after a change and an available balance of at
+ * least the minimum (deactivated ones too: what was released to them is theirs, and the payout's email
+ * tells them)
  * (weekly by the job: only those not paid in the last week; by an admin: any of them now), at most
  * PAYOUTS_PER_RUN of them; the report says when more are due.
  * Safe to run twice at once: the second finds each payout in flight, or the balance gone.
@@ -71,8 +81,8 @@ export async function runPayouts(env: Env, config: AppConfig, now: Date, by: { a
     .innerJoin(doctors, eq(doctors.userId, doctorPayoutAccounts.doctorId))
     .where(
       and(
-        eq(doctors.status, "active"),
         sql`${availableSql(doctorPayoutAccounts.doctorId)} >= ${MIN_PAYOUT_SANTIM}`,
+        sql`NOT ${payoutAccountHeld(now)}`,
         by === "schedule" ? sql`NOT ${recentlyPaid}` : undefined,
       ),
     )

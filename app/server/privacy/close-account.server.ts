@@ -49,16 +49,22 @@ const openConsultationOf = (patientId: string) =>
   )}))`;
 
 /**
- * Money of the patient's not yet settled: a fee held in escrow, disputed or waiting for an admin, a
- * refund still on its way, or a payment an admin must still look at.
+ * Money of the patient's not yet settled, exactly: a fee held in escrow, disputed or waiting for an
+ * admin; a refund still on its way, or one the provider failed that no later refund of that payment
+ * (an admin's retry, or one made outside it) has replaced; or a payment an admin must still look at,
+ * unless its money has gone back (a late payment refunded is settled, though it once awaited an admin).
  */
 const unsettledMoneyOf = (patientId: string) => sql`(
   EXISTS (SELECT 1 FROM escrows e JOIN consultations c ON c.id = e.consultation_id
           WHERE c.patient_id = ${patientId} AND e.status IN ('held', 'disputed', 'in_review'))
   OR EXISTS (SELECT 1 FROM disputes d WHERE d.patient_id = ${patientId} AND d.status = 'open')
-  OR EXISTS (SELECT 1 FROM refunds r JOIN consultations c ON c.id = r.consultation_id
-             WHERE c.patient_id = ${patientId} AND r.status = 'pending')
-  OR EXISTS (SELECT 1 FROM payments p WHERE p.patient_id = ${patientId} AND p.needs_admin_review = 1 AND p.refunded_at IS NULL))`;
+  OR EXISTS (SELECT 1 FROM refunds r JOIN payments p ON p.id = r.payment_id
+             WHERE p.patient_id = ${patientId}
+               AND (r.status = 'pending'
+                    OR (r.status = 'failed' AND p.refunded_at IS NULL
+                        AND NOT EXISTS (SELECT 1 FROM refunds later WHERE later.payment_id = r.payment_id AND later.created_at > r.created_at))))
+  OR EXISTS (SELECT 1 FROM payments p WHERE p.patient_id = ${patientId} AND p.needs_admin_review = 1 AND p.refunded_at IS NULL
+             AND NOT EXISTS (SELECT 1 FROM refunds r WHERE r.payment_id = p.id AND r.status = 'succeeded')))`;
 
 /** Why the patient may not close their account now (null: they may). */
 export async function closingRefusal(db: Database, patientId: string) {
