@@ -1,15 +1,18 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { type ActionFunctionArgs, data as answer, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 
 import { useAdminDates, When } from "~/components/admin/when";
+import { MoneyDecisionForms } from "~/components/admin/money-decision-forms";
 import { SubmitButton } from "~/components/form-basics";
 import { formatConsultationId } from "~/domain/constants";
 import { isUuid } from "~/domain/ids";
 import { LEDGER_ACCOUNTS } from "~/domain/ledger";
 import { birrDecimal, birrText } from "~/domain/money";
+import { MONEY_DECISION_INTENT, MoneyDecisionSchema } from "~/domain/money-decisions";
 import { readPayoutReason } from "~/domain/payouts";
+import { parseForm } from "~/forms";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireAdmin } from "~/server/auth/guards.server";
 import { readFormData } from "~/server/form-body.server";
@@ -22,8 +25,9 @@ import {
   refundsInFlight,
   waitingOnAdmins,
 } from "~/server/money/finance.server";
-import { runPayouts } from "~/server/money/payouts.server";
-import { retryRefund } from "~/server/money/refunds.server";
+import { decidePayout, runPayouts } from "~/server/money/payouts.server";
+import { reconciliationSummary } from "~/server/money/reconciliation.server";
+import { decideRefund, retryRefund } from "~/server/money/refunds.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 const RUN_PAYOUTS_INTENT = "run-payouts";
@@ -44,7 +48,7 @@ export async function loader(args: LoaderFunctionArgs) {
       : reason.words;
   };
   const now = new Date();
-  const [ledger, waiting, refunds, payouts, paid, unpaid, onHold] = await Promise.all([
+  const [ledger, waiting, refunds, payouts, paid, unpaid, onHold, reconciliation] = await Promise.all([
     books(context.db),
     waitingOnAdmins(context.db),
     refundsInFlight(context.db, now),
@@ -52,6 +56,7 @@ export async function loader(args: LoaderFunctionArgs) {
     recentPayouts(context.db),
     owedButUnpaid(context.db),
     payoutAccountsOnHold(context.db, now),
+    reconciliationSummary(context.db),
   ]);
   const name = (first: string | null, last: string | null) => `${first ?? ""} ${last ?? ""}`.trim();
   return {
@@ -59,6 +64,12 @@ export async function loader(args: LoaderFunctionArgs) {
     balances: LEDGER_ACCOUNTS.map((account) => ({ account, balance: birrDecimal(ledger.balances[account]) })),
     total: birrDecimal(ledger.totalSantim),
     balanced: ledger.totalSantim === 0 && ledger.unbalancedEntries === 0,
+    // Balanced books prove only that they agree with themselves: what Chapa says is the other half.
+    reconciliation: {
+      openDifferences: reconciliation.openDifferences,
+      lastRunAt: reconciliation.lastRun?.createdAt.toISOString() ?? null,
+      lastRunFailed: reconciliation.lastRun?.error != null,
+    },
     figures: {
       escrow: birrDecimal(-ledger.balances.escrow),
       owed: birrDecimal(-ledger.balances.doctor_payable),
@@ -82,6 +93,7 @@ export async function loader(args: LoaderFunctionArgs) {
       status: refund.status,
       attempts: refund.attempts,
       lastError: refund.lastError,
+      reviewReason: refund.reviewReason,
       createdAt: refund.createdAt.toISOString(),
       canRetry: refund.status === "failed" && Number(refund.superseded) === 0,
     })),
@@ -93,6 +105,7 @@ export async function loader(args: LoaderFunctionArgs) {
       bankName: payout.bankName,
       status: payout.status,
       failureReason: payout.failureReason ? payoutReasonText(payout.failureReason) : null,
+      reviewReason: payout.reviewReason,
       createdAt: payout.createdAt.toISOString(),
     })),
     owedUnpaid: unpaid.map((doctor) => ({
@@ -142,6 +155,7 @@ export async function action(args: ActionFunctionArgs) {
       context.config,
     );
   }
+  if (intent === MONEY_DECISION_INTENT) return decideMoney(admin.userId, env, context, request, form, now);
   const refundId = form.get("refundId");
   if (intent === RETRY_REFUND_INTENT && isUuid(refundId)) {
     const outcome = await retryRefund(env, context.config, admin.userId, refundId, now);
@@ -159,6 +173,34 @@ export async function action(args: ActionFunctionArgs) {
   return redirectWithToast(FINANCE, { kind: "error", title: "admin.finance.errors.invalid" }, context.config);
 }
 
+/** An admin's decision on a refund or payout the provider has not settled (MoneyDecisionForms). */
+async function decideMoney(adminId: string, env: Env, context: ActionFunctionArgs["context"], request: Request, form: FormData, now: Date) {
+  const submission = parseForm(form, MoneyDecisionSchema);
+  if (submission.status !== "success") {
+    const id = String(form.get("id") ?? "");
+    if (!submission.error?.note)
+      return redirectWithToast(FINANCE, { kind: "error", title: "admin.finance.errors.invalid" }, context.config);
+    const say = (await getTranslator(request)) as unknown as (key: string) => string;
+    return answer({ decided: id, error: say(submission.error.note[0] ?? "forms.errors.invalid") }, { status: 400 });
+  }
+  const { subject, id, decision, note } = submission.value;
+  const asked = decision === "settled_outside" ? { kind: decision, note: note ?? "" } : { kind: decision };
+  const { outcome, providerSays } =
+    subject === "refund"
+      ? await decideRefund(env, context.config, adminId, id, asked, now)
+      : await decidePayout(env, context.config, adminId, id, asked, now);
+  const done = outcome === "asked" || outcome === "settled_outside" || outcome === "failed";
+  return redirectWithToast(
+    FINANCE,
+    done
+      ? { kind: "success", title: `admin.finance.decisions.done.${outcome}` }
+      : outcome === "not_confirmed"
+        ? { kind: "error", title: "admin.finance.decisions.notConfirmed", values: { says: providerSays || "—" } }
+        : { kind: "error", title: "admin.finance.decisions.notPending" },
+    context.config,
+  );
+}
+
 function Part({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
   return (
     <section className="flex flex-col gap-3 rounded-box border border-base-300 p-4">
@@ -171,12 +213,43 @@ function Part({ title, children, action }: { title: string; children: ReactNode;
   );
 }
 
+/** What /admin/finance/reconciliation says, in one line: red while a difference with Chapa is open. */
+function ReconciliationBanner({ state }: { state: { openDifferences: number; lastRunAt: string | null; lastRunFailed: boolean } }) {
+  const { t } = useTranslation();
+  const red = state.openDifferences > 0 || state.lastRunFailed;
+  return (
+    <div
+      role={red ? "alert" : "status"}
+      className={`alert ${red ? "alert-error" : state.lastRunAt ? "alert-success" : "alert-warning"}`}
+      data-testid="reconciliation-check"
+    >
+      <span>
+        {state.openDifferences > 0 ? (
+          t("admin.reconciliation.openCount", { count: state.openDifferences })
+        ) : state.lastRunFailed ? (
+          t("admin.reconciliation.lastFailed")
+        ) : state.lastRunAt ? (
+          <>
+            {t("admin.reconciliation.agree")} <When iso={state.lastRunAt} />
+          </>
+        ) : (
+          t("admin.reconciliation.never")
+        )}{" "}
+        <Link to="/admin/finance/reconciliation" className="link">
+          {t("admin.finance.toReconciliation")}
+        </Link>
+      </span>
+    </div>
+  );
+}
+
 const STATUS_BADGE = { pending: "badge-info", succeeded: "badge-success", failed: "badge-error" } as const;
 
 export default function AdminFinance() {
   const { t } = useTranslation();
   const { dateTime } = useAdminDates();
   const data = useLoaderData<typeof loader>();
+  const decided = useActionData<typeof action>();
   const etb = (amount: string) => t("admin.overview.etb", { amount });
   const figures = [
     ["escrow", data.figures.escrow],
@@ -206,6 +279,7 @@ export default function AdminFinance() {
       >
         {data.balanced ? t("admin.finance.balanced") : t("admin.finance.unbalanced", { total: data.total })}
       </div>
+      <ReconciliationBanner state={data.reconciliation} />
 
       <dl className="grid grid-cols-2 gap-3 md:grid-cols-4" data-testid="finance-figures">
         {figures.map(([key, value]) => (
@@ -266,16 +340,24 @@ export default function AdminFinance() {
                     {t("admin.finance.providerSaid", { count: refund.attempts, error: refund.lastError })}
                   </span>
                 ) : null}
+                {refund.reviewReason ? (
+                  <span className="badge badge-sm badge-warning">{t(`admin.finance.stuck.${refund.reviewReason}`)}</span>
+                ) : null}
                 {refund.canRetry ? (
                   <Form method="post" className="flex flex-wrap gap-2">
                     <input type="hidden" name="refundId" value={refund.id} />
                     <SubmitButton name="intent" value={RETRY_REFUND_INTENT} className="btn btn-sm btn-outline" busyLabel={t("forms.busy")}>
                       {t("admin.finance.retryRefund")}
                     </SubmitButton>
-                    <Link to="/admin/payments" className="btn btn-sm btn-ghost">
-                      {t("admin.finance.refundOutside")}
-                    </Link>
                   </Form>
+                ) : null}
+                {refund.status === "pending" || refund.canRetry ? (
+                  <MoneyDecisionForms
+                    subject="refund"
+                    id={refund.id}
+                    pending={refund.status === "pending"}
+                    error={decided?.decided === refund.id ? decided.error : null}
+                  />
                 ) : null}
               </li>
             ))}
@@ -313,6 +395,17 @@ export default function AdminFinance() {
                   <span className={payout.status === "failed" ? "text-error" : ""}>
                     {t("admin.finance.payoutFailure", { reason: payout.failureReason })}
                   </span>
+                ) : null}
+                {payout.reviewReason ? (
+                  <span className="badge badge-sm badge-warning">{t(`admin.finance.stuck.${payout.reviewReason}`)}</span>
+                ) : null}
+                {payout.status === "pending" ? (
+                  <MoneyDecisionForms
+                    subject="payout"
+                    id={payout.id}
+                    pending
+                    error={decided?.decided === payout.id ? decided.error : null}
+                  />
                 ) : null}
               </li>
             ))}

@@ -16,6 +16,7 @@ import { loadConfig } from "~/server/env.server";
 import { deliverDueMail, type DeliveryReport } from "~/server/mail/mailer.server";
 import { releaseDueEscrows, sendStrandedEscrowsToReview } from "~/server/money/escrow.server";
 import { movePayoutsOn, type PayoutRunReport, runPayouts } from "~/server/money/payouts.server";
+import { reconcileIfDue, type ReconciliationReport } from "~/server/money/reconciliation.server";
 import { moveRefundsOn } from "~/server/money/refunds.server";
 import { reverifyOpenPayments, type ReverifyReport } from "~/server/payments/reverify.server";
 import { releaseStrandedApprovals } from "~/server/registrations/review.server";
@@ -40,6 +41,8 @@ export interface HousekeepingReport {
   /** Payouts in flight asked about; the weekly run for doctors not paid in the last week. */
   payouts: Awaited<ReturnType<typeof movePayoutsOn>>;
   payoutRun: PayoutRunReport;
+  /** Our books against the provider's, once a day; null when the last run is less than a day old. */
+  reconciliation: ReconciliationReport | null;
   /** Open payment attempts asked about again (their webhook may never have come). */
   payments: ReverifyReport;
   /** Patients reminded, on the day their doctor asked, to send new photos. */
@@ -97,6 +100,7 @@ export async function runHousekeeping(env: Env, now: Date): Promise<Housekeeping
     refunds: await moveRefundsOn(env, config, now),
     payouts: await movePayoutsOn(env, config, now),
     payoutRun: await runPayouts(env, config, now, "schedule"),
+    reconciliation: await reconcileIfDue(env, config, now),
     newPhotosReminded: await remindNewPhotos(db, config.siteOrigin, now),
     reservationsReleased: await releaseEndedReservations(env),
     recordsPurged: await purgeDueRecords(env, db, now),

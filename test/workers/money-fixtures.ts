@@ -88,9 +88,9 @@ export async function signedWebhook(payload: Record<string, unknown>) {
   });
 }
 
-/** The latest moment, no later than now, inside the provider's transfer hours: the scheduled payout run sends only then. */
+/** The first moment from now on inside the provider's transfer hours: the scheduled payout run sends only then. */
 export function duringTransferHours(from = new Date()): Date {
   let at = from.getTime();
-  while (!insideTransferHours(new Date(at))) at -= 15 * 60_000;
+  while (!insideTransferHours(new Date(at))) at += 15 * 60_000;
   return new Date(at);
 }

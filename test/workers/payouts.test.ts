@@ -149,7 +149,7 @@ describe("payout details on the doctor's profile", () => {
     await doctor.get("/?lng=am");
     expect(await (await doctor.get("/doctor/earnings")).text()).toContain(formatMoment(startsAt, "am"));
 
-    await runPayouts(env, config(), new Date(startsAt.getTime() + 60_000), "schedule");
+    await runPayouts(env, config(), new Date(startsAt.getTime() + 60_000), { adminId: await createUser("admin") });
     expect(await payoutsOf(doctorId)).toEqual([expect.objectContaining({ accountNumber: "2000123456789", amountSantim: DOCTOR_SHARE })]);
   });
 
@@ -242,7 +242,7 @@ describe("a payout run", () => {
   it("sends nothing below the minimum, nor to a doctor without payout details", async () => {
     const { doctorId } = await doctorWithEarnings();
     // 120 ETB, but no account yet.
-    await runPayouts(env, config(), new Date(), "schedule");
+    await runPayouts(env, config(), duringTransferHours(), "schedule");
     expect(await payoutsOf(doctorId)).toHaveLength(0);
     expect(await available(doctorId)).toBe(DOCTOR_SHARE);
 
@@ -270,7 +270,7 @@ describe("a payout run", () => {
 
     await withPayoutAccount(doctorId);
     expect(await owedRow()).toContain("Deactivated");
-    await runPayouts(env, config(), new Date(), "schedule");
+    await runPayouts(env, config(), duringTransferHours(), "schedule");
     const [payout] = await payoutsOf(doctorId);
     expect(payout).toMatchObject({ amountSantim: DOCTOR_SHARE, accountNumber: "1000123456789" });
     await payoutWebhook(payout!.reference, "success");
@@ -367,7 +367,7 @@ describe("the doctor's earnings page", () => {
   it("writes a payout in the CSV as a negative number, not as text a spreadsheet cannot add up", async () => {
     const { doctorId } = await doctorWithEarnings();
     await withPayoutAccount(doctorId);
-    expect((await runPayouts(env, config(), new Date(), "schedule")).sent).toBe(1);
+    expect((await runPayouts(env, config(), duringTransferHours(), "schedule")).sent).toBe(1);
     const doctor = new Visitor(await sessionCookieFor(doctorId));
     const [, released, sent] = (await (await doctor.get("/doctor/earnings.csv")).text()).trim().split("\r\n");
     expect(released).toContain('"120.00","120.00"');

@@ -14,6 +14,7 @@ const SECTIONS: Array<{ to: string; label: TextKey; end?: boolean }> = [
   { to: "/admin/payments", label: "admin.nav.payments" },
   { to: "/admin/finance", label: "admin.nav.finance", end: true },
   { to: "/admin/finance/disputes", label: "admin.nav.disputes" },
+  { to: "/admin/finance/reconciliation", label: "admin.nav.reconciliation" },
   { to: "/admin/mail", label: "admin.nav.mail" },
   { to: "/admin/audit", label: "admin.nav.audit" },
 ];

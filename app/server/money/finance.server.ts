@@ -72,7 +72,7 @@ export async function waitingOnAdmins(db: Database) {
 /** How far back settled failures are still shown beside what is in flight. */
 const FAILED_SHOWN_MS = 30 * 24 * 60 * 60_000;
 
-/** Refunds not settled (pending at the provider) and those that failed in the last 30 days, oldest first. */
+/** Refunds not settled (pending at the provider), and those that failed with nothing done since (until an admin does), oldest first. */
 export async function refundsInFlight(db: Database, now: Date, limit = 100) {
   return db
     .select({
@@ -86,6 +86,7 @@ export async function refundsInFlight(db: Database, now: Date, limit = 100) {
       accepted: refunds.accepted,
       attempts: refunds.attempts,
       lastError: refunds.lastError,
+      reviewReason: refunds.reviewReason,
       createdAt: refunds.createdAt,
       // A newer refund of the same payment (retried, or made outside) supersedes a failed one.
       superseded: sql<number>`EXISTS (SELECT 1 FROM ${refunds} AS later WHERE later.payment_id = ${refunds.paymentId} AND later.created_at > ${refunds.createdAt})`,
@@ -97,7 +98,13 @@ export async function refundsInFlight(db: Database, now: Date, limit = 100) {
         eq(refunds.channel, "provider"),
         or(
           eq(refunds.status, "pending"),
-          and(eq(refunds.status, "failed"), gt(refunds.updatedAt, new Date(now.getTime() - FAILED_SHOWN_MS))),
+          and(
+            eq(refunds.status, "failed"),
+            or(
+              gt(refunds.updatedAt, new Date(now.getTime() - FAILED_SHOWN_MS)),
+              sql`NOT EXISTS (SELECT 1 FROM ${refunds} AS later WHERE later.payment_id = ${refunds.paymentId} AND later.created_at > ${refunds.createdAt})`,
+            ),
+          ),
         ),
       ),
     )
@@ -119,6 +126,7 @@ export async function payoutsInFlight(db: Database, now: Date, limit = 100) {
       status: payouts.status,
       accepted: payouts.accepted,
       failureReason: payouts.failureReason,
+      reviewReason: payouts.reviewReason,
       createdAt: payouts.createdAt,
     })
     .from(payouts)

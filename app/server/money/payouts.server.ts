@@ -450,3 +450,25 @@ export async function decidePayout(
   );
   return { outcome: "failed" };
 }
+
+/**
+ * The provider's fee on a transfer that went out, found after it settled (by reconciliation): recorded on
+ * the payout and booked once, in one batch.
+ */
+export async function bookTransferFee(db: Database, payout: PayoutRow, feeSantim: number, now: Date) {
+  if (!Number.isSafeInteger(feeSantim) || feeSantim <= 0) return;
+  const changeId = crypto.randomUUID();
+  const bookedByThisCall = sql`EXISTS (SELECT 1 FROM ${payouts} WHERE ${payouts.id} = ${payout.id} AND ${payouts.lastChangeId} = ${changeId})`;
+  await db.batch([
+    db
+      .update(payouts)
+      .set({ feeSantim, lastChangeId: changeId, updatedAt: now })
+      .where(and(eq(payouts.id, payout.id), eq(payouts.status, "succeeded"), isNull(payouts.feeSantim))),
+    ...ledgerEntryStatements(
+      db,
+      transferFeeCharged({ reference: payout.reference, doctorId: payout.doctorId, feeSantim }),
+      now,
+      bookedByThisCall,
+    ),
+  ]);
+}

@@ -1,0 +1,282 @@
+// Reconciliation with the payment provider (docs/decisions/0045): our books compared with the provider's
+// own, not only with themselves. A run reads the provider's transactions and transfers of the period and
+// its balance, and matches them one to one with our payments and payouts by reference and amount: a
+// movement only one side knows, another amount or outcome, the provider's transfer fees not yet booked
+// (booked now), a payment it reads refunded or reversed that we did not refund (taken back: frozen, see
+// chargebacks.server.ts), and what we believe it holds against what it says it holds. Every difference
+// is recorded with what each side says, open until an admin resolves it. Refunds have no list at Chapa:
+// a payment we refunded in full must read refunded there, and one it reads refunded must be refunded here.
+import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
+
+import { payments, payouts, reconciliationDifferences, reconciliationRuns, refunds } from "~/db/schema";
+import { birrText } from "~/domain/money";
+import { RECONCILIATION_PERIOD_DAYS } from "~/domain/reconciliation";
+import { createDatabase, type Database } from "~/server/db/client.server";
+import type { AppConfig } from "~/server/env.server";
+import type { ListedTransaction, ListedTransfer } from "~/server/payments/payment-provider.server";
+import { paymentProvider } from "~/server/payments/provider.server";
+
+import { takeBackOf } from "./chargebacks.server";
+import { balanceOf } from "./ledger.server";
+import { bookTransferFee } from "./payouts.server";
+import { type Difference, differenceStatement } from "./reconciliation-differences.server";
+
+const DAY_MS = 24 * 60 * 60_000;
+/** The job reconciles once a day. */
+const RUN_EVERY_MS = DAY_MS;
+/** Differences written per batch (each is one statement). */
+const DIFFERENCES_PER_BATCH = 50;
+
+export interface ReconciliationReport {
+  runId: string;
+  differences: number;
+  /** The provider could not be asked: nothing was compared. */
+  error: string | null;
+}
+
+const ETB = (santim: number) => `${birrText(santim)} ETB`;
+
+/** One run over the period ending `now`; `by` an admin's click, or the daily job. */
+export async function reconcileWithProvider(
+  env: Env,
+  config: AppConfig,
+  now: Date,
+  by: { adminId: string } | "schedule",
+): Promise<ReconciliationReport> {
+  const db = createDatabase(env.DB);
+  const runId = crypto.randomUUID();
+  const periodStart = new Date(now.getTime() - RECONCILIATION_PERIOD_DAYS * DAY_MS);
+  await db.insert(reconciliationRuns).values({
+    id: runId,
+    periodStart,
+    periodEnd: now,
+    requestedBy: by === "schedule" ? null : by.adminId,
+    createdAt: now,
+  });
+  const provider = paymentProvider(config, env, config.siteOrigin);
+  const [theirTransactions, theirTransfers, theirBalance] = await Promise.all([
+    provider.transactions(periodStart),
+    provider.transfers(periodStart),
+    provider.balance(),
+  ]);
+  if (!theirTransactions || !theirTransfers || !theirBalance) {
+    const error = "The payment service could not be asked for its transactions, transfers or balance";
+    await db.update(reconciliationRuns).set({ error, finishedAt: new Date() }).where(eq(reconciliationRuns.id, runId));
+    return { runId, differences: 0, error };
+  }
+  const found = [
+    ...(await comparePayments(env, config, db, theirTransactions, periodStart, provider.name, now)),
+    ...(await compareTransfers(db, theirTransfers, periodStart, now)),
+  ];
+  const oursSantim = await balanceOf(db, "provider_clearing");
+  if (oursSantim !== theirBalance.ledgerSantim) {
+    const inTransit = -(await balanceOf(db, "payouts_in_transit")) - (await balanceOf(db, "refunds_in_transit"));
+    found.push({
+      kind: "balance_differs",
+      subject: "balance",
+      reference: "balance",
+      ours: `Our books: ${ETB(oursSantim)} held at the payment service (${ETB(inTransit)} of it on its way out)`,
+      theirs: `The payment service: ${ETB(theirBalance.ledgerSantim)} (${ETB(theirBalance.availableSantim)} available)`,
+      oursSantim,
+      theirsSantim: theirBalance.ledgerSantim,
+    });
+  }
+  for (let start = 0; start < found.length; start += DIFFERENCES_PER_BATCH) {
+    const statements = found
+      .slice(start, start + DIFFERENCES_PER_BATCH)
+      .map((difference) => differenceStatement(db, difference, runId, now));
+    await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
+  }
+  await db
+    .update(reconciliationRuns)
+    .set({
+      transactionsCompared: theirTransactions.length,
+      transfersCompared: theirTransfers.length,
+      refundsCompared: theirTransactions.filter((one) => one.status === "refunded" || one.status === "reversed").length,
+      providerBalanceSantim: theirBalance.ledgerSantim,
+      booksBalanceSantim: oursSantim,
+      differencesFound: found.length,
+      finishedAt: new Date(),
+    })
+    .where(eq(reconciliationRuns.id, runId));
+  return { runId, differences: found.length, error: null };
+}
+
+/** Our payments of the period against the provider's transactions. */
+async function comparePayments(
+  env: Env,
+  config: AppConfig,
+  db: Database,
+  theirs: ListedTransaction[],
+  periodStart: Date,
+  providerName: string,
+  now: Date,
+): Promise<Difference[]> {
+  const ours = await db
+    .select()
+    .from(payments)
+    .where(and(gte(payments.createdAt, periodStart), eq(payments.provider, providerName as "chapa" | "sandbox")));
+  const theirRefs = new Set(theirs.flatMap((one) => [one.txRef, one.providerReference]));
+  const refunded = await refundedByPayment(
+    db,
+    ours.map((payment) => payment.id),
+  );
+  const differences: Difference[] = [];
+  for (const their of theirs) {
+    if (their.status !== "success" && their.status !== "refunded" && their.status !== "reversed") continue;
+    const our = ours.find(
+      (payment) => payment.txRef === their.txRef || (payment.providerReference && payment.providerReference === their.providerReference),
+    );
+    const reference = our?.txRef ?? their.txRef ?? their.providerReference;
+    const theirWords = `The payment service reads it ${their.providerStatus}: ${ETB(their.amountSantim)}`;
+    const base = {
+      subject: "payment" as const,
+      reference,
+      consultationId: our?.consultationId ?? null,
+      theirs: theirWords,
+      theirsSantim: their.amountSantim,
+    };
+    if (!our) {
+      differences.push({ ...base, kind: "missing_in_books", ours: "No payment of ours has this reference", oursSantim: null });
+      continue;
+    }
+    const paid = our.status === "paid" || our.status === "paid_after_expiry";
+    if (!paid) {
+      differences.push({ ...base, kind: "status_differs", ours: `Our payment reads ${our.status}`, oursSantim: our.amountSantim });
+      continue;
+    }
+    if (their.amountSantim !== our.amountSantim) {
+      differences.push({ ...base, kind: "amount_differs", ours: `Our payment: ${ETB(our.amountSantim)}`, oursSantim: our.amountSantim });
+      continue;
+    }
+    const refundedSantim = refunded.get(our.id) ?? 0;
+    if (their.status === "success" && refundedSantim === our.amountSantim)
+      differences.push({
+        ...base,
+        kind: "status_differs",
+        ours: `We refunded all of it (${ETB(refundedSantim)})`,
+        oursSantim: our.amountSantim,
+      });
+    // Given back at the provider and not by us: taken back, frozen and put before an admin by its own writer.
+    if (their.status !== "success" && refundedSantim < our.amountSantim) await takeBackOf(env, config, our.txRef, now);
+  }
+  for (const our of ours)
+    if (
+      (our.status === "paid" || our.status === "paid_after_expiry") &&
+      !theirRefs.has(our.txRef) &&
+      !theirRefs.has(our.providerReference ?? "")
+    )
+      differences.push({
+        kind: "missing_at_provider",
+        subject: "payment",
+        reference: our.txRef,
+        consultationId: our.consultationId,
+        ours: `Our payment reads ${our.status}: ${ETB(our.amountSantim)}`,
+        theirs: "The payment service lists no such transaction",
+        oursSantim: our.amountSantim,
+        theirsSantim: null,
+      });
+  return differences;
+}
+
+/** What our settled refunds gave back of each payment, in santim. */
+async function refundedByPayment(db: Database, paymentIds: string[]): Promise<Map<string, number>> {
+  if (paymentIds.length === 0) return new Map();
+  const rows = await db
+    .select({ paymentId: refunds.paymentId, total: sql<number>`sum(${refunds.amountSantim})` })
+    .from(refunds)
+    .where(and(inArray(refunds.paymentId, paymentIds), eq(refunds.status, "succeeded")))
+    .groupBy(refunds.paymentId);
+  return new Map(rows.map((row) => [row.paymentId, Number(row.total)]));
+}
+
+/** Our payouts of the period against the provider's transfers; its fees on transfers that went out are booked if they are not yet. */
+async function compareTransfers(db: Database, theirs: ListedTransfer[], periodStart: Date, now: Date): Promise<Difference[]> {
+  const ours = await db
+    .select()
+    .from(payouts)
+    .where(and(gte(payouts.createdAt, periodStart), eq(payouts.channel, "provider")));
+  const differences: Difference[] = [];
+  for (const their of theirs) {
+    const our = ours.find((payout) => payout.reference === their.reference);
+    const base = {
+      subject: "payout" as const,
+      reference: their.reference,
+      theirs: `The payment service reads it ${their.providerStatus}: ${ETB(their.amountSantim)}`,
+      theirsSantim: their.amountSantim,
+    };
+    if (!our) {
+      differences.push({ ...base, kind: "missing_in_books", ours: "No payout of ours has this reference", oursSantim: null });
+      continue;
+    }
+    if (their.amountSantim !== our.amountSantim) {
+      differences.push({ ...base, kind: "amount_differs", ours: `Our payout: ${ETB(our.amountSantim)}`, oursSantim: our.amountSantim });
+      continue;
+    }
+    const settledBoth =
+      (our.status === "succeeded" && their.status === "success") || (our.status === "failed" && their.status === "failed");
+    if (our.status !== "pending" && !settledBoth) {
+      differences.push({ ...base, kind: "status_differs", ours: `Our payout reads ${our.status}`, oursSantim: our.amountSantim });
+      continue;
+    }
+    if (our.status === "succeeded" && their.feeSantim && our.feeSantim === null) await bookTransferFee(db, our, their.feeSantim, now);
+  }
+  for (const our of ours) {
+    const taken = our.status === "succeeded" || (our.status === "pending" && our.accepted);
+    if (taken && !theirs.some((their) => their.reference === our.reference))
+      differences.push({
+        kind: "missing_at_provider",
+        subject: "payout",
+        reference: our.reference,
+        ours: `Our payout reads ${our.status}${our.accepted ? ", taken by the payment service" : ""}: ${ETB(our.amountSantim)}`,
+        theirs: "The payment service lists no such transfer",
+        oursSantim: our.amountSantim,
+        theirsSantim: null,
+      });
+  }
+  return differences;
+}
+
+/** The job: a run when the last one (by anyone) is a day old or more. */
+export async function reconcileIfDue(env: Env, config: AppConfig, now: Date): Promise<ReconciliationReport | null> {
+  const db = createDatabase(env.DB);
+  const [last] = await db
+    .select({ createdAt: reconciliationRuns.createdAt })
+    .from(reconciliationRuns)
+    .orderBy(desc(reconciliationRuns.createdAt))
+    .limit(1);
+  if (last && now.getTime() - last.createdAt.getTime() < RUN_EVERY_MS) return null;
+  return reconcileWithProvider(env, config, now, "schedule");
+}
+
+/** What the finance pages show: the latest runs, the open differences (oldest first), and those resolved lately. */
+export async function reconciliationState(db: Database) {
+  const [runs, open, resolved] = await Promise.all([
+    db.select().from(reconciliationRuns).orderBy(desc(reconciliationRuns.createdAt)).limit(10),
+    db
+      .select()
+      .from(reconciliationDifferences)
+      .where(eq(reconciliationDifferences.status, "open"))
+      .orderBy(reconciliationDifferences.createdAt)
+      .limit(200),
+    db
+      .select()
+      .from(reconciliationDifferences)
+      .where(eq(reconciliationDifferences.status, "resolved"))
+      .orderBy(desc(reconciliationDifferences.resolvedAt))
+      .limit(20),
+  ]);
+  return { runs, open, resolved };
+}
+
+/** For the banner on /admin/finance: how many differences are open, and when the last run finished. */
+export async function reconciliationSummary(db: Database) {
+  const [[open], [last]] = await Promise.all([
+    db
+      .select({ count: sql<number>`count(*)` })
+      .from(reconciliationDifferences)
+      .where(eq(reconciliationDifferences.status, "open")),
+    db.select().from(reconciliationRuns).orderBy(desc(reconciliationRuns.createdAt)).limit(1),
+  ]);
+  return { openDifferences: Number(open?.count ?? 0), lastRun: last ?? null };
+}
