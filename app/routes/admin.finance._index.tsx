@@ -3,8 +3,8 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 
-import { useAdminDates, When } from "~/components/admin/when";
 import { MoneyDecisionForms } from "~/components/admin/money-decision-forms";
+import { useAdminDates, When } from "~/components/admin/when";
 import { SubmitButton } from "~/components/form-basics";
 import { formatConsultationId } from "~/domain/constants";
 import { isUuid } from "~/domain/ids";
