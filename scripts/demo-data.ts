@@ -6,6 +6,7 @@ import { type Actor, type ConsultationMove, planCreation, planTransition } from 
 import { followUpColumns, newPhotosDueAt } from "../app/domain/follow-ups.ts";
 import type { BodyArea, PhotoKind } from "../app/domain/intake.ts";
 import {
+  chargeReversed,
   escrowReleased,
   type LedgerEntry,
   paymentCaptured,
@@ -15,6 +16,7 @@ import {
   refundReturned,
   refundSettled,
   refundStarted,
+  transferFeeCharged,
 } from "../app/domain/ledger.ts";
 import { CONSULTATION_FEE_SANTIM, splitRelease } from "../app/domain/money.ts";
 import { hashPassword } from "../app/server/auth/password.server.ts";
@@ -157,7 +159,8 @@ export interface DemoConsultation {
    * Where its money went, when not the usual way (held while under way, released once rated): disputed
    * and waiting for an admin, part refunded by an admin's decision, or released by the 72-hour schedule.
    */
-  money?: "disputed" | "part_refunded" | "released_by_schedule";
+  /** Charged back: the patient's bank took the payment back after the end, while it was held (frozen, before an admin). */
+  money?: "disputed" | "part_refunded" | "released_by_schedule" | "charged_back";
   /** A follow-up: the completed consultation it continues (its doctor has it alone for the first minutes). */
   followUpOf?: string;
   /** The doctor's "send me new photos in N days", from the end. */
@@ -178,6 +181,7 @@ const CONSULTATION_ID_PREFIXES = [
   "a1e5f7b8",
   "b7c3d9e2",
   "c5d8e1f4",
+  "d3f6a2c8",
 ];
 const c = (n: number) => `${CONSULTATION_ID_PREFIXES[n - 1]}-0000-4000-9000-${String(n).padStart(12, "0")}`;
 
@@ -474,6 +478,37 @@ export const DEMO_CONSULTATIONS: DemoConsultation[] = [
     },
     minutesAgo: 4,
   },
+  {
+    id: c(13),
+    patientId: hana.id,
+    doctorId: abebe.id,
+    moves: [
+      ["submit", 0],
+      ["accept", 6],
+      ["confirmPayment", 11],
+      ["complete", 45],
+    ],
+    priority: "normal",
+    mainConcern: "Red, scaly patches on my scalp and behind my ears.",
+    intake: {
+      ageYears: 28,
+      sex: "female",
+      bodyAreas: "scalp",
+      durationAmount: 1,
+      durationUnit: "months",
+      symptoms: "itch",
+      treatmentsTried: "Anti-dandruff shampoo",
+      allergies: "",
+    },
+    minutesAgo: 30 * 60,
+    summary: {
+      observations: "Greasy yellowish scale on the scalp margin and behind both ears.",
+      diagnosis: "Seborrheic dermatitis",
+      treatmentPlan: "Ketoconazole 2% shampoo twice a week; hydrocortisone 1% behind the ears for five days.",
+    },
+    awaitsFeedback: true,
+    money: "charged_back",
+  },
 ];
 
 /**
@@ -677,43 +712,114 @@ function disputeSql(
   return statements;
 }
 
+/** The run of the daily reconciliation that found the demo's differences with the payment service. */
+const DEMO_RECONCILIATION_RUN_ID = "00000000-0000-4000-f300-000000000001";
+/** A payment the sandbox holds that no payment of ours is (paid on a checkout page whose attempt we no longer know). */
+const DEMO_STRAY_TX_REF = "demo-stray-0001";
+
+/**
+ * A payment the patient's bank took back while its escrow was held: frozen (charged back), its money out
+ * of the books, and the difference before an admin on the reconciliation page.
+ */
+function chargebackSql(
+  consultation: DemoConsultation,
+  { paymentId, txRef, at }: { paymentId: string; txRef: string; at: number },
+): string[] {
+  return [
+    ...ledgerSql(
+      chargeReversed({ txRef, paymentId, consultationId: consultation.id, amountSantim: CONSULTATION_FEE_SANTIM, released: null }),
+      at,
+    ),
+    insertOrIgnore("reconciliation_differences", {
+      id: "00000000-0000-4000-f300-000000000011",
+      run_id: null,
+      kind: "charged_back",
+      subject: "payment",
+      reference: txRef,
+      consultation_id: consultation.id,
+      ours: "Paid; escrow held",
+      theirs: "The provider reads it reversed",
+      ours_santim: CONSULTATION_FEE_SANTIM,
+      theirs_santim: 0,
+      status: "open",
+      created_at: at,
+      updated_at: at,
+    }),
+  ];
+}
+
+/** Yesterday's reconciliation run: it found a payment at the payment service that is none of ours. */
+function reconciliationSql(at: (minutesAgo: number) => number): string[] {
+  const ranAt = at(20 * 60);
+  return [
+    insertOrIgnore("reconciliation_runs", {
+      id: DEMO_RECONCILIATION_RUN_ID,
+      period_start: ranAt - 3 * 24 * 60 * MINUTE_MS,
+      period_end: ranAt,
+      requested_by: null,
+      transactions_compared: 4,
+      refunds_compared: 1,
+      transfers_compared: 2,
+      provider_balance_santim: null,
+      books_balance_santim: null,
+      differences_found: 1,
+      error: null,
+      created_at: ranAt,
+      finished_at: ranAt + 2_000,
+    }),
+    insertOrIgnore("reconciliation_differences", {
+      id: "00000000-0000-4000-f300-000000000012",
+      run_id: DEMO_RECONCILIATION_RUN_ID,
+      kind: "missing_in_books",
+      subject: "payment",
+      reference: DEMO_STRAY_TX_REF,
+      consultation_id: null,
+      ours: "No payment of ours has this reference",
+      theirs: "The payment service reads it success: 150 ETB",
+      ours_santim: null,
+      theirs_santim: CONSULTATION_FEE_SANTIM,
+      status: "open",
+      created_at: ranAt,
+      updated_at: ranAt,
+    }),
+  ];
+}
+
 /** The demo doctor's payout details: a telebirr wallet from the sandbox's list. */
 const DEMO_PAYOUT_ACCOUNT = { bankCode: "855", bankName: "telebirr", accountNumber: "0911000002" } as const;
+
+const DEMO_PAYOUT_FAILURE = "The receiving wallet is not registered for this name";
 
 /**
  * The active demo doctor's payouts: the first consultation a patient confirmed, paid out two days ago;
  * then what the dispute and the schedule released, sent yesterday and failed (back in their balance).
  */
-function payoutsSql(at: (minutesAgo: number) => number): string[] {
+function demoPayouts(now: Date) {
+  const at = (minutesAgo: number) => now.getTime() - minutesAgo * MINUTE_MS;
   const doctorShare = (amountSantim: number) => splitRelease(amountSantim).doctorSantim;
-  const paid = { reference: "demo-po-0001", doctorId: abebe.id, amountSantim: doctorShare(CONSULTATION_FEE_SANTIM) };
-  const failed = {
-    reference: "demo-po-0002",
-    doctorId: abebe.id,
-    amountSantim: doctorShare(CONSULTATION_FEE_SANTIM - DEMO_PART_REFUND_SANTIM) + doctorShare(CONSULTATION_FEE_SANTIM),
-  };
-  const row = (payout: typeof paid, status: "succeeded" | "failed", sentAt: number, id: string) =>
-    insertOrIgnore("payouts", {
-      id,
-      doctor_id: payout.doctorId,
-      reference: payout.reference,
-      amount_santim: payout.amountSantim,
-      bank_code: DEMO_PAYOUT_ACCOUNT.bankCode,
-      bank_name: DEMO_PAYOUT_ACCOUNT.bankName,
-      account_name: `${abebe.firstName} ${abebe.lastName}`,
-      account_number: DEMO_PAYOUT_ACCOUNT.accountNumber,
-      status,
-      accepted: true,
-      attempts: 1,
-      provider_reference: `SBXDEMOPO${id.slice(-1)}`,
-      failure_reason: status === "failed" ? "The receiving wallet is not registered for this name" : null,
-      settled_at: sentAt + 5 * MINUTE_MS,
-      created_at: sentAt,
-      updated_at: sentAt + 5 * MINUTE_MS,
-    });
-  const paidAt = at(2 * 24 * 60);
-  const failedAt = at(24 * 60);
   return [
+    {
+      payout: { reference: "demo-po-0001", doctorId: abebe.id, amountSantim: doctorShare(CONSULTATION_FEE_SANTIM) },
+      status: "succeeded" as const,
+      sentAt: at(2 * 24 * 60),
+      id: "00000000-0000-4000-f100-000000000001",
+    },
+    {
+      payout: {
+        reference: "demo-po-0002",
+        doctorId: abebe.id,
+        amountSantim: doctorShare(CONSULTATION_FEE_SANTIM - DEMO_PART_REFUND_SANTIM) + doctorShare(CONSULTATION_FEE_SANTIM),
+      },
+      status: "failed" as const,
+      sentAt: at(24 * 60),
+      id: "00000000-0000-4000-f100-000000000002",
+    },
+  ];
+}
+
+function payoutsSql(now: Date): string[] {
+  const at = (minutesAgo: number) => now.getTime() - minutesAgo * MINUTE_MS;
+  const statements = [
     insertOrIgnore("doctor_payout_accounts", {
       doctor_id: abebe.id,
       bank_code: DEMO_PAYOUT_ACCOUNT.bankCode,
@@ -723,13 +829,38 @@ function payoutsSql(at: (minutesAgo: number) => number): string[] {
       created_at: at(20 * 24 * 60),
       updated_at: at(20 * 24 * 60),
     }),
-    row(paid, "succeeded", paidAt, "00000000-0000-4000-f100-000000000001"),
-    ...ledgerSql(payoutStarted(paid), paidAt),
-    ...ledgerSql(payoutSettled(paid), paidAt + 5 * MINUTE_MS),
-    row(failed, "failed", failedAt, "00000000-0000-4000-f100-000000000002"),
-    ...ledgerSql(payoutStarted(failed), failedAt),
-    ...ledgerSql(payoutReturned(failed), failedAt + 5 * MINUTE_MS),
   ];
+  for (const { payout, status, sentAt, id } of demoPayouts(now)) {
+    statements.push(
+      insertOrIgnore("payouts", {
+        id,
+        doctor_id: payout.doctorId,
+        reference: payout.reference,
+        amount_santim: payout.amountSantim,
+        bank_code: DEMO_PAYOUT_ACCOUNT.bankCode,
+        bank_name: DEMO_PAYOUT_ACCOUNT.bankName,
+        account_name: `${abebe.firstName} ${abebe.lastName}`,
+        account_number: DEMO_PAYOUT_ACCOUNT.accountNumber,
+        status,
+        accepted: true,
+        attempts: 1,
+        provider_reference: `SBXDEMOPO${id.slice(-1)}`,
+        failure_reason: status === "failed" ? DEMO_PAYOUT_FAILURE : null,
+        fee_santim: status === "succeeded" ? 500 : null,
+        settled_at: sentAt + 5 * MINUTE_MS,
+        created_at: sentAt,
+        updated_at: sentAt + 5 * MINUTE_MS,
+      }),
+      ...ledgerSql(payoutStarted(payout), sentAt),
+      ...(status === "succeeded"
+        ? [
+            ...ledgerSql(payoutSettled(payout), sentAt + 5 * MINUTE_MS),
+            ...ledgerSql(transferFeeCharged({ ...payout, feeSantim: 500 }), sentAt + 5 * MINUTE_MS),
+          ]
+        : ledgerSql(payoutReturned(payout), sentAt + 5 * MINUTE_MS)),
+    );
+  }
+  return statements;
 }
 
 const demoPictureKey = (doctorId: string) => `doctor-pictures/${doctorId}/demo`;
@@ -811,42 +942,71 @@ export const DEMO_REGISTRATIONS = [
 const demoTxRef = (consultation: DemoConsultation) => `demo-${consultation.id.slice(-4)}`;
 
 /**
- * What the payment sandbox keeps of every payment the seed records as paid (as Chapa would): the
- * consultations under way or ended, whose escrow an admin may refund (the open dispute), and the late
- * payment an admin may ask again for; each with its R2 key and record.
+ * What the payment sandbox keeps, as Chapa would, of every payment the seed records as paid (the
+ * consultations under way or ended, whose escrow an admin may refund; the late payments an admin may ask
+ * again for; the one charged back, read reversed), of a payment it holds that is none of ours, and of the
+ * demo doctor's transfers (with Chapa's fee): each with its R2 key and record, so the books and the
+ * sandbox agree but for the differences the demo shows.
  */
-export function demoSandboxTransactions(now: Date) {
+export function demoSandboxRecords(now: Date) {
   const late = DEMO_CONSULTATIONS.find((consultation) => consultation.moves.some(([move]) => move === "expirePayment"))!;
   const paid = DEMO_CONSULTATIONS.filter((consultation) => ["in_progress", "completed"].includes(replayMoves(consultation, 0).status)).map(
     (consultation) => ({
       consultation,
       txRef: demoTxRef(consultation),
-      // The part a decided dispute already gave back.
-      refundedSantim: consultation.money === "part_refunded" ? DEMO_PART_REFUND_SANTIM : 0,
+      // The part a decided dispute already gave back; all of it when the bank took it back.
+      refundedSantim:
+        consultation.money === "part_refunded"
+          ? DEMO_PART_REFUND_SANTIM
+          : consultation.money === "charged_back"
+            ? CONSULTATION_FEE_SANTIM
+            : 0,
+      status: consultation.money === "charged_back" ? "reversed" : "success",
     }),
   );
-  return [...paid, { consultation: late, txRef: `demo-late-${late.id.slice(-4)}`, refundedSantim: 0 }].map(
-    ({ consultation, txRef, refundedSantim }) => {
-      const patient = DEMO_ACCOUNTS.find((account) => account.id === consultation.patientId)!;
-      return {
-        key: `payment-sandbox/${txRef}`,
-        record: {
-          txRef,
-          amountSantim: CONSULTATION_FEE_SANTIM,
-          email: patient.email,
-          firstName: patient.firstName,
-          lastName: patient.lastName,
-          callbackUrl: "",
-          returnUrl: "",
-          status: "success",
-          currency: "ETB",
-          reference: `SBXDEMO${txRef.slice(-4).toUpperCase()}`,
-          createdAt: now.getTime() - consultation.minutesAgo * MINUTE_MS,
-          ...(refundedSantim > 0 ? { refundedSantim } : {}),
-        },
-      };
+  const transactions = [
+    ...paid,
+    { consultation: late, txRef: `demo-late-${late.id.slice(-4)}`, refundedSantim: 0, status: "success" },
+    { consultation: late, txRef: `demo-late2-${late.id.slice(-4)}`, refundedSantim: 0, status: "success" },
+    { consultation: late, txRef: DEMO_STRAY_TX_REF, refundedSantim: 0, status: "success" },
+  ].map(({ consultation, txRef, refundedSantim, status }) => {
+    const patient = DEMO_ACCOUNTS.find((account) => account.id === consultation.patientId)!;
+    return {
+      key: `payment-sandbox/${txRef}`,
+      record: {
+        txRef,
+        amountSantim: CONSULTATION_FEE_SANTIM,
+        email: patient.email,
+        firstName: patient.firstName,
+        lastName: patient.lastName,
+        callbackUrl: "",
+        returnUrl: "",
+        status,
+        currency: "ETB",
+        reference: `SBXDEMO${txRef.slice(-4).toUpperCase()}${txRef.includes("late2") ? "2" : txRef === DEMO_STRAY_TX_REF ? "S" : ""}`,
+        createdAt: now.getTime() - consultation.minutesAgo * MINUTE_MS,
+        ...(refundedSantim > 0 ? { refundedSantim } : {}),
+      },
+    };
+  });
+  const transfers = demoPayouts(now).map(({ payout, status, sentAt }) => ({
+    key: `payment-sandbox/transfers/${payout.reference}`,
+    record: {
+      reference: payout.reference,
+      amountSantim: payout.amountSantim,
+      bankCode: DEMO_PAYOUT_ACCOUNT.bankCode,
+      bankName: DEMO_PAYOUT_ACCOUNT.bankName,
+      accountName: `${abebe.firstName} ${abebe.lastName}`,
+      accountNumber: DEMO_PAYOUT_ACCOUNT.accountNumber,
+      status: status === "succeeded" ? "success" : "failed",
+      feeSantim: status === "succeeded" ? 500 : 0,
+      failureReason: status === "failed" ? DEMO_PAYOUT_FAILURE : null,
+      chapaReference: `SBXDEMOPO${payout.reference.slice(-1)}`,
+      createdAt: sentAt,
+      updatedAt: sentAt + 5 * MINUTE_MS,
     },
-  );
+  }));
+  return [...transactions, ...transfers];
 }
 
 /** The SQL that seeds the demo data; safe to run any number of times. */
@@ -952,13 +1112,15 @@ export async function buildSeedSql(now: Date): Promise<string> {
           payment_id: paymentId,
           doctor_id: consultation.doctorId,
           amount_santim: CONSULTATION_FEE_SANTIM,
-          status: released ? "released" : money === "disputed" ? "disputed" : "held",
+          status: released ? "released" : money === "disputed" ? "disputed" : money === "charged_back" ? "charged_back" : "held",
           confirmed_at: money === "confirmed" ? confirmedAt : null,
           released_at: released ? confirmedAt : null,
           created_at: paidAt,
           updated_at: released ? confirmedAt : paidAt,
         }),
       );
+      if (money === "charged_back")
+        statements.push(...chargebackSql(consultation, { paymentId, txRef, at: completedAt + 20 * 60 * MINUTE_MS }));
       if (money === "disputed" || money === "part_refunded")
         statements.push(
           ...disputeSql(consultation, { paymentId, txRef, completedAt, decidedAt: money === "part_refunded" ? confirmedAt : null }),
@@ -1079,7 +1241,60 @@ export async function buildSeedSql(now: Date): Promise<string> {
       updated_at: at(late.minutesAgo - 10),
     }),
   );
-  statements.push(...payoutsSql(at));
+  // The same patient paid on the same link again: its refund could never reach the payment service, and
+  // waits for an admin (ask again, record it refunded outside, or fail it once the service confirms).
+  const lateAgain = {
+    reference: `demo-rf2-${late.id.slice(-4)}`,
+    consultationId: late.id,
+    paymentId: late.id.replace("-9000-", "-d000-"),
+    amountSantim: CONSULTATION_FEE_SANTIM,
+  };
+  const lateAgainTxRef = `demo-late2-${late.id.slice(-4)}`;
+  statements.push(
+    insertOrIgnore("payments", {
+      id: lateAgain.paymentId,
+      consultation_id: late.id,
+      patient_id: late.patientId,
+      tx_ref: lateAgainTxRef,
+      provider: "sandbox",
+      amount_santim: CONSULTATION_FEE_SANTIM,
+      currency: "ETB",
+      status: "paid_after_expiry",
+      needs_admin_review: true,
+      created_at: at(late.minutesAgo - 25),
+      paid_at: at(late.minutesAgo - 26),
+      updated_at: at(late.minutesAgo - 26),
+    }),
+    ...ledgerSql(
+      paymentCaptured({
+        txRef: lateAgainTxRef,
+        paymentId: lateAgain.paymentId,
+        consultationId: late.id,
+        amountSantim: CONSULTATION_FEE_SANTIM,
+        chargeSantim: DEMO_CHARGE_SANTIM,
+      }),
+      at(late.minutesAgo - 26),
+    ),
+    insertOrIgnore("refunds", {
+      id: late.id.replace("-9000-", "-f100-"),
+      payment_id: lateAgain.paymentId,
+      consultation_id: late.id,
+      reference: lateAgain.reference,
+      amount_santim: CONSULTATION_FEE_SANTIM,
+      reason: "duplicate_payment",
+      channel: "provider",
+      status: "pending",
+      accepted: false,
+      attempts: 6,
+      next_attempt_at: null,
+      review_reason: "attempts_exhausted",
+      last_error: "Chapa could not be reached (TimeoutError: The operation was aborted due to timeout)",
+      created_at: at(late.minutesAgo - 26),
+      updated_at: at(late.minutesAgo - 300),
+    }),
+    ...ledgerSql(refundStarted(lateAgain), at(late.minutesAgo - 26)),
+  );
+  statements.push(...payoutsSql(now), ...reconciliationSql(at));
   for (const [index, item] of DEMO_REGISTRATIONS.entries()) {
     statements.push(
       insertOrIgnore("doctor_registrations", {

@@ -13,7 +13,7 @@ import {
   DEMO_REGISTRATIONS,
   demoDoctorPictures,
   demoPhotoPng,
-  demoSandboxTransactions,
+  demoSandboxRecords,
   licencePdf,
 } from "./demo-data.ts";
 
@@ -99,7 +99,7 @@ export async function seedDemoData(persistTo?: string, options?: { quiet?: boole
   // The demo applications' licence files, so admins can open them (the same keys again: same files).
   // What the payment sandbox keeps of every paid demo payment, so refunding one (the open dispute, the late
   // payment asked again) finds its transaction.
-  for (const [index, { key, record }] of demoSandboxTransactions(now).entries()) {
+  for (const [index, { key, record }] of demoSandboxRecords(now).entries()) {
     const json = join(dir, `sandbox-${index}.json`);
     writeFileSync(json, JSON.stringify(record));
     await run(

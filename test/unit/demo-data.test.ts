@@ -2,7 +2,7 @@
 // seed records as paid, or refunding a seeded consultation (its dispute, its late payment) fails.
 import { describe, expect, it } from "vitest";
 
-import { buildSeedSql, demoSandboxTransactions } from "../../scripts/demo-data";
+import { buildSeedSql, demoSandboxRecords } from "../../scripts/demo-data";
 
 /** The seed's payments rows, each as its columns and values (the seed writes plain SQL literals). */
 function seededPayments(seedSql: string) {
@@ -16,22 +16,34 @@ function seededPayments(seedSql: string) {
 }
 
 describe("the demo's payment sandbox", () => {
-  it("holds a successful transaction, of the same amount, for every payment the seed records as paid", async () => {
+  it("holds a transaction of the same amount for every payment the seed records as paid, reversed for the one charged back", async () => {
     const now = new Date("2026-11-01T09:00:00Z");
-    const paid = seededPayments(await buildSeedSql(now)).filter((payment) =>
-      ["paid", "paid_after_expiry"].includes(String(payment.status)),
-    );
+    const seedSql = await buildSeedSql(now);
+    const paid = seededPayments(seedSql).filter((payment) => ["paid", "paid_after_expiry"].includes(String(payment.status)));
     expect(paid.length).toBeGreaterThan(3);
-    const sandbox = new Map(demoSandboxTransactions(now).map(({ key, record }) => [key, record]));
+    const sandbox = new Map(demoSandboxRecords(now).map(({ key, record }) => [key, record]));
     for (const payment of paid) {
       const record = sandbox.get(`payment-sandbox/${payment.tx_ref}`);
+      // Paid, or taken back by the patient's bank (the demo's chargeback, whose escrow the seed freezes).
+      const chargedBack = new RegExp(
+        `INSERT OR IGNORE INTO escrows \\([^)]*\\) VALUES \\('[^']*', '${payment.id}', [^)]*'charged_back'`,
+      ).test(seedSql);
       expect(record, `no sandbox transaction for ${payment.tx_ref}`).toMatchObject({
         txRef: payment.tx_ref,
         amountSantim: payment.amount_santim,
-        status: "success",
+        status: chargedBack ? "reversed" : "success",
         currency: "ETB",
         reference: expect.stringMatching(/^SBX/),
       });
     }
+  });
+});
+
+describe("the demo's money for an admin", () => {
+  it("has a frozen chargeback, a refund stuck before an admin and differences with the payment service to resolve", async () => {
+    const seedSql = await buildSeedSql(new Date("2026-11-01T09:00:00Z"));
+    expect(seedSql).toMatch(/INSERT OR IGNORE INTO escrows \([^)]*\) VALUES \([^)]*'charged_back'/);
+    expect(seedSql).toMatch(/INSERT OR IGNORE INTO refunds \([^)]*\) VALUES \([^)]*'pending'[^)]*'attempts_exhausted'/);
+    expect(seedSql.match(/INSERT OR IGNORE INTO reconciliation_differences/g)).toHaveLength(2);
   });
 });

@@ -6,7 +6,7 @@
 // chargebacks.server.ts), and what we believe it holds against what it says it holds. Every difference
 // is recorded with what each side says, open until an admin resolves it. Refunds have no list at Chapa:
 // a payment we refunded in full must read refunded there, and one it reads refunded must be refunded here.
-import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, or, sql } from "drizzle-orm";
 
 import { payments, payouts, reconciliationDifferences, reconciliationRuns, refunds } from "~/db/schema";
 import { birrText } from "~/domain/money";
@@ -26,6 +26,13 @@ const DAY_MS = 24 * 60 * 60_000;
 const RUN_EVERY_MS = DAY_MS;
 /** Differences written per batch (each is one statement). */
 const DIFFERENCES_PER_BATCH = 50;
+/**
+ * Each side is read this much further back than the period, so a movement near its start is matched
+ * whichever side dated it a little earlier; and a movement of ours younger than FRESH_MS is not yet
+ * expected in the provider's lists.
+ */
+const MARGIN_MS = DAY_MS;
+const FRESH_MS = 10 * 60_000;
 
 export interface ReconciliationReport {
   runId: string;
@@ -54,9 +61,10 @@ export async function reconcileWithProvider(
     createdAt: now,
   });
   const provider = paymentProvider(config, env, config.siteOrigin);
+  const readFrom = new Date(periodStart.getTime() - MARGIN_MS);
   const [theirTransactions, theirTransfers, theirBalance] = await Promise.all([
-    provider.transactions(periodStart),
-    provider.transfers(periodStart),
+    provider.transactions(readFrom),
+    provider.transfers(readFrom),
     provider.balance(),
   ]);
   if (!theirTransactions || !theirTransfers || !theirBalance) {
@@ -65,8 +73,8 @@ export async function reconcileWithProvider(
     return { runId, differences: 0, error };
   }
   const found = [
-    ...(await comparePayments(env, config, db, theirTransactions, periodStart, provider.name, now)),
-    ...(await compareTransfers(db, theirTransfers, periodStart, now)),
+    ...(await comparePayments(env, config, db, theirTransactions, { periodStart, now }, provider.name)),
+    ...(await compareTransfers(db, theirTransfers, { periodStart, now })),
   ];
   const oursSantim = await balanceOf(db, "provider_clearing");
   if (oursSantim !== theirBalance.ledgerSantim) {
@@ -103,19 +111,31 @@ export async function reconcileWithProvider(
 }
 
 /** Our payments of the period against the provider's transactions. */
+/** The period compared: theirs and ours dated in it are matched; either side is looked up a margin beyond it. */
+interface Period {
+  periodStart: Date;
+  now: Date;
+}
+
+/** Whether a movement dated `at` is one this run must find on both sides (in the period, and not too fresh). */
+const expectedBothSides = (at: Date | null, { periodStart, now }: Period) =>
+  at !== null && at >= periodStart && at.getTime() <= now.getTime() - FRESH_MS;
+
 async function comparePayments(
   env: Env,
   config: AppConfig,
   db: Database,
   theirs: ListedTransaction[],
-  periodStart: Date,
+  period: Period,
   providerName: string,
-  now: Date,
 ): Promise<Difference[]> {
+  const { periodStart, now } = period;
   const ours = await db
     .select()
     .from(payments)
-    .where(and(gte(payments.createdAt, periodStart), eq(payments.provider, providerName as "chapa" | "sandbox")));
+    .where(
+      and(gte(payments.createdAt, new Date(periodStart.getTime() - MARGIN_MS)), eq(payments.provider, providerName as "chapa" | "sandbox")),
+    );
   const theirRefs = new Set(theirs.flatMap((one) => [one.txRef, one.providerReference]));
   const refunded = await refundedByPayment(
     db,
@@ -137,7 +157,8 @@ async function comparePayments(
       theirsSantim: their.amountSantim,
     };
     if (!our) {
-      differences.push({ ...base, kind: "missing_in_books", ours: "No payment of ours has this reference", oursSantim: null });
+      if (expectedBothSides(their.createdAt, period) && !(await knownPayment(db, their)))
+        differences.push({ ...base, kind: "missing_in_books", ours: "No payment of ours has this reference", oursSantim: null });
       continue;
     }
     const paid = our.status === "paid" || our.status === "paid_after_expiry";
@@ -179,6 +200,15 @@ async function comparePayments(
   return differences;
 }
 
+/** Whether a payment of ours, of any date, is the provider's transaction. */
+async function knownPayment(db: Database, their: ListedTransaction): Promise<boolean> {
+  const found = await db.query.payments.findFirst({
+    where: or(eq(payments.providerReference, their.providerReference), their.txRef ? eq(payments.txRef, their.txRef) : undefined),
+    columns: { id: true },
+  });
+  return found !== undefined;
+}
+
 /** What our settled refunds gave back of each payment, in santim. */
 async function refundedByPayment(db: Database, paymentIds: string[]): Promise<Map<string, number>> {
   if (paymentIds.length === 0) return new Map();
@@ -191,11 +221,12 @@ async function refundedByPayment(db: Database, paymentIds: string[]): Promise<Ma
 }
 
 /** Our payouts of the period against the provider's transfers; its fees on transfers that went out are booked if they are not yet. */
-async function compareTransfers(db: Database, theirs: ListedTransfer[], periodStart: Date, now: Date): Promise<Difference[]> {
+async function compareTransfers(db: Database, theirs: ListedTransfer[], period: Period): Promise<Difference[]> {
+  const { periodStart, now } = period;
   const ours = await db
     .select()
     .from(payouts)
-    .where(and(gte(payouts.createdAt, periodStart), eq(payouts.channel, "provider")));
+    .where(and(gte(payouts.createdAt, new Date(periodStart.getTime() - MARGIN_MS)), eq(payouts.channel, "provider")));
   const differences: Difference[] = [];
   for (const their of theirs) {
     const our = ours.find((payout) => payout.reference === their.reference);
@@ -206,7 +237,9 @@ async function compareTransfers(db: Database, theirs: ListedTransfer[], periodSt
       theirsSantim: their.amountSantim,
     };
     if (!our) {
-      differences.push({ ...base, kind: "missing_in_books", ours: "No payout of ours has this reference", oursSantim: null });
+      const known = await db.query.payouts.findFirst({ where: eq(payouts.reference, their.reference), columns: { id: true } });
+      if (expectedBothSides(their.createdAt, period) && !known)
+        differences.push({ ...base, kind: "missing_in_books", ours: "No payout of ours has this reference", oursSantim: null });
       continue;
     }
     if (their.amountSantim !== our.amountSantim) {
@@ -223,7 +256,7 @@ async function compareTransfers(db: Database, theirs: ListedTransfer[], periodSt
   }
   for (const our of ours) {
     const taken = our.status === "succeeded" || (our.status === "pending" && our.accepted);
-    if (taken && !theirs.some((their) => their.reference === our.reference))
+    if (taken && expectedBothSides(our.createdAt, period) && !theirs.some((their) => their.reference === our.reference))
       differences.push({
         kind: "missing_at_provider",
         subject: "payout",
