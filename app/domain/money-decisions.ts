@@ -6,7 +6,7 @@ import { z } from "zod/mini";
 import { MAX_RESOLUTION_NOTE_CHARS } from "./reconciliation";
 import { cleanText } from "./text-hygiene";
 
-export const MONEY_DECISIONS = ["ask_again", "settled_outside", "fail"] as const;
+const MONEY_DECISIONS = ["ask_again", "settled_outside", "fail"] as const;
 export const MONEY_DECISION_INTENT = "decide-money";
 export const RESOLVE_DIFFERENCE_INTENT = "resolve-difference";
 export const RECONCILE_INTENT = "reconcile";

@@ -12,7 +12,7 @@ import { parseForm } from "~/forms";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireAdmin } from "~/server/auth/guards.server";
 import { readFormData } from "~/server/form-body.server";
-import { reconcileWithProvider,reconciliationState } from "~/server/money/reconciliation.server";
+import { reconcileWithProvider, reconciliationState } from "~/server/money/reconciliation.server";
 import { resolveDifference } from "~/server/money/reconciliation-differences.server";
 import { redirectWithToast } from "~/server/toast.server";
 

@@ -63,18 +63,19 @@ type EscrowRow = NonNullable<Awaited<ReturnType<typeof escrowOf>>>;
 /** Where a paid consultation's money is, for its patient: the facts its wording needs. */
 export type PatientMoneyState =
   | { kind: "held"; amountSantim: number; releaseDueAt: Date | null }
-  | { kind: "disputed" | "in_review"; amountSantim: number }
+  | { kind: "disputed" | "in_review" | "charged_back"; amountSantim: number }
   | { kind: "released"; amountSantim: number; releasedAt: Date }
   | { kind: "refunding" | "refunded"; amountSantim: number; refundSantim: number; refundedAt: Date | null };
 
 /**
  * Where the escrow's money is now: held (and, once the consultation ended, until when), frozen by a
- * dispute or an admin's review, released to the doctor, or given back to the patient in whole or in part
+ * dispute or an admin's review, taken back by the patient's bank, released to the doctor, or given back to the patient in whole or in part
  * (being refunded until the provider settles it; a refund that failed waits for an admin, still owed).
  */
 export async function patientMoneyState(db: Database, escrow: EscrowRow, completedAt: Date | null): Promise<PatientMoneyState> {
   const amountSantim = escrow.amountSantim;
-  if (escrow.status === "disputed" || escrow.status === "in_review") return { kind: escrow.status, amountSantim };
+  if (escrow.status === "disputed" || escrow.status === "in_review" || escrow.status === "charged_back")
+    return { kind: escrow.status, amountSantim };
   if (escrow.status === "held") return { kind: "held", amountSantim, releaseDueAt: releaseDueAt(completedAt) };
   const refund = await refundOfPayment(db, escrow.paymentId);
   if (refund) {
@@ -104,6 +105,8 @@ export function patientMoneyLine(t: TFunction, language: string, state: PatientM
       return t("escrow.disputedNotice", { amount });
     case "in_review":
       return t("escrow.inReviewNotice", { amount });
+    case "charged_back":
+      return t("escrow.chargedBackNotice", { amount });
     case "released":
       return t("escrow.released", { amount, name, date: formatDay(state.releasedAt, language) });
     case "refunding":

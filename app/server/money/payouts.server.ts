@@ -16,6 +16,7 @@ import {
   MIN_PAYOUT_SANTIM,
   newPayoutReference,
   PAYOUT_ACCOUNT_HOLD_MS,
+  PAYOUT_MOVES,
   PAYOUTS_PER_RUN,
 } from "~/domain/payouts";
 import type { StuckReason } from "~/domain/refunds";
@@ -171,13 +172,7 @@ export type PayoutProgress = "settled" | "failed" | "accepted" | "waiting" | "re
  * balance. Claimed first by a conditional update, so two callers at once send once. `force`: an admin
  * asked, so a payout before an admin is asked again too.
  */
-export async function attemptPayout(
-  env: Env,
-  config: AppConfig,
-  payoutId: string,
-  now: Date,
-  { force = false } = {},
-): Promise<PayoutProgress> {
+async function attemptPayout(env: Env, config: AppConfig, payoutId: string, now: Date, { force = false } = {}): Promise<PayoutProgress> {
   const db = createDatabase(env.DB);
   const payout = await db.query.payouts.findFirst({ where: eq(payouts.id, payoutId) });
   if (!payout || payout.status !== "pending" || payout.channel !== "provider") return "not_pending";
@@ -316,6 +311,7 @@ interface PayoutEnd {
  * doctor's payable), its audit entry and the doctor told, in one batch.
  */
 async function finishPayout(db: Database, config: AppConfig, payout: PayoutRow, end: PayoutEnd, now: Date) {
+  if (!PAYOUT_MOVES[payout.status].includes(end.status)) return;
   // Stamped by this call's update alone: two settlements in the same millisecond cannot both pass.
   const changeId = crypto.randomUUID();
   const finishedByThisCall = and(eq(payouts.id, payout.id), eq(payouts.lastChangeId, changeId));

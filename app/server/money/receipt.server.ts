@@ -13,11 +13,13 @@ import { profileName } from "~/server/db/profiles.server";
 import { escrowOf } from "./escrow.server";
 import { latePaymentNotice, patientMoneyLine, type PatientMoneyState, patientMoneyState } from "./escrow-view.server";
 
-type StateLabel = "held" | "disputed" | "inReview" | "released" | "refunding" | "refunded" | "partRefunding" | "partRefunded";
+type StateLabel =
+  "held" | "disputed" | "inReview" | "chargedBack" | "released" | "refunding" | "refunded" | "partRefunding" | "partRefunded";
 
 /** The short word for where the money is (a refund of less than the whole is a part refund). */
 function labelOf(state: PatientMoneyState): StateLabel {
   if (state.kind === "in_review") return "inReview";
+  if (state.kind === "charged_back") return "chargedBack";
   if (state.kind === "refunding" || state.kind === "refunded") {
     const part = state.refundSantim < state.amountSantim;
     if (state.kind === "refunding") return part ? "partRefunding" : "refunding";

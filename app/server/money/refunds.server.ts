@@ -10,7 +10,14 @@ import { payments, refunds } from "~/db/schema";
 import { refundInTransitMadeOutside, refundMadeOutside, refundReturned, refundSettled, refundStarted } from "~/domain/ledger";
 import { birrText, santimFromSum } from "~/domain/money";
 import { consultationLink } from "~/domain/notifications";
-import { MAX_REFUND_ATTEMPTS, newRefundReference, nextRefundAttemptAt, type RefundReason, type StuckReason } from "~/domain/refunds";
+import {
+  MAX_REFUND_ATTEMPTS,
+  newRefundReference,
+  nextRefundAttemptAt,
+  REFUND_MOVES,
+  type RefundReason,
+  type StuckReason,
+} from "~/domain/refunds";
 import { auditIfChanged } from "~/server/audit.server";
 import { createDatabase, type Database } from "~/server/db/client.server";
 import { findConsultationById } from "~/server/db/consultations.server";
@@ -281,6 +288,7 @@ async function markRefundSucceeded(
   outside?: { adminId: string; note: string },
 ) {
   const { refund } = row;
+  if (!REFUND_MOVES[refund.status].includes("succeeded")) return;
   const consultation = await findConsultationById(db, refund.consultationId);
   const link = consultationLink("patient", refund.consultationId);
   const told = await tidingsFor(db, row.patientId, { kind: "money_refunded", consultationId: refund.consultationId, link }, (t, to) =>
@@ -335,6 +343,7 @@ async function markRefundSucceeded(
 /** A refund the provider will not make: its amount back in escrow, and admins shown it (audited), once. */
 async function failRefund(db: Database, row: RefundWithPayment, message: string, now: Date, adminId: string | null = null) {
   const { refund } = row;
+  if (!REFUND_MOVES[refund.status].includes("failed")) return;
   const changeId = crypto.randomUUID();
   const failedByThisCall = and(eq(refunds.id, refund.id), eq(refunds.lastChangeId, changeId));
   await db.batch([

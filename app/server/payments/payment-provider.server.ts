@@ -66,9 +66,9 @@ type MoneyRequestOutcome =
   | { kind: "unreachable"; message: string };
 
 export type RefundOutcome = MoneyRequestOutcome;
-export type TransferOutcome = MoneyRequestOutcome;
+type TransferOutcome = MoneyRequestOutcome;
 
-export interface RefundRequest {
+interface RefundRequest {
   txRef: string;
   /** Our own unique reference for this refund: the provider refuses a second refund under it. */
   reference: string;
@@ -100,7 +100,7 @@ export interface Bank {
   currency: string;
 }
 
-export interface TransferRequest {
+interface TransferRequest {
   /** Our own unique reference for this transfer: the provider refuses a second transfer under it. */
   reference: string;
   amountSantim: number;

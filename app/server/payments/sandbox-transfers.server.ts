@@ -24,7 +24,7 @@ import { sandboxSwitches } from "./sandbox-switches.server";
 import { postSandboxWebhook, sandboxWebhookUrl } from "./sandbox-webhook.server";
 
 /** Banks and wallets as Chapa lists them (the codes are the sandbox's own), with their account number lengths. */
-export const SANDBOX_BANKS: readonly Bank[] = [
+const SANDBOX_BANKS: readonly Bank[] = [
   { code: "946", name: "Commercial Bank of Ethiopia (CBE)", isMobileMoney: false, accountNumberLength: 13, currency: "ETB" },
   { code: "656", name: "Awash Bank", isMobileMoney: false, accountNumberLength: 14, currency: "ETB" },
   { code: "880", name: "Dashen Bank", isMobileMoney: false, accountNumberLength: 13, currency: "ETB" },
