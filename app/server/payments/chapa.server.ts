@@ -50,6 +50,7 @@ import {
   ChapaFailure,
   ChapaRefusal,
   InitializeAnswer,
+  LocalInitializeAnswer,
   providerReferenceOf,
   refundStatusOfTransaction,
   TransactionsAnswer,
@@ -111,6 +112,8 @@ export interface ChapaWire {
   secretKey: string;
   webhookSecret: string;
   fetch: typeof fetch;
+  /** The local sandbox: its checkout page is on the app's own origin, which may be http (npm start). */
+  local?: boolean;
 }
 
 const chapaItself = (config: AppConfig): ChapaWire => ({
@@ -196,7 +199,7 @@ export function chapaProvider(config: AppConfig, wire: ChapaWire = chapaItself(c
         }),
       });
       if (!reply.reached) return { ok: false, kind: "failed", message: reply.message };
-      const initialized = InitializeAnswer.safeParse(reply.body);
+      const initialized = (wire.local ? LocalInitializeAnswer : InitializeAnswer).safeParse(reply.body);
       if (reply.ok && initialized.success) return { ok: true, checkoutUrl: initialized.data.data.checkout_url };
       const { message } = ChapaRefusal.parse(reply.body);
       if (REFERENCE_USED.test(message)) return { ok: false, kind: "reference_used" };
