@@ -243,11 +243,14 @@ function MovementCard({
   createdAt,
   testId,
   children,
+  actions,
 }: {
   reference: string;
   createdAt: string;
   testId: string;
   children: ReactNode;
+  /** What can be done with it, below its fields. */
+  actions?: ReactNode;
 }) {
   const { t } = useTranslation();
   return (
@@ -261,6 +264,7 @@ function MovementCard({
         </Field>
         {children}
       </dl>
+      {actions}
     </li>
   );
 }
