@@ -52,7 +52,7 @@ describe("refunds at Chapa", () => {
     });
 
     const outcome = await provider.refund({ txRef, reference: "refund-1", amountSantim: 15_000, reason: "Paid after the window closed" });
-    expect(outcome).toEqual({ kind: "accepted", providerReference: `RF${txRef.slice(-8)}` });
+    expect(outcome).toEqual({ kind: "accepted", providerReference: `RF${txRef.slice(-8)}`, amountSantim: 15_000 });
     const [sent] = standIn.refundForms;
     expect(sent!.txRef).toBe(txRef);
     expect(sent!.contentType).toBe("application/x-www-form-urlencoded");

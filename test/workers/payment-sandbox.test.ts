@@ -82,7 +82,8 @@ describe("refunds in the sandbox", () => {
     const txRef = await paidInSandbox();
     const provider = sandbox();
     const outcome = await provider.refund({ txRef, reference: refund1, amountSantim: 15_000, reason: "Paid after the window closed" });
-    expect(outcome).toEqual({ kind: "accepted", providerReference: expect.stringMatching(/^SBX/) });
+    // Its answer says what was given back: Chapa's own word, as good as a verify for a part refund.
+    expect(outcome).toEqual({ kind: "accepted", providerReference: expect.stringMatching(/^SBX/), amountSantim: 15_000 });
 
     expect(webhooks).toHaveLength(1);
     expect(await signedBySandbox(webhooks[0]!)).toBe(true);

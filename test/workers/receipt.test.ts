@@ -14,6 +14,7 @@ import { markPaymentFailed } from "~/server/db/payments.server";
 import { loadConfig } from "~/server/env.server";
 import { openDispute, resolveDispute } from "~/server/money/disputes.server";
 import { settleRefundsOf } from "~/server/money/refunds.server";
+import { setSandboxSwitch } from "~/server/payments/sandbox-switches.server";
 
 import { Visitor } from "./browser-like";
 import { createUser, db, ORIGIN, sessionCookieFor, signedIn } from "./fixtures";
@@ -22,15 +23,17 @@ import { paidAtProvider } from "./money-fixtures";
 const config = () => loadConfig(env);
 const receiptOf = (paymentId: string) => `/patient/payment/${paymentId}/receipt`;
 
-afterEach(() => {
+afterEach(async () => {
   vi.restoreAllMocks();
+  await setSandboxSwitch(env, "refunds", "succeed");
 });
 
 /**
- * The sandbox's refund webhooks, kept from our webhook route: a refund then stays "being refunded"
- * until the test settles it, as when the provider's word has not come yet.
+ * The sandbox's refund webhooks, kept from our webhook route, and its answer to the refund lost: a
+ * refund then stays "being refunded" until the test settles it, as when the provider's word has not come yet.
  */
-function holdRefundWebhooks() {
+async function holdRefundWebhooks() {
+  await setSandboxSwitch(env, "refunds", "timeout_after_taking");
   const realFetch = globalThis.fetch;
   vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
     const request = new Request(input, init);
@@ -173,7 +176,7 @@ describe("a payment's receipt", () => {
   });
 
   it("says a payment refunded after a dispute is being refunded, then refunded on its day", async () => {
-    holdRefundWebhooks();
+    await holdRefundWebhooks();
     const paid = await paidConsultation();
     const refund = await refundedByDispute(paid, null);
     expect(refund).toMatchObject({ status: "pending", amountSantim: CONSULTATION_FEE_SANTIM });
@@ -194,7 +197,7 @@ describe("a payment's receipt", () => {
   });
 
   it("shows both amounts of a part refund: what comes back and what the doctor was paid", async () => {
-    holdRefundWebhooks();
+    await holdRefundWebhooks();
     const paid = await paidConsultation();
     const refund = await refundedByDispute(paid, 5_050);
     expect(stateIn(await receiptHtml(paid.patient, paid.paymentId))).toEqual({
@@ -214,7 +217,7 @@ describe("a payment's receipt", () => {
   });
 
   it("says a payment that came too late is being refunded, then refunded, and the consultation's page links to it", async () => {
-    holdRefundWebhooks();
+    await holdRefundWebhooks();
     const late = await attempt();
     // The window closed before the provider's word came.
     await db

@@ -153,6 +153,11 @@ export async function attemptRefund(
     reason: REASON_FOR_PROVIDER[refund.reason],
   });
   if (outcome.kind === "accepted" || outcome.kind === "reference_used") {
+    // The provider's own answer that it gave back this much under our reference settles it, a part too.
+    if (outcome.kind === "accepted" && outcome.amountSantim) {
+      const known = await settleRefund(env, config, refund.reference, now, { amountSaidSantim: outcome.amountSantim });
+      if (known === "settled" || known === "review" || known === "not_pending") return known;
+    }
     await db
       .update(refunds)
       .set({
@@ -187,8 +192,11 @@ async function stuckAfter(db: Database, refundId: string, asks: number, reason: 
 /** What else settles a refund than the payment reading refunded: the provider's refusal just now, or its signed webhook naming our reference. */
 interface RefundEvidence {
   refusal?: string;
-  /** The amount a signed `charge.refunded` webhook gave for this refund's reference (a partial refund leaves the payment reading paid). */
-  webhookAmountSantim?: number | null;
+  /**
+   * The amount the provider said it gave back for this refund's reference: in its answer to our request,
+   * or in its signed `charge.refunded` webhook (a partial refund leaves the payment reading paid).
+   */
+  amountSaidSantim?: number | null;
 }
 
 /**
@@ -232,12 +240,12 @@ async function settleRefund(
     await failRefund(db, row, evidence.refusal, now);
     return "failed";
   }
-  if (evidence.webhookAmountSantim !== undefined && evidence.webhookAmountSantim !== null) {
-    if (evidence.webhookAmountSantim === row.refund.amountSantim) return settled(env, config, db, row, now);
+  if (evidence.amountSaidSantim !== undefined && evidence.amountSaidSantim !== null) {
+    if (evidence.amountSaidSantim === row.refund.amountSantim) return settled(env, config, db, row, now);
     return differs(
       db,
       row.refund.id,
-      `The provider refunded ${birrText(evidence.webhookAmountSantim)} ETB, not ${birrText(row.refund.amountSantim)} ETB`,
+      `The provider refunded ${birrText(evidence.amountSaidSantim)} ETB, not ${birrText(row.refund.amountSantim)} ETB`,
       now,
     );
   }
@@ -416,9 +424,7 @@ export async function settleRefundsOf(
   }
   const outcomes = [];
   for (const refund of pending)
-    outcomes.push(
-      await settleRefund(env, config, refund.reference, now, event.reference ? { webhookAmountSantim: event.amountSantim } : {}),
-    );
+    outcomes.push(await settleRefund(env, config, refund.reference, now, event.reference ? { amountSaidSantim: event.amountSantim } : {}));
   return outcomes.join(",");
 }
 

@@ -40,7 +40,7 @@
 //   (the SDK's GetTransactionsResponse; our tx_ref is read when present). Transfers: `GET /v1/transfers`
 //   answers `{ data: [{ reference, amount, charge, status, created_at, … }], meta: { next_page_url } }`.
 //   Pages are followed (at most MAX_LIST_PAGES) until an entry older than the period is seen.
-import { birrDecimal } from "~/domain/money";
+import { birrDecimal, santimFromBirr } from "~/domain/money";
 import type { AppConfig } from "~/server/env.server";
 
 import {
@@ -98,11 +98,24 @@ const isDefinite = (status: number) =>
 function moneyRequestOutcome(reply: Reply, ourReference: string): RefundOutcome {
   if (!reply.reached) return { kind: "unreachable", message: reply.message };
   const accepted = AcceptedAnswer.safeParse(reply.body);
-  if (reply.ok && accepted.success) return { kind: "accepted", providerReference: providerReferenceOf(accepted.data.data, ourReference) };
+  if (reply.ok && accepted.success) {
+    const amountSantim = amountOf(accepted.data.data);
+    return {
+      kind: "accepted",
+      providerReference: providerReferenceOf(accepted.data.data, ourReference),
+      ...(amountSantim !== null ? { amountSantim } : {}),
+    };
+  }
   const refused = ChapaFailure.safeParse(reply.body);
   if (refused.success && isDefinite(reply.status))
     return REFERENCE_USED.test(refused.data.message) ? { kind: "reference_used" } : { kind: "refused", message: refused.data.message };
   return { kind: "unreachable", message: `Chapa answered ${reply.status} in a form we cannot read` };
+}
+
+/** The amount an accepted answer's data says was moved (Chapa's refund answer gives it), or null. */
+function amountOf(data: unknown): number | null {
+  const amount = typeof data === "object" && data !== null ? (data as { amount?: unknown }).amount : undefined;
+  return amount === undefined ? null : santimFromBirr(amount);
 }
 
 /** Where and how the adapter reaches Chapa: the real API, or the local sandbox that speaks its formats. */

@@ -60,7 +60,8 @@ export const MAX_REFERENCE_CHARS = 100;
  *   the request, so verify before asking again under the same reference.
  */
 type MoneyRequestOutcome =
-  | { kind: "accepted"; providerReference: string | null }
+  /** `amountSantim`: what the provider's answer says it moved, when it says (Chapa's refund answer does). */
+  | { kind: "accepted"; providerReference: string | null; amountSantim?: number | null }
   | { kind: "reference_used" }
   | { kind: "refused"; message: string }
   | { kind: "unreachable"; message: string };
