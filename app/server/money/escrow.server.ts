@@ -7,10 +7,11 @@ import { alias } from "drizzle-orm/sqlite-core";
 
 import { consultations, doctors, escrows, notifications, roomConnections } from "~/db/schema";
 import type { ConsultationStatus } from "~/domain/consultation-status";
-import { releaseAllowedSql, type ReleaseRefusal, releaseRefusal } from "~/domain/escrow";
+import { ESCROW_MOVES, type EscrowStatus, releaseAllowedSql, type ReleaseRefusal, releaseRefusal } from "~/domain/escrow";
 import { escrowReleased, paymentCaptured } from "~/domain/ledger";
 import { platformShareSql } from "~/domain/money";
 import type { NotificationKind } from "~/domain/notifications";
+import { assertMove } from "~/domain/status-moves";
 import { ROOMS } from "~/realtime/protocol";
 import { auditIfChanged } from "~/server/audit.server";
 import type { Database } from "~/server/db/client.server";
@@ -67,6 +68,26 @@ export function captureOfLatePayment(db: Database, flagged: SQL, capture: Captur
 
 type EscrowRow = typeof escrows.$inferSelect;
 
+/** What an escrow's move writes besides its status (which the move names) and its update time. */
+type EscrowMoveColumns = Pick<Partial<EscrowRow>, "reviewReason" | "confirmedAt" | "releasedAt" | "lastChangeId">;
+
+/**
+ * The one way an escrow's status changes (docs/decisions/0046): the conditional UPDATE of the escrows
+ * `where` selects that are still in a `from` status, to `to`, checked against ESCROW_MOVES before it is
+ * built. Every module that moves an escrow (a dispute, a cancelling, a chargeback) builds it here.
+ */
+export function escrowMove(
+  db: Database,
+  move: { from: EscrowStatus | ReadonlyArray<EscrowStatus>; to: EscrowStatus; where: SQL | undefined; set?: EscrowMoveColumns; now: Date },
+) {
+  const from: ReadonlyArray<EscrowStatus> = typeof move.from === "string" ? [move.from] : move.from;
+  assertMove("escrows", ESCROW_MOVES, from, move.to);
+  return db
+    .update(escrows)
+    .set({ ...move.set, status: move.to, updatedAt: move.now })
+    .where(and(inArray(escrows.status, [...from]), move.where));
+}
+
 export async function escrowOf(db: Database, consultationId: string): Promise<EscrowRow | null> {
   return (await db.query.escrows.findFirst({ where: eq(escrows.consultationId, consultationId) })) ?? null;
 }
@@ -96,17 +117,13 @@ function releaseStatements(db: Database, facts: ReleaseFacts, by: "patient" | "s
     now,
   )})`;
   return [
-    db
-      .update(escrows)
-      .set({
-        status: "released",
-        releasedAt: now,
-        confirmedAt: by === "patient" ? now : escrow.confirmedAt,
-        lastChangeId: changeId,
-        updatedAt: now,
-      })
-      .where(and(eq(escrows.consultationId, escrow.consultationId), stillDue))
-      .returning({ consultationId: escrows.consultationId }),
+    escrowMove(db, {
+      from: "held",
+      to: "released",
+      where: and(eq(escrows.consultationId, escrow.consultationId), stillDue),
+      set: { releasedAt: now, confirmedAt: by === "patient" ? now : escrow.confirmedAt, lastChangeId: changeId },
+      now,
+    }).returning({ consultationId: escrows.consultationId }),
     ...ledgerEntryStatements(
       db,
       escrowReleased({ consultationId: escrow.consultationId, doctorId: escrow.doctorId, amountSantim: escrow.amountSantim }),
@@ -264,7 +281,7 @@ function releaseBatchStatements(db: Database, size: number, now: Date) {
       details: sql<string>`json_object('by', 'schedule', 'amountSantim', ${escrows.amountSantim})`,
       now,
     }),
-    db.update(escrows).set({ status: "released", releasedAt: now, updatedAt: now }).where(stamped),
+    escrowMove(db, { from: "held", to: "released", where: eq(escrows.lastChangeId, changeId), set: { releasedAt: now }, now }),
     db
       .selectDistinct({ consultationId: roomConnections.roomName })
       .from(roomConnections)
@@ -319,10 +336,14 @@ export async function sendStrandedEscrowsToReview(db: Database, now: Date): Prom
     LEFT JOIN ${doctors} ON ${doctors.userId} = ${consultations.doctorId}
     WHERE ${consultations.status} = 'in_progress'
       AND (${doctors.status} IS NOT 'active' OR ${consultations.startedAt} <= ${now.getTime() - STRANDED_AFTER_MS}))`;
-  const moved = await db
-    .update(escrows)
-    .set({ status: "in_review", reviewReason: "doctor_gone", updatedAt: now })
-    .where(and(eq(escrows.status, "held"), stranded))
-    .returning({ consultationId: escrows.consultationId });
+  const moved = await escrowMove(db, {
+    from: "held",
+    to: "in_review",
+    where: stranded,
+    set: { reviewReason: "doctor_gone" },
+    now,
+  }).returning({
+    consultationId: escrows.consultationId,
+  });
   return moved.length;
 }
