@@ -328,22 +328,63 @@ const STRANDED_AFTER_MS = 7 * 24 * 60 * 60_000;
  * The job: a paid consultation whose doctor can no longer finish it (deactivated, or still not ended a
  * week after payment) has its escrow sent to review, so it is neither released nor forgotten: admins
  * see it on /admin/finance and may cancel it, which refunds the patient; the patient reads that it is
- * under review. Safe to run twice: only a hold still `held` changes.
+ * under review. Should the doctor end it after all, it is held again (reviewEndedOfMove). Each escrow
+ * sent is audited, in the same batch, only by the run that sent it. Safe to run twice: only a hold
+ * still `held` changes.
  */
 export async function sendStrandedEscrowsToReview(db: Database, now: Date): Promise<number> {
+  const changeId = crypto.randomUUID();
   const stranded = sql`${escrows.consultationId} IN (
     SELECT ${consultations.id} FROM ${consultations}
     LEFT JOIN ${doctors} ON ${doctors.userId} = ${consultations.doctorId}
     WHERE ${consultations.status} = 'in_progress'
       AND (${doctors.status} IS NOT 'active' OR ${consultations.startedAt} <= ${now.getTime() - STRANDED_AFTER_MS}))`;
-  const moved = await escrowMove(db, {
-    from: "held",
-    to: "in_review",
-    where: stranded,
-    set: { reviewReason: "doctor_gone" },
-    now,
-  }).returning({
-    consultationId: escrows.consultationId,
-  });
+  const [moved] = await db.batch([
+    escrowMove(db, {
+      from: "held",
+      to: "in_review",
+      where: stranded,
+      set: { reviewReason: "doctor_gone", lastChangeId: changeId },
+      now,
+    }).returning({
+      consultationId: escrows.consultationId,
+    }),
+    auditIfChanged(db, escrows, and(eq(escrows.status, "in_review"), eq(escrows.lastChangeId, changeId)), {
+      action: "escrow.sent_to_review",
+      actorId: null,
+      targetType: "consultation",
+      targetId: escrows.consultationId,
+      ipAddress: null,
+      details: sql<string>`json_object('amountSantim', ${escrows.amountSantim})`,
+      now,
+    }),
+  ]);
   return moved.length;
+}
+
+/**
+ * The statements that end a review when the doctor ends its consultation after all (the move selected by
+ * `moved`, which this call made): its escrow held again, on the normal path from the end (the patient may
+ * confirm or dispute; the job releases it 72 hours on), audited, only by this call.
+ */
+export function reviewEndedOfMove(db: Database, moved: SQL | undefined, actorId: string, now: Date): Array<BatchItem<"sqlite">> {
+  const changeId = crypto.randomUUID();
+  return [
+    escrowMove(db, {
+      from: "in_review",
+      to: "held",
+      where: sql`${escrows.consultationId} IN (SELECT ${consultations.id} FROM ${consultations} WHERE ${moved})`,
+      set: { reviewReason: null, lastChangeId: changeId },
+      now,
+    }),
+    auditIfChanged(db, escrows, and(eq(escrows.status, "held"), eq(escrows.lastChangeId, changeId)), {
+      action: "escrow.review_ended",
+      actorId,
+      targetType: "consultation",
+      targetId: escrows.consultationId,
+      ipAddress: null,
+      details: sql<string>`json_object('amountSantim', ${escrows.amountSantim})`,
+      now,
+    }),
+  ];
 }
