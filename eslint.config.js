@@ -5,7 +5,7 @@ import simpleImportSort from "eslint-plugin-simple-import-sort";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
-import oneConsultationWriter from "./eslint-rules/one-consultation-writer.js";
+import oneWriter from "./eslint-rules/one-writer.js";
 
 export default tseslint.config(
   { ignores: ["build/**", ".wrangler/**", "node_modules/**", "test-results/**", "worker-configuration.d.ts"] },
@@ -24,13 +24,22 @@ export default tseslint.config(
     },
   },
   {
-    // The one writer of consultations: the state machine's moves are the only way a status changes.
+    // One writer per table (docs/decisions/0016, 0046): each table's moves are the only way its status changes.
     files: ["app/**/*.{ts,tsx}", "party/**/*.ts", "server.ts", "scripts/**/*.ts"],
-    plugins: { qoda: { rules: { "one-consultation-writer": oneConsultationWriter } } },
+    plugins: { qoda: { rules: { "one-writer": oneWriter } } },
     rules: {
-      "qoda/one-consultation-writer": [
+      "qoda/one-writer": [
         "error",
-        { writers: "app/server/consultations/", moveModule: "app/server/consultations/move.server.ts" },
+        {
+          tables: {
+            consultations: { writers: "app/server/consultations/", statusWriter: "app/server/consultations/move.server.ts" },
+            escrows: { writers: "app/server/money/escrow.server.ts" },
+            disputes: { writers: "app/server/money/disputes.server.ts" },
+            payments: { writers: "app/server/db/payments.server.ts" },
+            refunds: { writers: "app/server/money/refunds.server.ts" },
+            payouts: { writers: "app/server/money/payouts.server.ts" },
+          },
+        },
       ],
     },
   },

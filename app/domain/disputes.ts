@@ -4,10 +4,14 @@
 import { z } from "zod/mini";
 
 import { santimFromBirr } from "./money.ts";
+import type { StatusMoves } from "./status-moves";
 import { cleanText } from "./text-hygiene";
 
 export const DISPUTE_REASONS = ["not_helpful", "doctor_unresponsive", "wrong_advice", "technical_problem", "other"] as const;
 export const DISPUTE_STATUSES = ["open", "resolved"] as const;
+
+/** A dispute's allowed moves (docs/decisions/0046): open until an admin resolves it, once. */
+export const DISPUTE_MOVES: StatusMoves<(typeof DISPUTE_STATUSES)[number]> = { open: ["resolved"], resolved: [] };
 export const DISPUTE_RESOLUTIONS = ["release", "refund_full", "refund_part"] as const;
 export type DisputeResolution = (typeof DISPUTE_RESOLUTIONS)[number];
 

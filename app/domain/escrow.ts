@@ -6,10 +6,28 @@ import { type SQL, sql, type SQLWrapper } from "drizzle-orm";
 
 import { DISPUTE_WINDOW_HOURS, ESCROW_RELEASE_HOURS } from "./constants.ts";
 import type { ConsultationStatus } from "./consultation-status";
+import type { StatusMoves } from "./status-moves";
 
 /** `charged_back`: the patient's bank or the provider took the payment back without us (a chargeback, a reversal, a refund made in its dashboard). */
 export const ESCROW_STATUSES = ["held", "disputed", "in_review", "released", "refunded", "charged_back"] as const;
-type EscrowStatus = (typeof ESCROW_STATUSES)[number];
+export type EscrowStatus = (typeof ESCROW_STATUSES)[number];
+
+/**
+ * An escrow's allowed moves (docs/decisions/0046): held until the patient confirms or the hold falls due
+ * (released), a dispute freezes it, the job sends a stranded one to review, or an admin's cancelling
+ * refunds it; a dispute ends released (all or the rest) or refunded; a review ends held again when the
+ * doctor ends the consultation, or refunded when an admin cancels it; the provider may take the money
+ * back (charged back) from any state but refunded. Released, refunded and charged back are final but for
+ * that one.
+ */
+export const ESCROW_MOVES: StatusMoves<EscrowStatus> = {
+  held: ["disputed", "in_review", "released", "refunded", "charged_back"],
+  disputed: ["released", "refunded", "charged_back"],
+  in_review: ["held", "refunded", "charged_back"],
+  released: ["charged_back"],
+  refunded: [],
+  charged_back: [],
+};
 
 /** Why an escrow waits for an admin rather than being released on its own. */
 export const ESCROW_REVIEW_REASONS = ["doctor_gone"] as const;

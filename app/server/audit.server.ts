@@ -60,6 +60,7 @@ export type AuditAction =
   | "payout.settled_outside"
   | "refund.settled_outside"
   | "escrow.charged_back"
+  | "escrow.sent_to_review"
   | "escrow.review_ended"
   | "reconciliation.resolved"
   | "payout_account.changed"

@@ -65,6 +65,7 @@ export const AUDIT_ACTION_LABELS = {
   "payout.settled_outside": "admin.audit.actions.payout_settled_outside",
   "refund.settled_outside": "admin.audit.actions.refund_settled_outside",
   "escrow.charged_back": "admin.audit.actions.escrow_charged_back",
+  "escrow.sent_to_review": "admin.audit.actions.escrow_sent_to_review",
   "escrow.review_ended": "admin.audit.actions.escrow_review_ended",
   "reconciliation.resolved": "admin.audit.actions.reconciliation_resolved",
   "payout_account.changed": "admin.audit.actions.payout_account_changed",

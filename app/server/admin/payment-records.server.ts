@@ -5,17 +5,15 @@ import { and, desc, eq, isNotNull, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 
 import { consultations, payments, profiles, refunds, users } from "~/db/schema";
-import { refundMadeOutside } from "~/domain/ledger";
 import type { PageRequest } from "~/domain/paging";
 import type { Translate } from "~/i18n.server";
 import { awaitingRefund } from "~/server/admin/overview.server";
 import { auditIfChanged } from "~/server/audit.server";
 import { clientAddress } from "~/server/client-address.server";
 import type { Database } from "~/server/db/client.server";
-import { insertWhere } from "~/server/db/insert-where.server";
-import type { ProviderAnswer } from "~/server/db/payments.server";
+import { type ProviderAnswer, refundedOutsideOf } from "~/server/db/payments.server";
 import { shownEmail, shownName } from "~/server/db/profiles.server";
-import { ledgerEntryStatements } from "~/server/money/ledger.server";
+import { outsideLateRefundStatements } from "~/server/money/refunds.server";
 
 const refunder = alias(profiles, "refunder_profile");
 
@@ -123,42 +121,17 @@ export async function recordOutsideRefund(
 ): Promise<RefundOutcome> {
   const payment = await db.query.payments.findFirst({ where: eq(payments.id, paymentId) });
   if (!payment) return "not_found";
-  const refundId = crypto.randomUUID();
-  const reference = `outside-${refundId}`;
-  const recorded = sql`EXISTS (SELECT 1 FROM ${refunds} WHERE ${refunds.id} = ${refundId})`;
   const noneUnderWay = sql`NOT EXISTS (SELECT 1 FROM ${refunds} WHERE ${refunds.paymentId} = ${paymentId} AND ${refunds.status} = 'pending')`;
+  // The refund row only if the payment's mark just before it took (`changes()` reads that statement).
+  const { refundId, statements } = outsideLateRefundStatements(
+    db,
+    { paymentId, consultationId: payment.consultationId, amountSantim: payment.amountSantim, note, requestedBy: adminId },
+    now,
+    sql`changes() = 1`,
+  );
   await db.batch([
-    db
-      .update(payments)
-      .set({ refundedAt: now, refundedBy: adminId, updatedAt: now })
-      .where(and(eq(payments.id, paymentId), awaitingRefund, noneUnderWay)),
-    insertWhere(
-      db,
-      refunds,
-      {
-        id: refundId,
-        paymentId,
-        consultationId: payment.consultationId,
-        reference,
-        amountSantim: payment.amountSantim,
-        reason: "late_payment",
-        channel: "outside",
-        status: "succeeded",
-        accepted: true,
-        note,
-        requestedBy: adminId,
-        settledAt: now,
-        createdAt: now,
-        updatedAt: now,
-      },
-      sql`changes() = 1`,
-    ),
-    ...ledgerEntryStatements(
-      db,
-      refundMadeOutside({ reference, consultationId: payment.consultationId, paymentId, amountSantim: payment.amountSantim }),
-      now,
-      recorded,
-    ),
+    refundedOutsideOf(db, paymentId, adminId, and(awaitingRefund, noneUnderWay), now),
+    ...statements,
     auditIfChanged(db, refunds, eq(refunds.id, refundId), {
       action: "admin.payment_refunded",
       actorId: adminId,

@@ -3,12 +3,13 @@
 // the refund of the whole fee with its ledger entry, and both people told, all in one batch written only
 // if this call made the move. Only then is the provider asked for the refund (docs/decisions/0028).
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 
 import { escrows } from "~/db/schema";
 import { consultationLink } from "~/domain/notifications";
 import { clientAddress } from "~/server/client-address.server";
 import { moneyEmail } from "~/server/mail/money-emails.server";
+import { escrowMove } from "~/server/money/escrow.server";
 import { deliverTidings, tidingsFor, tidingsStatements } from "~/server/money/money-tidings.server";
 import { attemptRefund, refundStatements } from "~/server/money/refunds.server";
 import { tellParticipants } from "~/server/rooms.server";
@@ -89,10 +90,12 @@ export async function cancelPaidConsultation(
           now,
           details: sql<string>`json_object('reason', ${note}, 'amountSantim', ${escrow.amountSantim})`,
         }),
-        db
-          .update(escrows)
-          .set({ status: "refunded", updatedAt: now })
-          .where(and(eq(escrows.consultationId, consultationId), inArray(escrows.status, ["held", "in_review"]), movedHere)),
+        escrowMove(db, {
+          from: ["held", "in_review"],
+          to: "refunded",
+          where: and(eq(escrows.consultationId, consultationId), movedHere),
+          now,
+        }),
         ...refund.statements,
         ...tidings.statements,
       ];

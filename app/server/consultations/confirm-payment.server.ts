@@ -6,9 +6,9 @@
 // started the consultation) is kept and flagged for an admin to refund, never dropped. A provider record
 // that disagrees with ours, or a status that is neither success, failure nor a wait (refunded,
 // reversed, one we do not know), is kept with the payment and flagged for an admin too.
-import { and, eq, gt, lte, sql } from "drizzle-orm";
+import { and, gt, lte } from "drizzle-orm";
 
-import { consultations, payments } from "~/db/schema";
+import { consultations } from "~/db/schema";
 import type { LateReason } from "~/domain/late-payments";
 import { consultationLink } from "~/domain/notifications";
 import { createDatabase, type Database } from "~/server/db/client.server";
@@ -18,6 +18,7 @@ import {
   latePaymentsOf,
   markPaymentFailed,
   markPaymentLate,
+  paidOfMove,
   paymentByTxRef,
   type PaymentRow,
 } from "~/server/db/payments.server";
@@ -28,7 +29,7 @@ import { paymentProvider } from "~/server/payments/provider.server";
 import { paymentConfirmed } from "~/server/rooms.server";
 
 import { expirePayment } from "./expire-payment.server";
-import { auditOfMove, type ConsultationRow, moveConsultation, type MovedByThisCall } from "./move.server";
+import { auditOfMove, type ConsultationRow, moveConsultation } from "./move.server";
 import { mailLatePayment } from "./tell-patient.server";
 
 export type ConfirmationOutcome =
@@ -132,12 +133,4 @@ async function tellPaid(db: Database, consultation: ConsultationRow) {
   await notify(db, consultation.patientId, "payment_received", consultation.id, consultationLink("patient", consultation.id));
   if (consultation.doctorId)
     await notify(db, consultation.doctorId, "payment_received", consultation.id, consultationLink("doctor", consultation.id));
-}
-
-/** The payment marked paid, only by the call that moved the consultation. */
-function paidOfMove(db: Database, moved: MovedByThisCall, paymentId: string, providerReference: string | null, now: Date) {
-  return db
-    .update(payments)
-    .set({ status: "paid", paidAt: now, providerReference, updatedAt: now })
-    .where(and(eq(payments.id, paymentId), sql`EXISTS (SELECT 1 FROM ${consultations} WHERE ${moved})`));
 }

@@ -11,6 +11,7 @@ import type { SessionUser } from "~/server/auth/session.server";
 import { clientAddress } from "~/server/client-address.server";
 import type { Database } from "~/server/db/client.server";
 import { findConsultationById } from "~/server/db/consultations.server";
+import { reviewEndedOfMove } from "~/server/money/escrow.server";
 import { tellParticipants } from "~/server/rooms.server";
 
 import { auditOfMove, moveConsultation, type MovedByThisCall } from "./move.server";
@@ -42,6 +43,8 @@ export async function endConsultation(
       return [
         chatClosedByMove(db, moved),
         auditOfMove(db, moved, { actorId: doctor.userId, action: "consultation.completed", ipAddress: clientAddress(request), now }),
+        // An escrow sent to review while the doctor was away is held again, on the normal path from the end.
+        ...reviewEndedOfMove(db, moved, doctor.userId, now),
         ...(told?.statements ?? []),
       ];
     },

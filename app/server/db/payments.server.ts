@@ -1,14 +1,50 @@
 // Payments: one row per attempt, each with its own tx_ref, recorded before the provider is called.
-import { and, desc, eq, gte, inArray, isNotNull, isNull, max, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, isNotNull, isNull, max, type SQL, sql } from "drizzle-orm";
 
 import { consultations, type PaymentReviewReason, payments, refunds } from "~/db/schema";
 import { isUuid } from "~/domain/ids";
 import { lateReason } from "~/domain/late-payments";
+import { PAYMENT_MOVES } from "~/domain/payment-attempts";
+import { assertMove } from "~/domain/status-moves";
 import { auditIfChanged } from "~/server/audit.server";
 import type { Database } from "~/server/db/client.server";
 import { captureOfLatePayment } from "~/server/money/escrow.server";
 
 export type PaymentRow = typeof payments.$inferSelect;
+type PaymentStatus = PaymentRow["status"];
+
+/**
+ * The one way a payment attempt's status changes (docs/decisions/0046): the conditional UPDATE of the
+ * attempt `where` selects while it is still in a `from` status, to `to`, checked against PAYMENT_MOVES
+ * before it is built.
+ */
+function paymentMove(
+  db: Database,
+  move: {
+    from: ReadonlyArray<PaymentStatus>;
+    to: PaymentStatus;
+    where: SQL | undefined;
+    set: Omit<Partial<PaymentRow>, "id" | "status" | "updatedAt">;
+    now: Date;
+  },
+) {
+  assertMove("payments", PAYMENT_MOVES, move.from, move.to);
+  return db
+    .update(payments)
+    .set({ ...move.set, status: move.to, updatedAt: move.now })
+    .where(and(inArray(payments.status, [...move.from]), move.where));
+}
+
+/** The payment that started its consultation marked paid, only by the call that moved the consultation (as `moved` selects it). */
+export function paidOfMove(db: Database, moved: SQL | undefined, paymentId: string, providerReference: string | null, now: Date) {
+  return paymentMove(db, {
+    from: ["initialized", "failed"],
+    to: "paid",
+    where: and(eq(payments.id, paymentId), sql`EXISTS (SELECT 1 FROM ${consultations} WHERE ${moved})`),
+    set: { paidAt: now, providerReference },
+    now,
+  });
+}
 
 export async function recordPaymentAttempt(
   db: Database,
@@ -79,10 +115,26 @@ export async function saveCheckoutUrl(db: Database, txRef: string, checkoutUrl: 
 
 /** An attempt the provider refused or the patient abandoned; a paid one is never marked failed. */
 export async function markPaymentFailed(db: Database, txRef: string, now: Date) {
+  await paymentMove(db, { from: ["initialized"], to: "failed", where: eq(payments.txRef, txRef), set: {}, now });
+}
+
+/** An open attempt the job has just asked the provider about: the next run asks the others first. */
+export async function markPaymentAsked(db: Database, txRef: string, now: Date) {
   await db
     .update(payments)
-    .set({ status: "failed", updatedAt: now })
+    .set({ updatedAt: now })
     .where(and(eq(payments.txRef, txRef), eq(payments.status, "initialized")));
+}
+
+/**
+ * A late payment an admin gave back outside the provider, marked with who and when, if `onlyIf` holds
+ * (its money still ours to give back, no refund under way): the statement for their batch.
+ */
+export function refundedOutsideOf(db: Database, paymentId: string, adminId: string, onlyIf: SQL | undefined, now: Date) {
+  return db
+    .update(payments)
+    .set({ refundedAt: now, refundedBy: adminId, updatedAt: now })
+    .where(and(eq(payments.id, paymentId), onlyIf));
 }
 
 /**
@@ -98,11 +150,13 @@ export async function markPaymentLate(
   const { txRef } = capture;
   const flaggedByThisCall = sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.txRef} = ${txRef} AND ${payments.status} = 'paid_after_expiry' AND ${payments.updatedAt} = ${now.getTime()})`;
   const [flagged] = await db.batch([
-    db
-      .update(payments)
-      .set({ status: "paid_after_expiry", needsAdminReview: true, paidAt: now, providerReference, updatedAt: now })
-      .where(and(eq(payments.txRef, txRef), inArray(payments.status, ["initialized", "failed"])))
-      .returning({ id: payments.id }),
+    paymentMove(db, {
+      from: ["initialized", "failed"],
+      to: "paid_after_expiry",
+      where: eq(payments.txRef, txRef),
+      set: { needsAdminReview: true, paidAt: now, providerReference },
+      now,
+    }).returning({ id: payments.id }),
     // Audited in the same batch, and only by the call that flagged it (the row it just wrote).
     auditIfChanged(db, payments, and(eq(payments.txRef, txRef), eq(payments.status, "paid_after_expiry"), eq(payments.updatedAt, now)), {
       action: "payment.late",

@@ -18,6 +18,7 @@ import { moneyEmail } from "~/server/mail/money-emails.server";
 import { paymentProvider } from "~/server/payments/provider.server";
 import { tellTimelineMoved } from "~/server/rooms.server";
 
+import { escrowMove } from "./escrow.server";
 import { ledgerEntryStatements } from "./ledger.server";
 import { deliverTidings, tidingsFor, tidingsStatements } from "./money-tidings.server";
 import { differenceStatement } from "./reconciliation-differences.server";
@@ -80,10 +81,13 @@ export async function takeBackOf(env: Env, config: AppConfig, txRef: string, now
   ];
   const tidings = tidingsStatements(db, told, now, onlyIfChanged);
   await db.batch([
-    db
-      .update(escrows)
-      .set({ status: "charged_back", releasedAt: null, lastChangeId: changeId, updatedAt: now })
-      .where(and(eq(escrows.consultationId, escrow.consultationId), eq(escrows.status, escrow.status))),
+    escrowMove(db, {
+      from: escrow.status,
+      to: "charged_back",
+      where: eq(escrows.consultationId, escrow.consultationId),
+      set: { releasedAt: null, lastChangeId: changeId },
+      now,
+    }),
     ...ledgerEntryStatements(
       db,
       chargeReversed({

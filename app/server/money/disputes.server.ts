@@ -8,11 +8,12 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import { aliasedTable, and, asc, desc, eq, sql } from "drizzle-orm";
 
 import { consultations, disputes, escrows, ledgerLines, profiles, users } from "~/db/schema";
-import { type DisputeResolution, resolutionAmounts } from "~/domain/disputes";
+import { DISPUTE_MOVES, type DisputeResolution, resolutionAmounts } from "~/domain/disputes";
 import { DISPUTE_WINDOW_MS } from "~/domain/escrow";
 import { escrowReleased } from "~/domain/ledger";
 import { birrText, santimFromSum } from "~/domain/money";
 import { consultationLink } from "~/domain/notifications";
+import { assertMove } from "~/domain/status-moves";
 import { auditIfChanged } from "~/server/audit.server";
 import type { Database } from "~/server/db/client.server";
 import { findConsultationById } from "~/server/db/consultations.server";
@@ -22,11 +23,13 @@ import type { AppConfig } from "~/server/env.server";
 import { moneyEmail } from "~/server/mail/money-emails.server";
 import { tellTimelineMoved } from "~/server/rooms.server";
 
+import { escrowMove } from "./escrow.server";
 import { ledgerEntryStatements } from "./ledger.server";
 import { deliverTidings, tidingsFor, tidingsStatements } from "./money-tidings.server";
 import { attemptRefund, refundStatements } from "./refunds.server";
 
 export type DisputeRow = typeof disputes.$inferSelect;
+type DisputeStatus = DisputeRow["status"];
 
 export async function disputeOf(db: Database, consultationId: string): Promise<DisputeRow | null> {
   return (await db.query.disputes.findFirst({ where: eq(disputes.consultationId, consultationId) })) ?? null;
@@ -82,11 +85,13 @@ export async function openDispute(
   // Still within the window as the batch runs: the scheduled release, at the boundary, cannot also win.
   const stillOpen = sql`EXISTS (SELECT 1 FROM ${consultations} WHERE ${consultations.id} = ${consultationId} AND ${consultations.status} = 'completed' AND ${consultations.completedAt} > ${now.getTime() - DISPUTE_WINDOW_MS})`;
   const [changed] = await db.batch([
-    db
-      .update(escrows)
-      .set({ status: "disputed", lastChangeId: changeId, updatedAt: now })
-      .where(and(eq(escrows.consultationId, consultationId), eq(escrows.status, "held"), stillOpen))
-      .returning({ consultationId: escrows.consultationId }),
+    escrowMove(db, {
+      from: "held",
+      to: "disputed",
+      where: and(eq(escrows.consultationId, consultationId), stillOpen),
+      set: { lastChangeId: changeId },
+      now,
+    }).returning({ consultationId: escrows.consultationId }),
     insertWhere(
       db,
       disputes,
@@ -183,6 +188,21 @@ export async function answerDispute(
   return { ok: true };
 }
 
+/**
+ * The one way a dispute's status changes (docs/decisions/0046): the conditional UPDATE of dispute `id`
+ * while it is still `from`, to `to`, checked against DISPUTE_MOVES before it is built.
+ */
+function disputeMove(
+  db: Database,
+  move: { id: string; from: DisputeStatus; to: DisputeStatus; set: Omit<Partial<DisputeRow>, "id" | "status" | "updatedAt">; now: Date },
+) {
+  assertMove("disputes", DISPUTE_MOVES, [move.from], move.to);
+  return db
+    .update(disputes)
+    .set({ ...move.set, status: move.to, updatedAt: move.now })
+    .where(and(eq(disputes.id, move.id), eq(disputes.status, move.from)));
+}
+
 export type ResolveRefusal = "not_found" | "already_resolved";
 
 /**
@@ -254,28 +274,27 @@ export async function resolveDispute(
         )
       : null;
   const [changed] = await db.batch([
-    db
-      .update(disputes)
-      .set({
-        status: "resolved",
+    disputeMove(db, {
+      id: disputeId,
+      from: "open",
+      to: "resolved",
+      set: {
         resolution: decision.resolution,
         refundSantim,
         resolutionNote: decision.note,
         resolvedBy: adminId,
         resolvedAt: now,
         lastChangeId: changeId,
-        updatedAt: now,
-      })
-      .where(and(eq(disputes.id, disputeId), eq(disputes.status, "open")))
-      .returning({ id: disputes.id }),
-    db
-      .update(escrows)
-      .set(
-        releaseSantim > 0
-          ? { status: "released", releasedAt: now, lastChangeId: changeId, updatedAt: now }
-          : { status: "refunded", lastChangeId: changeId, updatedAt: now },
-      )
-      .where(and(eq(escrows.consultationId, dispute.consultationId), eq(escrows.status, "disputed"), decided)),
+      },
+      now,
+    }).returning({ id: disputes.id }),
+    escrowMove(db, {
+      from: "disputed",
+      to: releaseSantim > 0 ? "released" : "refunded",
+      where: and(eq(escrows.consultationId, dispute.consultationId), decided),
+      set: releaseSantim > 0 ? { releasedAt: now, lastChangeId: changeId } : { lastChangeId: changeId },
+      now,
+    }),
     ...(releaseSantim > 0
       ? ledgerEntryStatements(
           db,

@@ -7,10 +7,11 @@ import { alias } from "drizzle-orm/sqlite-core";
 
 import { consultations, doctors, escrows, notifications, roomConnections } from "~/db/schema";
 import type { ConsultationStatus } from "~/domain/consultation-status";
-import { releaseAllowedSql, type ReleaseRefusal, releaseRefusal } from "~/domain/escrow";
+import { ESCROW_MOVES, type EscrowStatus, releaseAllowedSql, type ReleaseRefusal, releaseRefusal } from "~/domain/escrow";
 import { escrowReleased, paymentCaptured } from "~/domain/ledger";
 import { platformShareSql } from "~/domain/money";
 import type { NotificationKind } from "~/domain/notifications";
+import { assertMove } from "~/domain/status-moves";
 import { ROOMS } from "~/realtime/protocol";
 import { auditIfChanged } from "~/server/audit.server";
 import type { Database } from "~/server/db/client.server";
@@ -67,6 +68,26 @@ export function captureOfLatePayment(db: Database, flagged: SQL, capture: Captur
 
 type EscrowRow = typeof escrows.$inferSelect;
 
+/** What an escrow's move writes besides its status (which the move names) and its update time. */
+type EscrowMoveColumns = Pick<Partial<EscrowRow>, "reviewReason" | "confirmedAt" | "releasedAt" | "lastChangeId">;
+
+/**
+ * The one way an escrow's status changes (docs/decisions/0046): the conditional UPDATE of the escrows
+ * `where` selects that are still in a `from` status, to `to`, checked against ESCROW_MOVES before it is
+ * built. Every module that moves an escrow (a dispute, a cancelling, a chargeback) builds it here.
+ */
+export function escrowMove(
+  db: Database,
+  move: { from: EscrowStatus | ReadonlyArray<EscrowStatus>; to: EscrowStatus; where: SQL | undefined; set?: EscrowMoveColumns; now: Date },
+) {
+  const from: ReadonlyArray<EscrowStatus> = typeof move.from === "string" ? [move.from] : move.from;
+  assertMove("escrows", ESCROW_MOVES, from, move.to);
+  return db
+    .update(escrows)
+    .set({ ...move.set, status: move.to, updatedAt: move.now })
+    .where(and(inArray(escrows.status, [...from]), move.where));
+}
+
 export async function escrowOf(db: Database, consultationId: string): Promise<EscrowRow | null> {
   return (await db.query.escrows.findFirst({ where: eq(escrows.consultationId, consultationId) })) ?? null;
 }
@@ -96,17 +117,13 @@ function releaseStatements(db: Database, facts: ReleaseFacts, by: "patient" | "s
     now,
   )})`;
   return [
-    db
-      .update(escrows)
-      .set({
-        status: "released",
-        releasedAt: now,
-        confirmedAt: by === "patient" ? now : escrow.confirmedAt,
-        lastChangeId: changeId,
-        updatedAt: now,
-      })
-      .where(and(eq(escrows.consultationId, escrow.consultationId), stillDue))
-      .returning({ consultationId: escrows.consultationId }),
+    escrowMove(db, {
+      from: "held",
+      to: "released",
+      where: and(eq(escrows.consultationId, escrow.consultationId), stillDue),
+      set: { releasedAt: now, confirmedAt: by === "patient" ? now : escrow.confirmedAt, lastChangeId: changeId },
+      now,
+    }).returning({ consultationId: escrows.consultationId }),
     ...ledgerEntryStatements(
       db,
       escrowReleased({ consultationId: escrow.consultationId, doctorId: escrow.doctorId, amountSantim: escrow.amountSantim }),
@@ -264,7 +281,7 @@ function releaseBatchStatements(db: Database, size: number, now: Date) {
       details: sql<string>`json_object('by', 'schedule', 'amountSantim', ${escrows.amountSantim})`,
       now,
     }),
-    db.update(escrows).set({ status: "released", releasedAt: now, updatedAt: now }).where(stamped),
+    escrowMove(db, { from: "held", to: "released", where: eq(escrows.lastChangeId, changeId), set: { releasedAt: now }, now }),
     db
       .selectDistinct({ consultationId: roomConnections.roomName })
       .from(roomConnections)
@@ -311,18 +328,63 @@ const STRANDED_AFTER_MS = 7 * 24 * 60 * 60_000;
  * The job: a paid consultation whose doctor can no longer finish it (deactivated, or still not ended a
  * week after payment) has its escrow sent to review, so it is neither released nor forgotten: admins
  * see it on /admin/finance and may cancel it, which refunds the patient; the patient reads that it is
- * under review. Safe to run twice: only a hold still `held` changes.
+ * under review. Should the doctor end it after all, it is held again (reviewEndedOfMove). Each escrow
+ * sent is audited, in the same batch, only by the run that sent it. Safe to run twice: only a hold
+ * still `held` changes.
  */
 export async function sendStrandedEscrowsToReview(db: Database, now: Date): Promise<number> {
+  const changeId = crypto.randomUUID();
   const stranded = sql`${escrows.consultationId} IN (
     SELECT ${consultations.id} FROM ${consultations}
     LEFT JOIN ${doctors} ON ${doctors.userId} = ${consultations.doctorId}
     WHERE ${consultations.status} = 'in_progress'
       AND (${doctors.status} IS NOT 'active' OR ${consultations.startedAt} <= ${now.getTime() - STRANDED_AFTER_MS}))`;
-  const moved = await db
-    .update(escrows)
-    .set({ status: "in_review", reviewReason: "doctor_gone", updatedAt: now })
-    .where(and(eq(escrows.status, "held"), stranded))
-    .returning({ consultationId: escrows.consultationId });
+  const [moved] = await db.batch([
+    escrowMove(db, {
+      from: "held",
+      to: "in_review",
+      where: stranded,
+      set: { reviewReason: "doctor_gone", lastChangeId: changeId },
+      now,
+    }).returning({
+      consultationId: escrows.consultationId,
+    }),
+    auditIfChanged(db, escrows, and(eq(escrows.status, "in_review"), eq(escrows.lastChangeId, changeId)), {
+      action: "escrow.sent_to_review",
+      actorId: null,
+      targetType: "consultation",
+      targetId: escrows.consultationId,
+      ipAddress: null,
+      details: sql<string>`json_object('amountSantim', ${escrows.amountSantim})`,
+      now,
+    }),
+  ]);
   return moved.length;
+}
+
+/**
+ * The statements that end a review when the doctor ends its consultation after all (the move selected by
+ * `moved`, which this call made): its escrow held again, on the normal path from the end (the patient may
+ * confirm or dispute; the job releases it 72 hours on), audited, only by this call.
+ */
+export function reviewEndedOfMove(db: Database, moved: SQL | undefined, actorId: string, now: Date): Array<BatchItem<"sqlite">> {
+  const changeId = crypto.randomUUID();
+  return [
+    escrowMove(db, {
+      from: "in_review",
+      to: "held",
+      where: sql`${escrows.consultationId} IN (SELECT ${consultations.id} FROM ${consultations} WHERE ${moved})`,
+      set: { reviewReason: null, lastChangeId: changeId },
+      now,
+    }),
+    auditIfChanged(db, escrows, and(eq(escrows.status, "held"), eq(escrows.lastChangeId, changeId)), {
+      action: "escrow.review_ended",
+      actorId,
+      targetType: "consultation",
+      targetId: escrows.consultationId,
+      ipAddress: null,
+      details: sql<string>`json_object('amountSantim', ${escrows.amountSantim})`,
+      now,
+    }),
+  ];
 }

@@ -75,6 +75,50 @@ export function refundStatements(db: Database, plan: RefundPlan, now: Date, only
   };
 }
 
+/**
+ * The statements that record a late payment's refund an admin made outside the provider (succeeded at
+ * once, with their note) and its ledger entry, for the caller's batch, written only if `onlyIf` holds
+ * then; the row first, so an `onlyIf` of `changes() = 1` reads the statement just before the call's.
+ */
+export function outsideLateRefundStatements(
+  db: Database,
+  plan: { paymentId: string; consultationId: string; amountSantim: number; note: string; requestedBy: string },
+  now: Date,
+  onlyIf: SQL,
+) {
+  const id = crypto.randomUUID();
+  const reference = `outside-${id}`;
+  const recorded = sql`EXISTS (SELECT 1 FROM ${refunds} WHERE ${refunds.id} = ${id})`;
+  return {
+    refundId: id,
+    statements: [
+      insertWhere(
+        db,
+        refunds,
+        {
+          id,
+          ...plan,
+          reference,
+          reason: "late_payment",
+          channel: "outside",
+          status: "succeeded",
+          accepted: true,
+          settledAt: now,
+          createdAt: now,
+          updatedAt: now,
+        },
+        onlyIf,
+      ),
+      ...ledgerEntryStatements(
+        db,
+        refundMadeOutside({ reference, consultationId: plan.consultationId, paymentId: plan.paymentId, amountSantim: plan.amountSantim }),
+        now,
+        recorded,
+      ),
+    ],
+  };
+}
+
 /** The refund that tells where a payment's money went: its latest one not failed, else its latest (failed, awaiting an admin). */
 export async function refundOfPayment(db: Database, paymentId: string): Promise<typeof refunds.$inferSelect | null> {
   const all = await db.select().from(refunds).where(eq(refunds.paymentId, paymentId)).orderBy(desc(refunds.createdAt));

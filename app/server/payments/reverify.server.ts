@@ -8,7 +8,7 @@ import { and, asc, eq, gt, isNull, lt, lte } from "drizzle-orm";
 import { payments } from "~/db/schema";
 import { confirmPayment } from "~/server/consultations/confirm-payment.server";
 import { createDatabase } from "~/server/db/client.server";
-import { flagPaymentForReview } from "~/server/db/payments.server";
+import { flagPaymentForReview, markPaymentAsked } from "~/server/db/payments.server";
 import type { AppConfig } from "~/server/env.server";
 
 /** How long an attempt is asked about: longer than any checkout stays open, and than Chapa retries its webhook (72 h). */
@@ -58,11 +58,7 @@ export async function reverifyOpenPayments(env: Env, config: AppConfig, now: Dat
     else if (outcome.kind === "mismatch" || outcome.kind === "flagged") report.mismatched += 1;
     else report.stillOpen += 1;
     // Asked now: the next run asks the others first.
-    if (outcome.kind === "not_paid" && outcome.status === "pending")
-      await db
-        .update(payments)
-        .set({ updatedAt: now })
-        .where(and(eq(payments.txRef, txRef), eq(payments.status, "initialized")));
+    if (outcome.kind === "not_paid" && outcome.status === "pending") await markPaymentAsked(db, txRef, now);
   }
   const givenUp = await db
     .select({ txRef: payments.txRef })

@@ -1,4 +1,0 @@
-import type { Rule } from "eslint";
-
-declare const oneConsultationWriter: Rule.RuleModule;
-export default oneConsultationWriter;
