@@ -32,7 +32,7 @@ export const ESCROW_MOVES: StatusMoves<EscrowStatus> = {
 /** Why an escrow waits for an admin rather than being released on its own. */
 export const ESCROW_REVIEW_REASONS = ["doctor_gone"] as const;
 
-export const ESCROW_RELEASE_AFTER_MS = ESCROW_RELEASE_HOURS * 60 * 60_000;
+const ESCROW_RELEASE_AFTER_MS = ESCROW_RELEASE_HOURS * 60 * 60_000;
 export const DISPUTE_WINDOW_MS = DISPUTE_WINDOW_HOURS * 60 * 60_000;
 
 export interface EscrowFacts {

@@ -7,7 +7,7 @@ import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { consultations, disputes, escrows, ledgerEntries, notifications, payments, refunds } from "~/db/schema";
-import { DISPUTE_WINDOW_MS, ESCROW_RELEASE_AFTER_MS } from "~/domain/escrow";
+import { DISPUTE_WINDOW_MS } from "~/domain/escrow";
 import { refundStarted } from "~/domain/ledger";
 import { CONSULTATION_FEE_SANTIM, splitRelease } from "~/domain/money";
 import { answerDispute, openDispute, resolveDispute } from "~/server/money/disputes.server";
@@ -18,7 +18,7 @@ import { setSandboxSwitch } from "~/server/payments/sandbox-switches.server";
 
 import { Visitor } from "./browser-like";
 import { createUser, db, sessionCookieFor } from "./fixtures";
-import { config, endedAgo, paidConsultation, signedWebhook } from "./money-fixtures";
+import { config, endedAgo, ESCROW_RELEASE_AFTER_MS, paidConsultation, signedWebhook } from "./money-fixtures";
 
 afterEach(async () => {
   await setSandboxSwitch(env, "refunds", "succeed");

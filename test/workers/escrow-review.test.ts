@@ -5,13 +5,12 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 
 import { auditLog, consultations, escrows, refunds } from "~/db/schema";
-import { ESCROW_RELEASE_AFTER_MS } from "~/domain/escrow";
 import { openDispute } from "~/server/money/disputes.server";
 import { confirmConsultationComplete, releaseDueEscrows, sendStrandedEscrowsToReview } from "~/server/money/escrow.server";
 
 import { Visitor } from "./browser-like";
 import { createUser, db, sessionCookieFor } from "./fixtures";
-import { config, paidConsultation } from "./money-fixtures";
+import { config, ESCROW_RELEASE_AFTER_MS, paidConsultation } from "./money-fixtures";
 
 const DAY_MS = 24 * 60 * 60_000;
 const SUMMARY = {

@@ -11,7 +11,6 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { consultations, doctorPayoutAccounts, doctors, escrows, ledgerEntries, ledgerLines, payments, payouts, refunds } from "~/db/schema";
-import { ESCROW_RELEASE_AFTER_MS } from "~/domain/escrow";
 import { LEDGER_ACCOUNTS, type LedgerAccount } from "~/domain/ledger";
 import { CONSULTATION_FEE_SANTIM, splitRelease } from "~/domain/money";
 import type { SandboxSwitchSetting } from "~/domain/payment-sandbox";
@@ -27,7 +26,7 @@ import { setSandboxSwitch } from "~/server/payments/sandbox-switches.server";
 import { signWebhookBody } from "~/server/payments/webhook-signature.server";
 
 import { createConsultation, createUser, db, ORIGIN } from "./fixtures";
-import { attemptPaidAtProvider } from "./money-fixtures";
+import { attemptPaidAtProvider, ESCROW_RELEASE_AFTER_MS } from "./money-fixtures";
 
 const config = () => loadConfig(env);
 const sandbox = () => sandboxProvider(config(), env, ORIGIN);

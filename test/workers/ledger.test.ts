@@ -6,7 +6,6 @@ import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 
 import { auditLog, consultations, escrows, ledgerEntries, ledgerLines, payments, refunds } from "~/db/schema";
-import { ESCROW_RELEASE_AFTER_MS } from "~/domain/escrow";
 import { escrowReleased, type LedgerEntry, payoutSettled, refundSettled } from "~/domain/ledger";
 import { CONSULTATION_FEE_SANTIM, splitRelease } from "~/domain/money";
 import { confirmPayment } from "~/server/consultations/confirm-payment.server";
@@ -15,7 +14,15 @@ import { balanceOf, ledgerEntryStatements } from "~/server/money/ledger.server";
 
 import { Visitor } from "./browser-like";
 import { createUser, db, ORIGIN, sessionCookieFor } from "./fixtures";
-import { config, endedAgo, paidAtProvider, paidConsultation, SANDBOX_CHARGE_SANTIM, signedWebhook } from "./money-fixtures";
+import {
+  config,
+  endedAgo,
+  ESCROW_RELEASE_AFTER_MS,
+  paidAtProvider,
+  paidConsultation,
+  SANDBOX_CHARGE_SANTIM,
+  signedWebhook,
+} from "./money-fixtures";
 
 const webhook = (txRef: string) =>
   signedWebhook({ event: "charge.success", tx_ref: txRef, status: "success", amount: "150.00", currency: "ETB" });

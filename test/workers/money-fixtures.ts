@@ -5,6 +5,7 @@ import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 
 import { consultations } from "~/db/schema";
+import { ESCROW_RELEASE_HOURS } from "~/domain/constants";
 import { CONSULTATION_FEE_SANTIM } from "~/domain/money";
 import { insideTransferHours } from "~/domain/payouts";
 import { confirmPayment } from "~/server/consultations/confirm-payment.server";
@@ -94,3 +95,6 @@ export function duringTransferHours(from = new Date()): Date {
   while (!insideTransferHours(new Date(at))) at += 15 * 60_000;
   return new Date(at);
 }
+
+/** The escrow's hold after the end (the domain's rule is in app/domain/escrow.ts; its constant in constants.ts). */
+export const ESCROW_RELEASE_AFTER_MS = ESCROW_RELEASE_HOURS * 60 * 60_000;

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 
 import { auditLog, escrows, ledgerEntries, ledgerLines, notifications } from "~/db/schema";
 import { CONSULTATION_STATUSES } from "~/domain/consultation-status";
-import { ESCROW_RELEASE_AFTER_MS, ESCROW_STATUSES, releaseAllowedSql, releaseRefusal } from "~/domain/escrow";
+import { ESCROW_STATUSES, releaseAllowedSql, releaseRefusal } from "~/domain/escrow";
 import { escrowReleased } from "~/domain/ledger";
 import { platformShareSql, splitRelease } from "~/domain/money";
 import { inSlices } from "~/server/db/chunks.server";
@@ -17,6 +17,7 @@ import { releaseDueEscrows } from "~/server/money/escrow.server";
 import { balanceOf, ledgerEntryPerRowStatements } from "~/server/money/ledger.server";
 
 import { createUser, db } from "./fixtures";
+import { ESCROW_RELEASE_AFTER_MS } from "./money-fixtures";
 
 /** Amounts that round every way (a platform share of nothing, of half a santim up), cycled over the holds. */
 const AMOUNTS = [15_000, 1, 2, 3, 24, 25, 26, 49, 50, 51, 12_345, 99_999, 14_999, 15_001];

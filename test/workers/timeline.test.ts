@@ -9,7 +9,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { WordedTimeline } from "~/components/patient/consultation-timeline";
 import { consultations, disputes, payments, refunds } from "~/db/schema";
 import { formatMoment } from "~/domain/dates";
-import { ESCROW_RELEASE_AFTER_MS } from "~/domain/escrow";
 import { confirmPayment } from "~/server/consultations/confirm-payment.server";
 import { runHousekeeping } from "~/server/jobs.server";
 import { resolveDispute } from "~/server/money/disputes.server";
@@ -17,7 +16,7 @@ import { setSandboxSwitch } from "~/server/payments/sandbox-switches.server";
 
 import { Visitor } from "./browser-like";
 import { createConsultation, createUser, db, ORIGIN, sessionCookieFor } from "./fixtures";
-import { attemptPaidAtProvider, config, endedAgo, paidConsultation, signedWebhook } from "./money-fixtures";
+import { attemptPaidAtProvider, config, endedAgo, ESCROW_RELEASE_AFTER_MS, paidConsultation, signedWebhook } from "./money-fixtures";
 import { openChatSocket } from "./sockets";
 
 afterEach(async () => {
