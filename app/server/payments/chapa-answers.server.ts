@@ -35,10 +35,10 @@ export const ChapaRefusal = z.object({ message: ChapaMessage }).catch({ message:
 /** A definite no in Chapa's format: `status: "failed"` and a message that says why. */
 export const ChapaFailure = z.object({ status: z.literal("failed"), message: ChapaMessage.pipe(z.string().min(1)) });
 
-/** An initialize answer that gives a checkout page to send the patient to. */
+/** An initialize answer that gives a checkout page to send the patient to (its address checked by the adapter). */
 export const InitializeAnswer = z.object({
   status: z.literal("success"),
-  data: z.object({ checkout_url: z.string().startsWith("https://") }),
+  data: z.object({ checkout_url: z.string() }),
 });
 
 /** A transaction verify answer; its status word is read by providerStatusOf. */

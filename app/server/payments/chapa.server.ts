@@ -111,6 +111,8 @@ export interface ChapaWire {
   secretKey: string;
   webhookSecret: string;
   fetch: typeof fetch;
+  /** A checkout on our own site (the sandbox's), which in development is plain http; any other must be https. */
+  ownCheckoutOrigin?: string;
 }
 
 const chapaItself = (config: AppConfig): ChapaWire => ({
@@ -197,7 +199,10 @@ export function chapaProvider(config: AppConfig, wire: ChapaWire = chapaItself(c
       });
       if (!reply.reached) return { ok: false, kind: "failed", message: reply.message };
       const initialized = InitializeAnswer.safeParse(reply.body);
-      if (reply.ok && initialized.success) return { ok: true, checkoutUrl: initialized.data.data.checkout_url };
+      const checkoutUrl = initialized.success ? initialized.data.data.checkout_url : "";
+      const safeCheckout =
+        checkoutUrl.startsWith("https://") || (!!wire.ownCheckoutOrigin && checkoutUrl.startsWith(`${wire.ownCheckoutOrigin}/`));
+      if (reply.ok && safeCheckout) return { ok: true, checkoutUrl };
       const { message } = ChapaRefusal.parse(reply.body);
       if (REFERENCE_USED.test(message)) return { ok: false, kind: "reference_used" };
       return { ok: false, kind: "failed", message: message || `Chapa answered ${reply.status}` };

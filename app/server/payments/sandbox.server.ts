@@ -44,6 +44,7 @@ export function sandboxProvider(config: AppConfig, env: Env, origin: string): Pa
     baseUrl: SANDBOX_API_URL,
     secretKey: "CHASECK_TEST-qoda-sandbox",
     webhookSecret: sandboxWebhookSecret(config),
+    ownCheckoutOrigin: origin,
     fetch: async (input, init) => {
       const answer = await answerAsChapa(config, env, origin, new Request(input, init));
       // Taken, and the answer lost on its way back: the caller sees what a timeout looks like.
