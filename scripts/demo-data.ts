@@ -17,6 +17,7 @@ import {
   refundStarted,
 } from "../app/domain/ledger.ts";
 import { CONSULTATION_FEE_SANTIM, splitRelease } from "../app/domain/money.ts";
+import { SANDBOX_TRANSFER_FEE_SANTIM } from "../app/domain/payment-sandbox.ts";
 import { hashPassword } from "../app/server/auth/password.server.ts";
 
 export const DEMO_PASSWORD = "QodaDemo!2026";
@@ -684,7 +685,7 @@ const DEMO_PAYOUT_ACCOUNT = { bankCode: "855", bankName: "telebirr", accountNumb
  * The active demo doctor's payouts: the first consultation a patient confirmed, paid out two days ago;
  * then what the dispute and the schedule released, sent yesterday and failed (back in their balance).
  */
-function payoutsSql(at: (minutesAgo: number) => number): string[] {
+function demoPayouts() {
   const doctorShare = (amountSantim: number) => splitRelease(amountSantim).doctorSantim;
   const paid = { reference: "demo-po-0001", doctorId: abebe.id, amountSantim: doctorShare(CONSULTATION_FEE_SANTIM) };
   const failed = {
@@ -692,6 +693,11 @@ function payoutsSql(at: (minutesAgo: number) => number): string[] {
     doctorId: abebe.id,
     amountSantim: doctorShare(CONSULTATION_FEE_SANTIM - DEMO_PART_REFUND_SANTIM) + doctorShare(CONSULTATION_FEE_SANTIM),
   };
+  return { paid, failed, paidMinutesAgo: 2 * 24 * 60, failedMinutesAgo: 24 * 60 };
+}
+
+function payoutsSql(at: (minutesAgo: number) => number): string[] {
+  const { paid, failed, paidMinutesAgo, failedMinutesAgo } = demoPayouts();
   const row = (payout: typeof paid, status: "succeeded" | "failed", sentAt: number, id: string) =>
     insertOrIgnore("payouts", {
       id,
@@ -711,8 +717,8 @@ function payoutsSql(at: (minutesAgo: number) => number): string[] {
       created_at: sentAt,
       updated_at: sentAt + 5 * MINUTE_MS,
     });
-  const paidAt = at(2 * 24 * 60);
-  const failedAt = at(24 * 60);
+  const paidAt = at(paidMinutesAgo);
+  const failedAt = at(failedMinutesAgo);
   return [
     insertOrIgnore("doctor_payout_accounts", {
       doctor_id: abebe.id,
@@ -841,12 +847,43 @@ export function demoSandboxTransactions(now: Date) {
           status: "success",
           currency: "ETB",
           reference: `SBXDEMO${txRef.slice(-4).toUpperCase()}`,
-          createdAt: now.getTime() - consultation.minutesAgo * MINUTE_MS,
+          // When our payment was started (3 minutes after the request), as Chapa dates it: reconciliation
+          // matches the two within the same period.
+          createdAt: now.getTime() - (consultation.minutesAgo - 3) * MINUTE_MS,
           ...(refundedSantim > 0 ? { refundedSantim } : {}),
         },
       };
     },
   );
+}
+
+/**
+ * What the payment sandbox keeps of the demo payouts (as Chapa would): the transfer that went out, with
+ * its fee (booked by the first reconciliation, as its verify did not give it), and the one that failed.
+ */
+export function demoSandboxTransfers(now: Date) {
+  const { paid, failed, paidMinutesAgo, failedMinutesAgo } = demoPayouts();
+  const transfer = (payout: typeof paid, minutesAgo: number, outcome: "success" | "failed", index: number) => {
+    const sentAt = now.getTime() - minutesAgo * MINUTE_MS;
+    return {
+      key: `payment-sandbox/transfers/${payout.reference}`,
+      record: {
+        reference: payout.reference,
+        amountSantim: payout.amountSantim,
+        bankCode: DEMO_PAYOUT_ACCOUNT.bankCode,
+        bankName: DEMO_PAYOUT_ACCOUNT.bankName,
+        accountName: `${abebe.firstName} ${abebe.lastName}`,
+        accountNumber: DEMO_PAYOUT_ACCOUNT.accountNumber,
+        status: outcome,
+        feeSantim: outcome === "success" ? SANDBOX_TRANSFER_FEE_SANTIM : 0,
+        failureReason: outcome === "failed" ? "The receiving wallet is not registered for this name" : null,
+        chapaReference: `SBXDEMOPO${index}`,
+        createdAt: sentAt,
+        updatedAt: sentAt + 5 * MINUTE_MS,
+      },
+    };
+  };
+  return [transfer(paid, paidMinutesAgo, "success", 1), transfer(failed, failedMinutesAgo, "failed", 2)];
 }
 
 /** The SQL that seeds the demo data; safe to run any number of times. */

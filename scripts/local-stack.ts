@@ -14,6 +14,7 @@ import {
   demoDoctorPictures,
   demoPhotoPng,
   demoSandboxTransactions,
+  demoSandboxTransfers,
   licencePdf,
 } from "./demo-data.ts";
 
@@ -97,9 +98,9 @@ export async function seedDemoData(persistTo?: string, options?: { quiet?: boole
   writeFileSync(file, await buildSeedSql(now));
   await run("wrangler", ["d1", "execute", "DB", "--local", `--file=${file}`, ...persistArgs(persistTo)], options);
   // The demo applications' licence files, so admins can open them (the same keys again: same files).
-  // What the payment sandbox keeps of every paid demo payment, so refunding one (the open dispute, the late
+  // What the payment sandbox keeps of every paid demo payment and payout, so refunding one (the open dispute, the late
   // payment asked again) finds its transaction.
-  for (const [index, { key, record }] of demoSandboxTransactions(now).entries()) {
+  for (const [index, { key, record }] of [...demoSandboxTransactions(now), ...demoSandboxTransfers(now)].entries()) {
     const json = join(dir, `sandbox-${index}.json`);
     writeFileSync(json, JSON.stringify(record));
     await run(
