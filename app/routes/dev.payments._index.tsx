@@ -145,23 +145,25 @@ export default function SandboxPayments() {
               testId="sandbox-transaction"
               reference={transaction.txRef}
               createdAt={transaction.createdAt}
+              actions={
+                transaction.status === "success" ? (
+                  <Form method="post" reloadDocument className="flex flex-wrap gap-2 px-4 pb-4">
+                    <input type="hidden" name="intent" value="take-back" />
+                    <input type="hidden" name="txRef" value={transaction.txRef} />
+                    <SubmitButton name="how" value="refunded" className="btn btn-outline btn-sm" busyLabel={t("forms.busy")}>
+                      {t("payment.sandbox.overview.refundInDashboard")}
+                    </SubmitButton>
+                    <SubmitButton name="how" value="reversed" className="btn btn-outline btn-sm" busyLabel={t("forms.busy")}>
+                      {t("payment.sandbox.overview.chargeBack")}
+                    </SubmitButton>
+                  </Form>
+                ) : null
+              }
             >
               <Field label={t("payment.sandbox.overview.amount")}>
                 {t("payment.sandbox.overview.amountValue", { amount: birrText(transaction.amountSantim) })}
               </Field>
               <Field label={t("payment.sandbox.overview.state")}>{transaction.status}</Field>
-              {transaction.status === "success" ? (
-                <Form method="post" reloadDocument className="col-span-2 flex flex-wrap gap-2">
-                  <input type="hidden" name="intent" value="take-back" />
-                  <input type="hidden" name="txRef" value={transaction.txRef} />
-                  <SubmitButton name="how" value="refunded" className="btn btn-outline btn-sm" busyLabel={t("forms.busy")}>
-                    {t("payment.sandbox.overview.refundInDashboard")}
-                  </SubmitButton>
-                  <SubmitButton name="how" value="reversed" className="btn btn-outline btn-sm" busyLabel={t("forms.busy")}>
-                    {t("payment.sandbox.overview.chargeBack")}
-                  </SubmitButton>
-                </Form>
-              ) : null}
             </MovementCard>
           ))}
         </ol>
@@ -237,17 +239,19 @@ function SwitchForm<Which extends SandboxSwitch>({ which, current }: { which: Wh
   );
 }
 
-/** A refund or transfer as a card: its reference, when it was asked for, and its fields. */
+/** A movement as a card: its reference, when it was asked for, its fields, and its forms (outside the list of fields). */
 function MovementCard({
   reference,
   createdAt,
   testId,
   children,
+  actions,
 }: {
   reference: string;
   createdAt: string;
   testId: string;
   children: ReactNode;
+  actions?: ReactNode;
 }) {
   const { t } = useTranslation();
   return (
@@ -261,6 +265,7 @@ function MovementCard({
         </Field>
         {children}
       </dl>
+      {actions}
     </li>
   );
 }
