@@ -267,7 +267,7 @@ describe("the money of a consultation", () => {
       // Transfers succeed again for whoever comes next, whatever happened above.
       await admin.page.request.post(`${baseUrl}/dev/payments`, {
         headers: { Origin: baseUrl },
-        form: { switch: "payouts", setting: "succeed" },
+        form: { intent: "switch", switch: "payouts", setting: "succeed" },
       });
     }
     expect(doctor.problems).toEqual([]);
