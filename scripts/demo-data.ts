@@ -714,8 +714,6 @@ function disputeSql(
 
 /** The run of the daily reconciliation that found the demo's differences with the payment service. */
 const DEMO_RECONCILIATION_RUN_ID = "00000000-0000-4000-f300-000000000001";
-/** A payment the sandbox holds that no payment of ours is (paid on a checkout page whose attempt we no longer know). */
-const DEMO_STRAY_TX_REF = "demo-stray-0001";
 
 /**
  * A payment the patient's bank took back while its escrow was held: frozen (charged back), its money out
@@ -726,13 +724,14 @@ function chargebackSql(
   { paymentId, txRef, at }: { paymentId: string; txRef: string; at: number },
 ): string[] {
   return [
+    ...reconciliationSql(at),
     ...ledgerSql(
       chargeReversed({ txRef, paymentId, consultationId: consultation.id, amountSantim: CONSULTATION_FEE_SANTIM, released: null }),
       at,
     ),
     insertOrIgnore("reconciliation_differences", {
       id: "00000000-0000-4000-f300-000000000011",
-      run_id: null,
+      run_id: DEMO_RECONCILIATION_RUN_ID,
       kind: "charged_back",
       subject: "payment",
       reference: txRef,
@@ -748,9 +747,8 @@ function chargebackSql(
   ];
 }
 
-/** Yesterday's reconciliation run: it found a payment at the payment service that is none of ours. */
-function reconciliationSql(at: (minutesAgo: number) => number): string[] {
-  const ranAt = at(20 * 60);
+/** The daily reconciliation run that found the chargeback (the payment read reversed at the payment service). */
+function reconciliationSql(ranAt: number): string[] {
   return [
     insertOrIgnore("reconciliation_runs", {
       id: DEMO_RECONCILIATION_RUN_ID,
@@ -766,21 +764,6 @@ function reconciliationSql(at: (minutesAgo: number) => number): string[] {
       error: null,
       created_at: ranAt,
       finished_at: ranAt + 2_000,
-    }),
-    insertOrIgnore("reconciliation_differences", {
-      id: "00000000-0000-4000-f300-000000000012",
-      run_id: DEMO_RECONCILIATION_RUN_ID,
-      kind: "missing_in_books",
-      subject: "payment",
-      reference: DEMO_STRAY_TX_REF,
-      consultation_id: null,
-      ours: "No payment of ours has this reference",
-      theirs: "The payment service reads it success: 150 ETB",
-      ours_santim: null,
-      theirs_santim: CONSULTATION_FEE_SANTIM,
-      status: "open",
-      created_at: ranAt,
-      updated_at: ranAt,
     }),
   ];
 }
@@ -944,9 +927,8 @@ const demoTxRef = (consultation: DemoConsultation) => `demo-${consultation.id.sl
 /**
  * What the payment sandbox keeps, as Chapa would, of every payment the seed records as paid (the
  * consultations under way or ended, whose escrow an admin may refund; the late payments an admin may ask
- * again for; the one charged back, read reversed), of a payment it holds that is none of ours, and of the
- * demo doctor's transfers (with Chapa's fee): each with its R2 key and record, so the books and the
- * sandbox agree but for the differences the demo shows.
+ * again for; the one charged back, read reversed), and of the demo doctor's transfers (with Chapa's
+ * fee): each with its R2 key and record, so the books and the sandbox agree.
  */
 export function demoSandboxRecords(now: Date) {
   const late = DEMO_CONSULTATIONS.find((consultation) => consultation.moves.some(([move]) => move === "expirePayment"))!;
@@ -962,14 +944,14 @@ export function demoSandboxRecords(now: Date) {
             ? CONSULTATION_FEE_SANTIM
             : 0,
       status: consultation.money === "charged_back" ? "reversed" : "success",
+      startedLater: 0,
     }),
   );
   const transactions = [
     ...paid,
-    { consultation: late, txRef: `demo-late-${late.id.slice(-4)}`, refundedSantim: 0, status: "success" },
-    { consultation: late, txRef: `demo-late2-${late.id.slice(-4)}`, refundedSantim: 0, status: "success" },
-    { consultation: late, txRef: DEMO_STRAY_TX_REF, refundedSantim: 0, status: "success" },
-  ].map(({ consultation, txRef, refundedSantim, status }) => {
+    { consultation: late, txRef: `demo-late-${late.id.slice(-4)}`, refundedSantim: 0, status: "success", startedLater: 0 },
+    { consultation: late, txRef: `demo-late2-${late.id.slice(-4)}`, refundedSantim: 0, status: "success", startedLater: 22 },
+  ].map(({ consultation, txRef, refundedSantim, status, startedLater }) => {
     const patient = DEMO_ACCOUNTS.find((account) => account.id === consultation.patientId)!;
     return {
       key: `payment-sandbox/${txRef}`,
@@ -983,8 +965,9 @@ export function demoSandboxRecords(now: Date) {
         returnUrl: "",
         status,
         currency: "ETB",
-        reference: `SBXDEMO${txRef.slice(-4).toUpperCase()}${txRef.includes("late2") ? "2" : txRef === DEMO_STRAY_TX_REF ? "S" : ""}`,
-        createdAt: now.getTime() - consultation.minutesAgo * MINUTE_MS,
+        reference: `SBXDEMO${txRef.slice(-4).toUpperCase()}${txRef.includes("late2") ? "2" : ""}`,
+        // When our payment was started (3 minutes after the request), as Chapa dates it.
+        createdAt: now.getTime() - (consultation.minutesAgo - 3 - startedLater) * MINUTE_MS,
         ...(refundedSantim > 0 ? { refundedSantim } : {}),
       },
     };
@@ -1294,7 +1277,7 @@ export async function buildSeedSql(now: Date): Promise<string> {
     }),
     ...ledgerSql(refundStarted(lateAgain), at(late.minutesAgo - 26)),
   );
-  statements.push(...payoutsSql(now), ...reconciliationSql(at));
+  statements.push(...payoutsSql(now));
   for (const [index, item] of DEMO_REGISTRATIONS.entries()) {
     statements.push(
       insertOrIgnore("doctor_registrations", {

@@ -40,10 +40,11 @@ describe("the demo's payment sandbox", () => {
 });
 
 describe("the demo's money for an admin", () => {
-  it("has a frozen chargeback, a refund stuck before an admin and differences with the payment service to resolve", async () => {
+  it("has a frozen chargeback, a refund stuck before an admin and the chargeback's difference to resolve", async () => {
     const seedSql = await buildSeedSql(new Date("2026-11-01T09:00:00Z"));
     expect(seedSql).toMatch(/INSERT OR IGNORE INTO escrows \([^)]*\) VALUES \([^)]*'charged_back'/);
     expect(seedSql).toMatch(/INSERT OR IGNORE INTO refunds \([^)]*\) VALUES \([^)]*'pending'[^)]*'attempts_exhausted'/);
-    expect(seedSql.match(/INSERT OR IGNORE INTO reconciliation_differences/g)).toHaveLength(2);
+    expect(seedSql.match(/INSERT OR IGNORE INTO reconciliation_differences/g)).toHaveLength(1);
+    expect(seedSql).toMatch(/INSERT OR IGNORE INTO reconciliation_runs/);
   });
 });

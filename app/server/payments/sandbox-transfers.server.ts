@@ -184,8 +184,9 @@ export async function answerSandboxTransferVerify(config: AppConfig, env: Env, o
   return { status: 200, body: { message: "Transfer details", status: "success", data: transferData(transfer) } };
 }
 
-/** Every transfer, newest first, in pages as Chapa's list gives them. */
+/** Every transfer, newest first, in pages as Chapa's list gives them (unreachable with its transfers). */
 export async function answerSandboxTransfers(env: Env, url: URL, perPage: number): Promise<SandboxAnswer> {
+  if ((await sandboxSwitches(env)).payouts === "unreachable") return { status: 503, body: { message: "Service Unavailable" } };
   const page = Math.max(1, Number(url.searchParams.get("page")) || 1);
   const all = await sandboxRecords<SandboxTransfer>(env, TRANSFERS_PREFIX);
   const shown = all.slice((page - 1) * perPage, page * perPage);
