@@ -11,6 +11,7 @@ import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
 import { payments, payouts, reconciliationDifferences, reconciliationRuns, refunds } from "~/db/schema";
 import { birrText } from "~/domain/money";
 import { RECONCILIATION_PERIOD_DAYS } from "~/domain/reconciliation";
+import { inSlices } from "~/server/db/chunks.server";
 import { createDatabase, type Database } from "~/server/db/client.server";
 import type { AppConfig } from "~/server/env.server";
 import type { ListedTransaction, ListedTransfer } from "~/server/payments/payment-provider.server";
@@ -179,15 +180,18 @@ async function comparePayments(
   return differences;
 }
 
-/** What our settled refunds gave back of each payment, in santim. */
+/** What our settled refunds gave back of each payment, in santim (asked in slices: D1 binds at most 100 values a query). */
 async function refundedByPayment(db: Database, paymentIds: string[]): Promise<Map<string, number>> {
-  if (paymentIds.length === 0) return new Map();
-  const rows = await db
-    .select({ paymentId: refunds.paymentId, total: sql<number>`sum(${refunds.amountSantim})` })
-    .from(refunds)
-    .where(and(inArray(refunds.paymentId, paymentIds), eq(refunds.status, "succeeded")))
-    .groupBy(refunds.paymentId);
-  return new Map(rows.map((row) => [row.paymentId, Number(row.total)]));
+  const refunded = new Map<string, number>();
+  for (const slice of inSlices(paymentIds)) {
+    const rows = await db
+      .select({ paymentId: refunds.paymentId, total: sql<number>`sum(${refunds.amountSantim})` })
+      .from(refunds)
+      .where(and(inArray(refunds.paymentId, slice), eq(refunds.status, "succeeded")))
+      .groupBy(refunds.paymentId);
+    for (const row of rows) refunded.set(row.paymentId, Number(row.total));
+  }
+  return refunded;
 }
 
 /** Our payouts of the period against the provider's transfers; its fees on transfers that went out are booked if they are not yet. */
