@@ -445,14 +445,13 @@ async function playOne(world: World, event: OneEvent) {
 }
 
 /**
- * The provider answers again: its late webhooks arrive, its webhooks for payments we never heard of are
- * sent again (Chapa retries them), and the jobs run, a day apart, until nothing of this world is in flight;
- * what the code leaves before an admin, an admin asks the provider about again.
+ * The provider answers again: the jobs run, a day apart, until nothing of this world is in flight, its
+ * webhooks for payments we never heard of sent again (Chapa retries them) and its late ones arriving after
+ * each day's jobs; what the code leaves before an admin, an admin asks the provider about again.
  */
 async function settleEverything(world: World) {
   await providerAnswersWell();
   for (let round = 0; round < 10; round++) {
-    await sendHeldSandboxWebhooks(config(), env);
     const rows = await rowsOf(world);
     for (const payment of rows.payments)
       if (payment.status === "initialized" && (await sandboxTransaction(env, payment.txRef))?.status === "success")
@@ -467,6 +466,8 @@ async function settleEverything(world: World) {
       await decideRefund(env, config(), world.adminId, refund.id, { kind: "ask_again" }, now);
     for (const payout of pendingPayouts.filter((one) => one.reviewReason))
       await decidePayout(env, config(), world.adminId, payout.id, { kind: "ask_again" }, now);
+    // Late webhooks come after the jobs asked again (the order that makes a retry meet "reference used").
+    await sendHeldSandboxWebhooks(config(), env);
   }
 }
 
