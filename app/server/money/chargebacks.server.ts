@@ -5,14 +5,14 @@
 // escrow while it was held, or back from the doctor's payable and the platform's revenue once released:
 // a negative adjustment the doctor's next payout recovers), an admin is shown it on the reconciliation
 // page, and the patient and the doctor are told, in one batch.
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, sql, sum } from "drizzle-orm";
 
-import { consultations, escrows, payments } from "~/db/schema";
+import { consultations, escrows, payments, refunds } from "~/db/schema";
 import { chargeReversed } from "~/domain/ledger";
-import { birrText } from "~/domain/money";
+import { birrText, santimFromSum } from "~/domain/money";
 import { consultationLink } from "~/domain/notifications";
 import { auditIfChanged } from "~/server/audit.server";
-import { createDatabase } from "~/server/db/client.server";
+import { createDatabase, type Database } from "~/server/db/client.server";
 import type { AppConfig } from "~/server/env.server";
 import { moneyEmail } from "~/server/mail/money-emails.server";
 import { paymentProvider } from "~/server/payments/provider.server";
@@ -28,6 +28,15 @@ export type TakeBackOutcome = "charged_back" | "already_charged_back" | "noted" 
 
 /** The escrow states whose money a chargeback takes: held (or frozen for a dispute or a review), or released to the doctor. */
 const TAKEABLE = ["held", "disputed", "in_review", "released"] as const;
+
+/** What of a payment our settled refunds gave back, in santim. */
+async function refundedOf(db: Database, paymentId: string): Promise<number> {
+  const [row] = await db
+    .select({ total: sum(refunds.amountSantim) })
+    .from(refunds)
+    .where(and(eq(refunds.paymentId, paymentId), eq(refunds.status, "succeeded")));
+  return santimFromSum(row?.total);
+}
 
 export async function takeBackOf(env: Env, config: AppConfig, txRef: string, now: Date): Promise<TakeBackOutcome> {
   const db = createDatabase(env.DB);
@@ -52,9 +61,15 @@ export async function takeBackOf(env: Env, config: AppConfig, txRef: string, now
     oursSantim: payment.amountSantim,
     theirsSantim: 0,
   };
-  if (!escrow || !(TAKEABLE as readonly string[]).includes(escrow.status)) {
+  // What the provider could take back is what our refunds had not already given back (a dispute's part).
+  const leftSantim = payment.amountSantim - (await refundedOf(db, payment.id));
+  const refundUnderWay = await db.query.refunds.findFirst({
+    where: and(eq(refunds.paymentId, payment.id), eq(refunds.status, "pending")),
+    columns: { id: true },
+  });
+  if (!escrow || !(TAKEABLE as readonly string[]).includes(escrow.status) || leftSantim <= 0 || refundUnderWay) {
     if (escrow?.status === "charged_back") return "already_charged_back";
-    // Already refunded by us, or a late payment: the money may have gone twice; an admin must look.
+    // Already refunded by us (or being refunded), or a late payment: the money may have gone twice; an admin must look.
     await db.batch([differenceStatement(db, difference, null, now)]);
     return "noted";
   }
@@ -62,7 +77,7 @@ export async function takeBackOf(env: Env, config: AppConfig, txRef: string, now
   const changeId = crypto.randomUUID();
   const changedByThisCall = and(eq(escrows.consultationId, escrow.consultationId), eq(escrows.lastChangeId, changeId));
   const onlyIfChanged = sql`EXISTS (SELECT 1 FROM ${escrows} WHERE ${changedByThisCall})`;
-  const values = { amount: birrText(payment.amountSantim), title: consultation?.title ?? "" };
+  const values = { amount: birrText(leftSantim), title: consultation?.title ?? "" };
   const told = [
     await tidingsFor(
       db,
@@ -94,7 +109,7 @@ export async function takeBackOf(env: Env, config: AppConfig, txRef: string, now
         txRef,
         paymentId: payment.id,
         consultationId: payment.consultationId,
-        amountSantim: escrow.amountSantim,
+        amountSantim: leftSantim,
         released: released ? { doctorId: escrow.doctorId } : null,
       }),
       now,

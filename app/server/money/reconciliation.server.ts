@@ -11,6 +11,7 @@ import { and, desc, eq, gte, inArray, or, sql } from "drizzle-orm";
 import { payments, payouts, reconciliationDifferences, reconciliationRuns, refunds } from "~/db/schema";
 import { birrText } from "~/domain/money";
 import { RECONCILIATION_PERIOD_DAYS } from "~/domain/reconciliation";
+import { inSlices } from "~/server/db/chunks.server";
 import { createDatabase, type Database } from "~/server/db/client.server";
 import type { AppConfig } from "~/server/env.server";
 import type { ListedTransaction, ListedTransfer } from "~/server/payments/payment-provider.server";
@@ -117,9 +118,11 @@ interface Period {
   now: Date;
 }
 
-/** Whether a movement dated `at` is one this run must find on both sides (in the period, and not too fresh). */
+/** Whether a movement of ours dated `at` must be in the provider's lists by now (in the period, and not too fresh). */
 const expectedBothSides = (at: Date | null, { periodStart, now }: Period) =>
   at !== null && at >= periodStart && at.getTime() <= now.getTime() - FRESH_MS;
+/** Whether a movement of the provider's dated `at` is this run's to match (we record ours before asking it). */
+const inPeriod = (at: Date | null, { periodStart }: Period) => at !== null && at >= periodStart;
 
 async function comparePayments(
   env: Env,
@@ -157,7 +160,7 @@ async function comparePayments(
       theirsSantim: their.amountSantim,
     };
     if (!our) {
-      if (expectedBothSides(their.createdAt, period) && !(await knownPayment(db, their)))
+      if (inPeriod(their.createdAt, period) && !(await knownPayment(db, their)))
         differences.push({ ...base, kind: "missing_in_books", ours: "No payment of ours has this reference", oursSantim: null });
       continue;
     }
@@ -209,15 +212,18 @@ async function knownPayment(db: Database, their: ListedTransaction): Promise<boo
   return found !== undefined;
 }
 
-/** What our settled refunds gave back of each payment, in santim. */
+/** What our settled refunds gave back of each payment, in santim (asked in slices: D1 binds at most 100 values a query). */
 async function refundedByPayment(db: Database, paymentIds: string[]): Promise<Map<string, number>> {
-  if (paymentIds.length === 0) return new Map();
-  const rows = await db
-    .select({ paymentId: refunds.paymentId, total: sql<number>`sum(${refunds.amountSantim})` })
-    .from(refunds)
-    .where(and(inArray(refunds.paymentId, paymentIds), eq(refunds.status, "succeeded")))
-    .groupBy(refunds.paymentId);
-  return new Map(rows.map((row) => [row.paymentId, Number(row.total)]));
+  const refunded = new Map<string, number>();
+  for (const slice of inSlices(paymentIds)) {
+    const rows = await db
+      .select({ paymentId: refunds.paymentId, total: sql<number>`sum(${refunds.amountSantim})` })
+      .from(refunds)
+      .where(and(inArray(refunds.paymentId, slice), eq(refunds.status, "succeeded")))
+      .groupBy(refunds.paymentId);
+    for (const row of rows) refunded.set(row.paymentId, Number(row.total));
+  }
+  return refunded;
 }
 
 /** Our payouts of the period against the provider's transfers; its fees on transfers that went out are booked if they are not yet. */
@@ -238,7 +244,7 @@ async function compareTransfers(db: Database, theirs: ListedTransfer[], period: 
     };
     if (!our) {
       const known = await db.query.payouts.findFirst({ where: eq(payouts.reference, their.reference), columns: { id: true } });
-      if (expectedBothSides(their.createdAt, period) && !known)
+      if (inPeriod(their.createdAt, period) && !known)
         differences.push({ ...base, kind: "missing_in_books", ours: "No payout of ours has this reference", oursSantim: null });
       continue;
     }
