@@ -12,7 +12,7 @@ import {
 import { type SandboxTransfer } from "~/server/payments/sandbox-transfers.server";
 
 /** Thrown where the Worker would have been killed: the money code's next D1 call after the provider took the request. */
-export class WorkerDied extends Error {
+class WorkerDied extends Error {
   constructor() {
     super("the Worker died after the provider took the call, before writing what it answered");
   }
