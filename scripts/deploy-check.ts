@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { build, PROJECT_ROOT, queryLocalD1, runForOutput } from "./local-stack.ts";
 
 /** The minified Worker's gzipped upload may not pass this (docs/performance.md, "Worker size"). */
-export const WORKER_GZIP_BUDGET_KIB = 680;
+export const WORKER_GZIP_BUDGET_KIB = 720;
 
 /** How the deploy bundles the Worker: the production configuration, minified (source maps go with it). */
 export const DEPLOY_FLAGS = ["--minify"];
