@@ -3,7 +3,7 @@
 // or a later check; a failed one returns the money to what the doctor is owed.
 import { z } from "zod/mini";
 
-import { SANTIM_PER_BIRR } from "./money.ts";
+import { SANTIM_PER_BIRR, santimFromSum } from "./money.ts";
 import { cleanLine } from "./text-hygiene";
 
 export const PAYOUT_STATUSES = ["pending", "succeeded", "failed"] as const;
@@ -108,6 +108,6 @@ export type PayoutReason = { kind: "amount_mismatch"; sentSantim: number; expect
 export function readPayoutReason(reason: string): PayoutReason {
   const mismatch = AMOUNT_MISMATCH.exec(reason);
   return mismatch
-    ? { kind: "amount_mismatch", sentSantim: Number(mismatch[1]), expectedSantim: Number(mismatch[2]) }
+    ? { kind: "amount_mismatch", sentSantim: santimFromSum(mismatch[1]), expectedSantim: santimFromSum(mismatch[2]) }
     : { kind: "provider", words: reason };
 }

@@ -7,7 +7,7 @@ import { SubmitButton } from "~/components/form-basics";
 import { formatConsultationId } from "~/domain/constants";
 import { DISPUTE_INTENTS, DISPUTE_RESOLUTIONS, MAX_DISPUTE_TEXT_CHARS, ResolveDisputeSchema } from "~/domain/disputes";
 import { isUuid } from "~/domain/ids";
-import { birrText, santimFromBirr } from "~/domain/money";
+import { birrText, santimFromBirr, santimFromSum } from "~/domain/money";
 import { parseForm } from "~/forms";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireAdmin } from "~/server/auth/guards.server";
@@ -37,7 +37,7 @@ export async function loader(args: LoaderFunctionArgs) {
     consultationId: dispute.consultationId,
     title,
     amount: birrText(amountSantim),
-    held: birrText(Number(heldSantim)),
+    held: birrText(santimFromSum(heldSantim)),
     patientName: shownName(t, { firstName: patientFirstName, lastName: patientLastName, closedAt: patientClosedAt }),
     doctorName,
     reason: t(`disputes.reasons.${dispute.reason}`),

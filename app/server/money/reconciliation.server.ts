@@ -9,7 +9,7 @@
 import { and, desc, eq, gte, inArray, or, sql } from "drizzle-orm";
 
 import { payments, payouts, reconciliationDifferences, reconciliationRuns, refunds } from "~/db/schema";
-import { birrText } from "~/domain/money";
+import { birrText, santimFromSum } from "~/domain/money";
 import { RECONCILIATION_PERIOD_DAYS } from "~/domain/reconciliation";
 import { inSlices } from "~/server/db/chunks.server";
 import { createDatabase, type Database } from "~/server/db/client.server";
@@ -221,7 +221,7 @@ async function refundedByPayment(db: Database, paymentIds: string[]): Promise<Ma
       .from(refunds)
       .where(and(inArray(refunds.paymentId, slice), eq(refunds.status, "succeeded")))
       .groupBy(refunds.paymentId);
-    for (const row of rows) refunded.set(row.paymentId, Number(row.total));
+    for (const row of rows) refunded.set(row.paymentId, santimFromSum(row.total));
   }
   return refunded;
 }

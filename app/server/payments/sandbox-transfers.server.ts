@@ -132,6 +132,7 @@ function transferData(transfer: SandboxTransfer) {
     account_name: transfer.accountName,
     account_number: transfer.accountNumber,
     currency: "ETB",
+    // Chapa writes a transfer's amounts as JSON numbers (its SDK types them so); the adapter reads their digits.
     amount: Number(birrDecimal(transfer.amountSantim)),
     charge: Number(birrDecimal(transfer.feeSantim)),
     mode: "test",

@@ -198,6 +198,7 @@ export async function sandboxBalanceSantim(env: Env): Promise<number> {
 }
 
 async function balances(env: Env): Promise<SandboxAnswer> {
+  // Chapa writes balances as JSON numbers; the adapter reads their digits.
   const balance = Number(birrDecimal(await sandboxBalanceSantim(env)));
   return {
     status: 200,
