@@ -145,23 +145,25 @@ export default function SandboxPayments() {
               testId="sandbox-transaction"
               reference={transaction.txRef}
               createdAt={transaction.createdAt}
+              actions={
+                transaction.status === "success" ? (
+                  <Form method="post" reloadDocument className="flex flex-wrap gap-2 px-4 pb-4">
+                    <input type="hidden" name="intent" value="take-back" />
+                    <input type="hidden" name="txRef" value={transaction.txRef} />
+                    <SubmitButton name="how" value="refunded" className="btn btn-outline btn-sm" busyLabel={t("forms.busy")}>
+                      {t("payment.sandbox.overview.refundInDashboard")}
+                    </SubmitButton>
+                    <SubmitButton name="how" value="reversed" className="btn btn-outline btn-sm" busyLabel={t("forms.busy")}>
+                      {t("payment.sandbox.overview.chargeBack")}
+                    </SubmitButton>
+                  </Form>
+                ) : null
+              }
             >
               <Field label={t("payment.sandbox.overview.amount")}>
                 {t("payment.sandbox.overview.amountValue", { amount: birrText(transaction.amountSantim) })}
               </Field>
               <Field label={t("payment.sandbox.overview.state")}>{transaction.status}</Field>
-              {transaction.status === "success" ? (
-                <Form method="post" reloadDocument className="col-span-2 flex flex-wrap gap-2">
-                  <input type="hidden" name="intent" value="take-back" />
-                  <input type="hidden" name="txRef" value={transaction.txRef} />
-                  <SubmitButton name="how" value="refunded" className="btn btn-outline btn-sm" busyLabel={t("forms.busy")}>
-                    {t("payment.sandbox.overview.refundInDashboard")}
-                  </SubmitButton>
-                  <SubmitButton name="how" value="reversed" className="btn btn-outline btn-sm" busyLabel={t("forms.busy")}>
-                    {t("payment.sandbox.overview.chargeBack")}
-                  </SubmitButton>
-                </Form>
-              ) : null}
             </MovementCard>
           ))}
         </ol>
