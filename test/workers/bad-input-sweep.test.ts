@@ -324,6 +324,11 @@ const CORPUS: Record<string, Entry> = {
       },
     ],
   },
+  "routes/admin.finance.reconciliation": {
+    as: "admin",
+    path: () => "/admin/finance/reconciliation",
+    forms: [{ intent: "resolve-difference", fields: ["differenceId", "note"], ids: (w) => ({ differenceId: w.othersUnderWay.id }) }],
+  },
   "routes/admin.finance._index": {
     as: "admin",
     path: () => "/admin/finance?index",

@@ -15,6 +15,7 @@ import { runHousekeeping } from "~/server/jobs.server";
 import { chapaProvider } from "~/server/payments/chapa.server";
 import { sandboxProvider } from "~/server/payments/sandbox.server";
 import { sandboxTransaction } from "~/server/payments/sandbox-store.server";
+import { setSandboxSwitch } from "~/server/payments/sandbox-switches.server";
 import { newTxRef, startPayment } from "~/server/payments/start-payment.server";
 import { readWebhookEvent } from "~/server/payments/webhook-event.server";
 import { signWebhookBody } from "~/server/payments/webhook-signature.server";
@@ -26,7 +27,10 @@ import { CHAPA_API_URL, CHAPA_SECRET_KEY, CHAPA_WEBHOOK_SECRET, chapaStandIn, ch
 import { createConsultation, createUser, db, ORIGIN, sessionCookieFor } from "./fixtures";
 import { openConsultationSocket } from "./sockets";
 
-afterEach(() => vi.restoreAllMocks());
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await setSandboxSwitch(env, "refunds", "succeed");
+});
 
 const config = () => loadConfig(env);
 const sandboxSecret = () => sandboxProvider(config(), env, ORIGIN).webhookSecret;
@@ -386,6 +390,8 @@ describe("the payment webhook", () => {
   });
 
   it("records a payment that comes after the window as late, returns the request to the queue and tells the patient", async () => {
+    // The provider cannot be reached for its refund yet: the page says it will be refunded.
+    await setSandboxSwitch(env, "refunds", "unreachable");
     const { consultation, txRef, patientId, patient } = await startedPayment();
     await markPaidAtSandbox(txRef);
     // The window closes before the provider's word arrives (its alarm not yet run).
@@ -422,6 +428,7 @@ describe("the payment webhook", () => {
   });
 
   it("tells a patient who paid twice that the second payment will be refunded, not that time ran out", async () => {
+    await setSandboxSwitch(env, "refunds", "unreachable");
     const { consultation, txRef, patientId, patient } = await startedPayment();
     // Two tabs pressed Pay at the same moment, before either had its checkout (a later Pay would follow
     // the open one): two attempts in the same window, and both were paid.

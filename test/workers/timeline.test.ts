@@ -21,6 +21,7 @@ import { openChatSocket } from "./sockets";
 
 afterEach(async () => {
   await setSandboxSwitch(env, "refunds", "succeed");
+  await setSandboxSwitch(env, "webhooks", "on_time");
 });
 
 const SUMMARY = {
@@ -182,7 +183,9 @@ describe("a consultation's timeline", () => {
   });
 
   it("follows a dispute to an admin's part refund, settled by the provider's webhook, each heard live", async () => {
-    await setSandboxSwitch(env, "refunds", "drop_webhook");
+    // The provider makes the refund, but its answer is lost and its webhook comes later: on its way till then.
+    await setSandboxSwitch(env, "refunds", "timeout_after_taking");
+    await setSandboxSwitch(env, "webhooks", "late");
     const { consultationId, patientId } = await paidAndEnded(2 * 60 * 60_000, 60 * 60_000);
     const patientCookie = await sessionCookieFor(patientId);
     const patient = new Visitor(patientCookie);
@@ -261,7 +264,8 @@ describe("a consultation's timeline", () => {
     expect((await patient.post(`/patient/consultation/${withdrawn.id}`, { intent: "withdraw" })).status).toBe(302);
     expect(stepsOf(await timelineOf(patient, withdrawn.id))).toEqual(["Request sent | done", "You withdrew the request | current"]);
 
-    await setSandboxSwitch(env, "refunds", "drop_webhook");
+    await setSandboxSwitch(env, "refunds", "timeout_after_taking");
+    await setSandboxSwitch(env, "webhooks", "late");
     const paid = await paidConsultation();
     const admin = new Visitor(await sessionCookieFor(await createUser("admin")));
     expect((await admin.post(`/admin/consultations/${paid.consultationId}`, { reason: "The doctor was deactivated" })).status).toBe(302);
