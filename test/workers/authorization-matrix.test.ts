@@ -137,6 +137,7 @@ const MATRIX: Record<string, Record<Persona, Expectation>> = {
   "routes/admin.audit": onlyFor("admin"),
   "routes/admin.payments": onlyFor("admin"),
   "routes/admin.finance.disputes": onlyFor("admin"),
+  "routes/admin.finance.reconciliation": onlyFor("admin"),
   "routes/admin.finance._index": onlyFor("admin"),
   "routes/admin.finance.journal[.]csv": onlyFor("admin"),
   // A random id: the admin is told it does not exist (an existing one asks for a reason first: admin-records.test.ts).
