@@ -713,7 +713,7 @@ function disputeSql(
 }
 
 /** The run of the daily reconciliation that found the demo's differences with the payment service. */
-const DEMO_RECONCILIATION_RUN_ID = "00000000-0000-4000-f300-000000000001";
+const DEMO_RECONCILIATION_RUN_ID = "00000000-0000-4000-a300-000000000001";
 
 /**
  * A payment the patient's bank took back while its escrow was held: frozen (charged back), its money out
@@ -730,7 +730,7 @@ function chargebackSql(
       at,
     ),
     insertOrIgnore("reconciliation_differences", {
-      id: "00000000-0000-4000-f300-000000000011",
+      id: "00000000-0000-4000-a300-000000000011",
       run_id: DEMO_RECONCILIATION_RUN_ID,
       kind: "charged_back",
       subject: "payment",
@@ -1259,7 +1259,8 @@ export async function buildSeedSql(now: Date): Promise<string> {
       at(late.minutesAgo - 26),
     ),
     insertOrIgnore("refunds", {
-      id: late.id.replace("-9000-", "-f100-"),
+      // A UUID an admin's form accepts (its variant nibble 8 to b), unlike the older seeded rows' f.
+      id: late.id.replace("-9000-", "-a100-"),
       payment_id: lateAgain.paymentId,
       consultation_id: late.id,
       reference: lateAgain.reference,
