@@ -132,6 +132,7 @@ const PAGES: Array<{ route: string; path: string; as: Visitor; /** The page's ow
   { route: "admin.mail", path: "/admin/mail", as: "admin" },
   { route: "admin.finance._index", path: "/admin/finance", as: "admin" },
   { route: "admin.finance.disputes", path: "/admin/finance/disputes", as: "admin" },
+  { route: "admin.finance.reconciliation", path: "/admin/finance/reconciliation", as: "admin" },
   // Without an opening (a reason given first), the summary says so: the page measured is that one.
   {
     route: "admin.consultations.$id_.summary",
