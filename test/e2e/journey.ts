@@ -127,6 +127,24 @@ export async function hydrated(element: Locator) {
 }
 
 /**
+ * Holds the page's scripts until the returned function lets them go: what a person does meanwhile is
+ * done to the server's HTML before hydration, as on a slow phone whose scripts take seconds.
+ */
+export async function holdScripts(page: Page) {
+  let letGo = () => undefined as void;
+  const released = new Promise<void>((resolve) => (letGo = resolve));
+  const scripts = (url: URL) => url.pathname.startsWith("/assets/") && url.pathname.endsWith(".js");
+  await page.route(scripts, async (route) => {
+    await released;
+    await route.continue().catch(() => undefined);
+  });
+  return async () => {
+    letGo();
+    await page.unroute(scripts);
+  };
+}
+
+/**
  * Opens the dev outbox and follows the newest link sent to `email`. Account mail goes out just after
  * the answer, so the outbox is reloaded until it shows, as a person would refresh their inbox.
  */

@@ -48,11 +48,16 @@ export function uploadPhoto(
   fileName: string,
   draftId: string | null,
   onProgress: (fraction: number) => void,
+  description?: { photoKind: string; bodyArea: string },
 ): Promise<UploadAnswer> {
   return new Promise((resolve) => {
     const form = new FormData();
     if (draftId) form.append("draftId", draftId);
     form.append("photo", photo, fileName);
+    if (description) {
+      form.append("photoKind", description.photoKind);
+      form.append("bodyArea", description.bodyArea);
+    }
     const request = new XMLHttpRequest();
     request.open("POST", "/patient/new-consultation/photos");
     request.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);

@@ -28,6 +28,13 @@ interface Upload {
   issue?: PhotoQualityIssue;
   /** The resized photo, kept while it waits for the patient's word. */
   prepared?: Blob;
+  /** What it shows, when chosen in the server's form before the page hydrated. */
+  description?: PhotoDescription;
+}
+
+interface PhotoDescription {
+  photoKind: string;
+  bodyArea: string;
 }
 
 const ACCEPTED = "image/jpeg,image/png,image/webp";
@@ -68,6 +75,9 @@ export function PhotoStep({
   const cancelled = useRef(new Set<string>());
   const [removedIds, setRemovedIds] = useState<string[]>([]);
   const cameraInput = useRef<HTMLInputElement>(null);
+  // The server's upload form, shown until the page hydrates: what a patient chose there meanwhile (on a
+  // slow phone, seconds) is taken over by the pickers instead of vanishing with the form.
+  const earlyForm = useRef<HTMLFormElement | null>(null);
 
   const carried = followUpOf ? `&followUp=${followUpOf}` : "";
   const update = (key: string, change: Partial<Upload>) =>
@@ -79,7 +89,7 @@ export function PhotoStep({
   const uploadedCount = fromServer.length + uploads.filter((upload) => upload.status === "done").length;
   useEffect(() => onPhotoCount(uploadedCount), [uploadedCount, onPhotoCount]);
 
-  async function send(key: string, photo: Blob, fileName: string) {
+  async function send(key: string, photo: Blob, fileName: string, description?: PhotoDescription) {
     if (cancelled.current.has(key)) return;
     // No connection: the photo waits in this browser (step 2 or the network's return sends it).
     const wait = async () => {
@@ -92,7 +102,7 @@ export function PhotoStep({
     };
     if (!navigator.onLine) return wait();
     update(key, { status: "uploading", prepared: undefined });
-    const answer = await uploadPhoto(photo, fileName, draftRef.current, (progress) => update(key, { progress }));
+    const answer = await uploadPhoto(photo, fileName, draftRef.current, (progress) => update(key, { progress }), description);
     if (answer.error === "" && !answer.draftId) return wait();
     letGo(key);
     if (answer.draftId && !draftRef.current) {
@@ -150,7 +160,7 @@ export function PhotoStep({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  function addFiles(files: FileList | null) {
+  function addFiles(files: FileList | null, description?: PhotoDescription) {
     const room = MAX_PHOTOS_PER_REQUEST - activeCount;
     const chosen = [...(files ?? [])];
     const added: Upload[] = chosen.map((file, index) => ({
@@ -160,6 +170,7 @@ export function PhotoStep({
       status: index < room ? "pending" : "error",
       progress: 0,
       error: index < room ? undefined : t("request.errors.tooManyPhotos"),
+      description,
     }));
     setUploads((all) => [...all, ...added]);
     // One at a time: the first upload creates the draft the others join, and a slow line is not split.
@@ -171,10 +182,20 @@ export function PhotoStep({
         const { photo, issue } = await preparePhoto(file);
         // A dark or blurry photo waits for the patient's word; the others go on meanwhile.
         if (issue) update(upload.key, { status: "review", issue, prepared: photo });
-        else await send(upload.key, photo, file.name);
+        else await send(upload.key, photo, file.name, description);
       });
     });
   }
+
+  // Once, as the page hydrates: the form is still in hand (a removed element keeps its files).
+  useEffect(() => {
+    const form = earlyForm.current;
+    const files = form?.querySelector<HTMLInputElement>('input[type="file"]')?.files;
+    if (!form || !files?.length) return;
+    const chosen = new FormData(form);
+    addFiles(files, { photoKind: String(chosen.get("photoKind") ?? ""), bodyArea: String(chosen.get("bodyArea") ?? "") });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   function forget(upload: Upload) {
     cancelled.current.add(upload.key);
@@ -221,7 +242,14 @@ export function PhotoStep({
         {uploads.map((upload) => (
           <li key={upload.key} className="card bg-base-200" data-status={upload.status} data-testid="photo-upload">
             <img src={upload.preview} alt={upload.name} className="h-28 w-full rounded-t-box object-cover" />
-            {upload.status === "done" && upload.photoId ? <PhotoDescriptionForm photoId={upload.photoId} words={words} /> : null}
+            {upload.status === "done" && upload.photoId ? (
+              <PhotoDescriptionForm
+                photoId={upload.photoId}
+                words={words}
+                photoKind={upload.description?.photoKind}
+                bodyArea={upload.description?.bodyArea}
+              />
+            ) : null}
             <div className="flex flex-col gap-1 p-2 text-xs">
               {upload.status === "review" ? (
                 <div role="alert" className="flex flex-col gap-1" data-testid="photo-quality-warning">
@@ -242,7 +270,7 @@ export function PhotoStep({
                     className="btn btn-outline btn-xs"
                     onClick={() => {
                       update(upload.key, { status: "pending" });
-                      queue.current = queue.current.then(() => send(upload.key, upload.prepared!, upload.name));
+                      queue.current = queue.current.then(() => send(upload.key, upload.prepared!, upload.name, upload.description));
                     }}
                   >
                     {words.quality.useAnyway}
@@ -321,7 +349,7 @@ export function PhotoStep({
           </label>
         </div>
       ) : (
-        <Form method="post" encType="multipart/form-data" className="flex flex-col gap-2">
+        <Form method="post" encType="multipart/form-data" className="flex flex-col gap-2" ref={earlyForm}>
           {draftId ? <input type="hidden" name="draftId" value={draftId} /> : null}
           <label className="flex flex-col gap-1">
             <span className="font-medium">{t("request.photos.choose")}</span>
