@@ -1,5 +1,5 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
-import { Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useNavigate, useRevalidator } from "@remix-run/react";
 import { lazy, Suspense, useEffect } from "react";
 import { useTranslation } from "react-i18next";
 
@@ -55,6 +55,9 @@ const RequestStatusPanel = lazy(() =>
   import("~/components/patient/request-status-panel").then((module) => ({ default: module.RequestStatusPanel })),
 );
 
+/** The address's mark that the patient saw the consultation end on its page (they stay on it). */
+const ENDED_HERE = "ended";
+
 // Patients: one of their own consultations (anyone else's id is "not found").
 export async function loader(args: LoaderFunctionArgs) {
   const patient = await requirePatient(args);
@@ -62,8 +65,10 @@ export async function loader(args: LoaderFunctionArgs) {
   const consultation = await requireConsultationAccess(context, request, patient, params.id ?? "");
   if (consultation.status === "awaiting_assets") throw new Response("Not Found", { status: 404 });
   const feedback = consultation.status === "completed" ? await feedbackOf(context.db, consultation.id) : null;
-  // A completed consultation asks for feedback first (the feedback page shows the summary too).
-  if (consultation.status === "completed" && !feedback) throw redirect(`/patient/feedback/${consultation.id}`);
+  // A completed consultation asks for feedback first (the feedback page shows the summary too), unless the
+  // patient watched it end on this page (ENDED_HERE): it stays, with what the end changed, and asks there.
+  const endedHere = new URL(request.url).searchParams.has(ENDED_HERE);
+  if (consultation.status === "completed" && !feedback && !endedHere) throw redirect(`/patient/feedback/${consultation.id}`);
   const [doctor, photos, latePayments, storedFiles, timeline] = await Promise.all([
     profileName(context.db, consultation.doctorId),
     listPhotos(context.db, consultation.id),
@@ -163,6 +168,13 @@ export default function PatientConsultation() {
   useEffect(() => {
     if (cancelledLive && revalidator.state === "idle") revalidator.revalidate();
   }, [cancelledLive, revalidator]);
+  // Ended by the doctor while the patient watched: the page reads itself again where it stands (the summary,
+  // the money panels' "complete" and dispute), rather than keep what was true before the end.
+  const navigate = useNavigate();
+  const endedLive = live.status === "completed" && consultation.status !== "completed";
+  useEffect(() => {
+    if (endedLive) navigate(`?${ENDED_HERE}`, { replace: true, preventScrollReset: true });
+  }, [endedLive, navigate]);
   return (
     <article className="mx-auto flex max-w-3xl flex-col gap-5 px-4 py-6">
       <Link to="/patient/dashboard" className="link text-sm">
@@ -178,7 +190,7 @@ export default function PatientConsultation() {
         {doctorFirstName && !withChat ? <p className="text-sm">{t("consultation.withDoctor", { name: doctorFirstName })}</p> : null}
       </ConsultationHeader>
       {actionData && "photos" in actionData ? <FormAlert title={t("photos.deleteFailed")} message={t(actionData.photos)} /> : null}
-      {live.status === "completed" && consultation.status !== "completed" ? (
+      {live.status === "completed" && !feedback ? (
         <div role="status" className="alert alert-info flex flex-col items-start" data-testid="consultation-ended">
           <p>{t("feedback.ended")}</p>
           <Link to={`/patient/feedback/${consultation.id}`} className="btn btn-primary btn-sm">

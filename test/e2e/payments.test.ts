@@ -95,6 +95,7 @@ describe("paying, closing and rating", () => {
     await patient.page.getByRole("button", { name: "Pay", exact: true }).click();
     await patient.page.waitForURL(/\/patient\/consultation\//);
     await patient.page.getByText("Payment Received").first().waitFor();
+    await patient.page.getByText("The doctor is paid only after the consultation has ended.").waitFor();
 
     // The signal comes back after the news went out: the room says where things stand, and the page what happened.
     for (const link of doctorLinks) await link.socket.close({ code: 1012, reason: "Signal back" });
@@ -117,9 +118,17 @@ describe("paying, closing and rating", () => {
     await doctor.page.getByRole("button", { name: "Yes, end the consultation" }).click();
     await doctor.page.waitForURL(/\/doctor\/thank-you$/);
 
-    // The patient's page says it ended, live, and leads to the summary and the feedback.
+    // The patient's page says it ended, live, and leads to the summary and the feedback; what the end
+    // changed shows without a reload: the summary, and the payment panel's "complete" and dispute.
     await patient.page.getByTestId("consultation-ended").waitFor();
-    await patient.page.getByRole("link", { name: "Read the summary and give feedback" }).click();
+    await patient.page.getByRole("button", { name: "My consultation is complete" }).waitFor();
+    expect(await patient.page.getByText("The doctor is paid only after the consultation has ended.").count()).toBe(0);
+    await patient.page.getByText("Plaque psoriasis").first().waitFor();
+    expect(patient.page.url()).toMatch(/\/patient\/consultation\//);
+    await patient.page.getByRole("region", { name: "Dispute" }).waitFor();
+    // She confirms from the page she kept open, and is led on to rate it.
+    await patient.page.getByRole("button", { name: "My consultation is complete" }).click();
+    await patient.page.getByText("Thank you. Your payment has been released to the doctor.").waitFor();
     await patient.page.waitForURL(/\/patient\/feedback\//);
     await patient.page.getByText("Plaque psoriasis").waitFor();
     await patient.page.getByRole("button", { name: "Send feedback" }).click();

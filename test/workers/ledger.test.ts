@@ -352,6 +352,13 @@ describe("the patient's page", () => {
     const feedbackPage = await patient.follow(await patient.get(`/patient/consultation/${consultationId}`));
     expect(feedbackPage.url).toBe(`${ORIGIN}/patient/feedback/${consultationId}`);
     expect(feedbackPage.html).toContain("unless you open a dispute before then");
+    // A patient who watched it end stays on its page, which reads where it stands now: its release and dispute forms.
+    const watched = await patient.get(`/patient/consultation/${consultationId}?ended`);
+    expect(watched.status).toBe(200);
+    const watchedHtml = await watched.text();
+    expect(watchedHtml).toContain('value="confirm-complete"');
+    expect(watchedHtml).toContain("Read the summary and give feedback");
+    expect(watchedHtml).toContain("Contact dermatitis");
 
     // Someone else's consultation is not found, and changes nothing.
     const stranger = new Visitor(await sessionCookieFor(await createUser("patient")));
