@@ -1,7 +1,7 @@
 // The local stack that `npm start` and the browser tests share: build, migrate and seed the local D1,
 // then serve the Worker with `wrangler dev`. Everything is local (miniflare); nothing reaches a cloud.
 import { type ChildProcess, spawn } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -175,12 +175,31 @@ export async function seededState(options?: { quiet?: boolean }) {
   const stateDir = mkdtempSync(join(tmpdir(), "qoda-seeded-"));
   await applyMigrations(stateDir, options);
   await seedDemoData(stateDir, options);
+  writeFileSync(join(stateDir, SEEDED_AT_FILE), String(Date.now()));
   return stateDir;
 }
 
-export function copyState(from: string, prefix = "qoda-state-") {
+/** When a seeded state's rows were written (their times are relative to that moment). */
+const SEEDED_AT_FILE = "seeded-at-ms";
+
+/**
+ * A server's own copy of a seeded state, its open payment windows moved on by the time since seeding:
+ * the demo's 15-minute windows are as long when the server starts as when they were seeded, however
+ * long a test run took to get there.
+ */
+export async function copyState(from: string, prefix = "qoda-state-") {
   const stateDir = mkdtempSync(join(tmpdir(), prefix));
   cpSync(from, stateDir, { recursive: true });
+  const seededAtFile = join(from, SEEDED_AT_FILE);
+  const seededAtMs = existsSync(seededAtFile) ? Number(readFileSync(seededAtFile, "utf8")) : Number.NaN;
+  const sinceMs = Date.now() - seededAtMs;
+  if (Number.isSafeInteger(seededAtMs) && sinceMs > 0)
+    await queryLocalD1(
+      stateDir,
+      // The copy's clock, not a consultation's move: no status changes, only when a window ends.
+      // eslint-disable-next-line qoda/one-writer
+      `UPDATE consultations SET payment_deadline_at = payment_deadline_at + ${sinceMs} WHERE status = 'accepted_awaiting_payment' AND payment_deadline_at IS NOT NULL`,
+    );
   return stateDir;
 }
 

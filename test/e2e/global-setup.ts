@@ -45,7 +45,7 @@ export async function setup(project: TestProject) {
   const seeded = handedOver && existsSync(handedOver) ? handedOver : await seededState({ quiet: true });
   if (seeded !== handedOver) stateDirs.push(seeded);
   const serve = async (port: number, inspectorPort: number, vars: Record<string, string>) => {
-    const stateDir = copyState(seeded, "qoda-e2e-");
+    const stateDir = await copyState(seeded, "qoda-e2e-");
     stateDirs.push(stateDir);
     const server = await startDevServer({
       port,
