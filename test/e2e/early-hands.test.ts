@@ -2,7 +2,18 @@
 // it is kept when the page hydrates, never silently dropped or cleared.
 import { afterEach, describe, expect, it } from "vitest";
 
-import { baseUrl, endJourneys, holdScripts, hydrated, photoOnDisk, signUpNewPatient, startJourney } from "./journey";
+import { DEMO_PASSWORD } from "../../scripts/demo-data";
+import {
+  baseUrl,
+  endJourneys,
+  holdScripts,
+  hydrated,
+  photoOnDisk,
+  sendRequestDirectly,
+  signIn,
+  signUpNewPatient,
+  startJourney,
+} from "./journey";
 
 afterEach(endJourneys);
 
@@ -49,5 +60,34 @@ describe("touched before the page hydrates", () => {
     await submit.click();
     await page.waitForURL(/step=3/);
     expect(problems.join("\n")).toBe("");
+  });
+});
+
+describe("news that arrives while a part of the page still hydrates", () => {
+  it("waits for that part instead of throwing it away (no React #421): a doctor's answer reaches a request page whose panel is slow to load", async () => {
+    const patient = await startJourney();
+    await signUpNewPatient(patient.page, "Saba");
+    const complaint = `A patch that itches at night ${Date.now()}`;
+    const led = await sendRequestDirectly(patient.page, complaint);
+    const id = /[0-9a-f-]{36}/.exec(led)?.[0];
+    expect(id).toBeDefined();
+    // The request's waiting panel is a chunk of its own, loaded lazily: held back, as a slow line would.
+    const letGo = await holdScripts(patient.page, /^\/assets\/request-status-panel-[^/]*\.js$/);
+    const heard: string[] = [];
+    patient.page.on("websocket", (socket) => socket.on("framereceived", ({ payload }) => heard.push(String(payload))));
+    await patient.page.goto(`${baseUrl}/patient/consultation/${id}`);
+    await expect.poll(() => heard.length).toBeGreaterThan(0);
+
+    const doctor = await startJourney();
+    await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
+    await doctor.page.goto(`${baseUrl}/doctor/consultation/${id}`);
+    await doctor.page.getByRole("button", { name: "Accept" }).click();
+    await doctor.page.getByTestId("awaiting-payment").waitFor();
+    // The room told the patient's page while its panel still waited for its script; a frame later the page has drawn it.
+    await expect.poll(() => heard.some((frame) => frame.includes("accepted_awaiting_payment"))).toBe(true);
+    await patient.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+    await letGo();
+    await patient.page.waitForURL(/\/patient\/payment\//);
+    expect(patient.problems.join("\n")).toBe("");
   });
 });

@@ -127,13 +127,14 @@ export async function hydrated(element: Locator) {
 }
 
 /**
- * Holds the page's scripts until the returned function lets them go: what a person does meanwhile is
- * done to the server's HTML before hydration, as on a slow phone whose scripts take seconds.
+ * Holds the page's scripts (or those whose path matches `chunk`) until the returned function lets them
+ * go: what a person does meanwhile is done to the server's HTML before hydration, as on a slow phone
+ * whose scripts take seconds.
  */
-export async function holdScripts(page: Page) {
+export async function holdScripts(page: Page, chunk = /^\/assets\/.*\.js$/) {
   let letGo = () => undefined as void;
   const released = new Promise<void>((resolve) => (letGo = resolve));
-  const scripts = (url: URL) => url.pathname.startsWith("/assets/") && url.pathname.endsWith(".js");
+  const scripts = (url: URL) => chunk.test(url.pathname);
   await page.route(scripts, async (route) => {
     await released;
     await route.continue().catch(() => undefined);
@@ -211,7 +212,7 @@ export async function fillIntake(page: Page) {
 /** The intake's required answers as the details form posts them. */
 const INTAKE_FORM = { ageYears: "34", sex: "female", bodyAreas: "left_forearm", durationAmount: "3", durationUnit: "weeks" };
 
-/** Sends a request without photos from the patient signed in on `page`, as the details form posts it. */
+/** Sends a request without photos from the patient signed in on `page`, as the details form posts it; resolves with where it led. */
 export async function sendRequestDirectly(page: Page, chiefComplaint: string, origin = baseUrl) {
   const response = await page.request.post(`${origin}/patient/new-consultation?step=2`, {
     headers: { Origin: origin },
@@ -220,6 +221,7 @@ export async function sendRequestDirectly(page: Page, chiefComplaint: string, or
     timeout: STEP_TIMEOUT_MS,
   });
   if (response.status() !== 302) throw new Error(`Submitting answered ${response.status()}`);
+  return response.headers().location ?? "";
 }
 
 /** A real 1×1 PNG on disk, named `name`, for a file picker. */

@@ -1,5 +1,5 @@
 import ReconnectingWebSocket from "partysocket/ws";
-import { useEffect, useRef } from "react";
+import { startTransition, useEffect, useRef } from "react";
 
 import { ROOM_CLOSE_CODES, type ROOMS } from "~/realtime/protocol";
 
@@ -62,11 +62,13 @@ export function useRoomSocket({ party, room, enabled = true, ...handlers }: Room
     };
     socket.addEventListener("open", () => {
       openedSinceLastClose = true;
-      latest.current.onOpen?.(socket);
+      startTransition(() => latest.current.onOpen?.(socket));
     });
-    socket.addEventListener("message", (message: MessageEvent) => latest.current.onMessage(message.data));
+    // What the room says is news, not a keystroke: a transition, so a part of the page still hydrating
+    // (a lazy panel on a slow phone) waits for it instead of being thrown away and drawn again (React #421).
+    socket.addEventListener("message", (message: MessageEvent) => startTransition(() => latest.current.onMessage(message.data)));
     socket.addEventListener("close", (event: CloseEvent) => {
-      latest.current.onClose?.();
+      startTransition(() => latest.current.onClose?.());
       if (FINAL_CLOSE_CODES.includes(event.code)) return endFor(event.code);
       const neverOpened = !openedSinceLastClose;
       openedSinceLastClose = false;
