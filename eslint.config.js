@@ -24,7 +24,7 @@ export default tseslint.config(
     },
   },
   {
-    // One writer per table (docs/decisions/0016, 0046): each table's moves are the only way its status changes.
+    // One writer per table (docs/decisions/0016, 0046, 0047): each table's moves are the only way its status changes.
     files: ["app/**/*.{ts,tsx}", "party/**/*.ts", "server.ts", "scripts/**/*.ts"],
     plugins: { qoda: { rules: { "one-writer": oneWriter } } },
     rules: {
@@ -38,6 +38,16 @@ export default tseslint.config(
             payments: { writers: "app/server/db/payments.server.ts" },
             refunds: { writers: "app/server/money/refunds.server.ts" },
             payouts: { writers: "app/server/money/payouts.server.ts" },
+            // Only the tidings create a notification (docs/decisions/0047); the rest mark them read or forget them.
+            notifications: {
+              writers: [
+                "app/server/tidings.server.ts",
+                "app/server/db/notifications.server.ts",
+                "app/server/consultations/retention.server.ts",
+                "app/server/privacy/close-account.server.ts",
+              ],
+              statusWriter: "app/server/tidings.server.ts",
+            },
           },
         },
       ],

@@ -21,10 +21,9 @@ import { consultationLink } from "~/domain/notifications";
 import { type ChatMessage, type ConsultationRoomEvent, ConsultationRoomInbound, parseMessage, ROOMS } from "~/realtime/protocol";
 import type { ChatDraft, ChatPostOutcome, RoomIdentity } from "~/realtime/room-contract";
 import { expirePayment } from "~/server/consultations/expire-payment.server";
-import { notifyOnce } from "~/server/db/notifications.server";
 import { sessionChangeCountColumn } from "~/server/db/room-connections.server";
 import { loadConfig } from "~/server/env.server";
-import { deliverDueTelegram } from "~/server/telegram/outbox.server";
+import { deliverTidings, tellUnlessUnread } from "~/server/tidings.server";
 
 import { ChatLog } from "./chat-log";
 import { type Listeners, SessionBoundRoom } from "./session-bound-room";
@@ -211,11 +210,15 @@ export class ConsultationRoom extends SessionBoundRoom {
     const recipientRole = senderRole === "patient" ? "doctor" : "patient";
     const recipientId = recipientRole === "patient" ? consultation.patientId : consultation.doctorId;
     if (!recipientId || onlineRoles(live, consultation).includes(recipientRole)) return;
-    await notifyOnce(this.db, recipientId, "new_message", this.name, consultationLink(recipientRole, this.name));
+    const outgoing = await tellUnlessUnread(this.db, recipientId, {
+      kind: "new_message",
+      consultationId: this.name,
+      link: consultationLink(recipientRole, this.name),
+    });
     // Telegram's "new message" (if one was queued) goes now, beside the chat rather than in its turn; the job retries it.
     this.ctx.waitUntil(
       Promise.resolve()
-        .then(() => deliverDueTelegram(this.db, loadConfig(this.env), new Date(), { userIds: [recipientId] }))
+        .then(() => deliverTidings(this.db, loadConfig(this.env), outgoing))
         .catch((error: unknown) =>
           console.error(JSON.stringify({ event: "background_task_failed", task: "telegram", error: String(error) })),
         ),

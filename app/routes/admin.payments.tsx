@@ -14,8 +14,6 @@ import { pageRequest, toPage } from "~/domain/paging";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { paymentsForAdmins, recordOutsideRefund, type RefundOutcome } from "~/server/admin/payment-records.server";
 import { requireAdmin } from "~/server/auth/guards.server";
-import { tellRefunded } from "~/server/consultations/tell-patient.server";
-import { paymentById } from "~/server/db/payments.server";
 import { readFormData } from "~/server/form-body.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -65,11 +63,8 @@ export async function action(args: ActionFunctionArgs) {
   if (form.get("intent") !== MARK_REFUNDED_INTENT || !isUuid(paymentId)) return refuse("invalid");
   const note = outsideRefundNote(form.get("note"));
   if (!note.ok) return refuse(note.refusal === "required" ? "noteRequired" : "noteTooLong");
-  const outcome = await recordOutsideRefund(context.db, request, admin.userId, paymentId, note.text, new Date());
+  const outcome = await recordOutsideRefund(context, request, admin.userId, paymentId, note.text, new Date());
   if (outcome !== "refunded") return refuse(outcome);
-  // The patient hears it (notification and email), once: only the call that recorded the refund gets here.
-  const payment = await paymentById(context.db, paymentId);
-  if (payment) await tellRefunded({ db: context.db, config: context.config, origin: new URL(request.url).origin }, payment);
   const { search } = new URL(request.url);
   return redirectWithToast(`/admin/payments${search}`, { kind: "success", title: "admin.payments.refunded" }, context.config);
 }

@@ -4,7 +4,7 @@ import { requirePatient } from "~/server/auth/guards.server";
 import { type ConfirmationOutcome, confirmPayment } from "~/server/consultations/confirm-payment.server";
 import { paymentByTxRef } from "~/server/db/payments.server";
 import { isTxRef } from "~/server/payments/start-payment.server";
-import { deliverTelegramAfterResponse } from "~/server/telegram/outbox.server";
+import { deliverTidings } from "~/server/tidings.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Toast } from "~/toast";
 
@@ -19,7 +19,7 @@ export async function loader(args: LoaderFunctionArgs) {
   if (!payment || payment.patientId !== patient.userId) throw new Response("Not Found", { status: 404 });
 
   const outcome = await confirmPayment(context.cloudflare.env, context.config, new URL(request.url).origin, payment.txRef, new Date());
-  if (outcome.kind === "confirmed") deliverTelegramAfterResponse(context);
+  if (outcome.kind === "confirmed") await deliverTidings(context.db, context.config, outcome.outgoing, context);
   const { page, toast } = whereToAfter(outcome);
   return redirectWithToast(`/patient/${page}/${payment.consultationId}`, toast, context.config);
 }

@@ -6,7 +6,7 @@ import { settleRefundsOf } from "~/server/money/refunds.server";
 import { paymentProvider } from "~/server/payments/provider.server";
 import { readWebhookEvent } from "~/server/payments/webhook-event.server";
 import { isValidWebhookSignature } from "~/server/payments/webhook-signature.server";
-import { deliverTelegramAfterResponse } from "~/server/telegram/outbox.server";
+import { deliverTidings } from "~/server/tidings.server";
 
 /** Chapa's webhooks are a few hundred bytes; anything near this is not one. */
 const MAX_WEBHOOK_BYTES = 16 * 1024;
@@ -56,6 +56,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   if (event.kind === "payout") return answer(200, await settlePayout(env, context.config, event.reference, now));
   const outcome = await confirmPayment(env, context.config, origin, event.txRef, now);
-  if (outcome.kind === "confirmed") deliverTelegramAfterResponse(context);
+  if (outcome.kind === "confirmed") await deliverTidings(context.db, context.config, outcome.outgoing, context);
   return answer(STATUS_OF[outcome.kind], outcome.kind);
 }

@@ -6,7 +6,7 @@ import { and, count, eq } from "drizzle-orm";
 import { getServerByName } from "partyserver";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-import { auditLog, consultations, notifications, payments } from "~/db/schema";
+import { auditLog, consultations, notifications, payments, telegramLinks, telegramOutbox } from "~/db/schema";
 import { CONSULTATION_FEE_SANTIM } from "~/domain/money";
 import { confirmPayment } from "~/server/consultations/confirm-payment.server";
 import { recordPaymentAttempt } from "~/server/db/payments.server";
@@ -33,6 +33,17 @@ afterEach(async () => {
 });
 
 const config = () => loadConfig(env);
+
+/** Thrown where the Worker would have been killed. */
+class WorkerDied extends Error {}
+
+/** A binding whose first use kills the Worker: whatever its caller does after that never happens. */
+const diesWhenCalled = <Binding extends object>(binding: Binding) =>
+  new Proxy(binding, {
+    get() {
+      throw new WorkerDied("the Worker died");
+    },
+  });
 const sandboxSecret = () => sandboxProvider(config(), env, ORIGIN).webhookSecret;
 
 /** The Worker's calls to its own site (the sandbox posting its webhook) reach the Worker, as under wrangler dev. */
@@ -309,6 +320,32 @@ describe("the payment webhook", () => {
     expect((await consultationNow(consultation.id)).updatedAt).toEqual(after.updatedAt);
   });
 
+  it("tells both people once, in the confirmation's own batch: a Worker that dies right after it, then Chapa's retries, leave one “payment received” each", async () => {
+    const { consultation, txRef, patientId, doctorId } = await startedPayment();
+    await db.insert(telegramLinks).values({ userId: patientId, chatId: String(100_000_000 + Math.floor(Math.random() * 900_000_000)) });
+    await markPaidAtSandbox(txRef);
+    // The first thing after the batch is the room's call: the Worker dies there, and nothing after it runs.
+    const dying = { ...env, ConsultationRoom: diesWhenCalled(env.ConsultationRoom) };
+    await expect(confirmPayment(dying, config(), ORIGIN, txRef, new Date())).rejects.toThrow(WorkerDied);
+    expect((await consultationNow(consultation.id)).status).toBe("in_progress");
+
+    const { body, signature } = await chapaWebhook(sandboxSecret(), { tx_ref: txRef, amount: "150.00" });
+    for (let retry = 0; retry < 3; retry += 1) expect((await postWebhook(body, { "x-chapa-signature": signature })).status).toBe(200);
+    const told = (userId: string) =>
+      db
+        .select({ link: notifications.link })
+        .from(notifications)
+        .where(and(eq(notifications.userId, userId), eq(notifications.kind, "payment_received")));
+    expect(await told(patientId)).toEqual([{ link: `/patient/consultation/${consultation.id}` }]);
+    expect(await told(doctorId)).toEqual([{ link: `/doctor/consultation/${consultation.id}` }]);
+    // Its Telegram message too (the patient linked a chat), queued once with it.
+    const telegram = await db
+      .select({ kind: telegramOutbox.kind })
+      .from(telegramOutbox)
+      .where(and(eq(telegramOutbox.userId, patientId), eq(telegramOutbox.consultationId, consultation.id)));
+    expect(telegram).toEqual([{ kind: "payment_received" }]);
+  });
+
   /** A Pay begun `minutesAgo` (its acceptance earlier still), as if its patient paid or left then. */
   async function attemptBegun(minutesAgo: number) {
     const request = await acceptedRequest({ acceptedAgoMs: (minutesAgo + 1) * 60_000 });
@@ -411,8 +448,13 @@ describe("the payment webhook", () => {
     const mails = await emailsTo(patientEmail);
     expect(mails.filter((mail) => mail.subject.includes("refunded"))).toHaveLength(1);
     expect(mails.find((mail) => mail.subject.includes("refunded"))!.textBody).toContain("payment window had closed");
-    // Audited once, however often the provider repeats itself.
+    // Audited and told once, however often the provider repeats itself.
     expect(await auditCount(consultation.id, "payment.late")).toBe(1);
+    const told = await db
+      .select({ kind: notifications.kind })
+      .from(notifications)
+      .where(and(eq(notifications.userId, patientId), eq(notifications.consultationId, consultation.id)));
+    expect(told).toEqual([{ kind: "payment_late" }]);
     // The patient's page says so, on every visit.
     const page = await (await patient.get(`/patient/consultation/${consultation.id}`)).text();
     expect(page).toContain("arrived after the payment time had run out");
@@ -465,6 +507,12 @@ describe("the payment webhook", () => {
     const mail = (await emailsTo(patientEmail)).find((message) => message.subject.includes("refunded"));
     expect(mail!.textBody).toContain("a second payment of 150 ETB");
     expect(mail!.textBody).not.toContain("window had closed");
+    const told = await db
+      .select({ kind: notifications.kind })
+      .from(notifications)
+      .where(and(eq(notifications.userId, patientId), eq(notifications.consultationId, consultation.id)))
+      .orderBy(notifications.kind);
+    expect(told).toEqual([{ kind: "payment_duplicate" }, { kind: "payment_received" }]);
   });
 
   it("treats a payment begun in an earlier window as late, even once the request is accepted again", async () => {

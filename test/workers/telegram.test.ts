@@ -12,7 +12,7 @@ import amTexts from "~/locales/am/server.json";
 import enTexts from "~/locales/en/server.json";
 import { loadConfig } from "~/server/env.server";
 import { deliverDueTelegram } from "~/server/telegram/outbox.server";
-import { queueNewRequestForDoctors, queueTelegram } from "~/server/telegram/queue.server";
+import { queuedTelegram, queueNewRequestForDoctors } from "~/server/telegram/queue.server";
 import { blockBotInStandIn } from "~/server/telegram/stand-in-api.server";
 
 import type { ConsultationRoom } from "../../party/consultation";
@@ -22,6 +22,10 @@ import { attemptPaidAtProvider } from "./money-fixtures";
 
 const config = loadConfig(env);
 const bot = config.telegram!;
+/** News queued on its own, as if its cause had just been written. */
+const queueTelegram = async (news: Parameters<typeof queuedTelegram>[1], now = new Date()) => {
+  await queuedTelegram(db, news, now);
+};
 const newChat = () => 100_000_000 + Math.floor(Math.random() * 900_000_000);
 
 /** The token in the deep link the profile's "Link Telegram" leads to. */
@@ -133,7 +137,7 @@ describe("unlinking Telegram", () => {
   it("unlinks from the profile, and what was waiting is not sent", async () => {
     const patient = await linkedPatient();
     const consultation = await createConsultation(patient.userId, "pending");
-    await queueTelegram(db, { userId: patient.userId, kind: "new_message", consultationId: consultation.id, link: "/x" });
+    await queueTelegram({ userId: patient.userId, kind: "new_message", consultationId: consultation.id, link: "/x" });
     const answer = await new Visitor(patient.cookie).post("/patient/profile/telegram", { intent: "unlink-telegram" });
     expect(answer.headers.get("Location")).toBe("/patient/profile/telegram");
     expect(await linkOf(patient.userId)).toBeNull();
@@ -185,7 +189,7 @@ describe("the news sent", () => {
     for (const kind of KINDS) {
       const patient = await linkedPatient(language);
       const consultation = await createConsultation(patient.userId, "pending", { title: "Dry patch" });
-      await queueTelegram(db, {
+      await queueTelegram({
         userId: patient.userId,
         kind,
         consultationId: consultation.id,
@@ -199,7 +203,7 @@ describe("the news sent", () => {
 
   it("sends nothing to a person who has not linked Telegram", async () => {
     const userId = await createUser("patient");
-    await queueTelegram(db, { userId, kind: "payment_received", consultationId: null, link: "/patient/dashboard" });
+    await queueTelegram({ userId, kind: "payment_received", consultationId: null, link: "/patient/dashboard" });
     expect(await db.select().from(telegramOutbox).where(eq(telegramOutbox.userId, userId))).toEqual([]);
   });
 
@@ -251,11 +255,11 @@ describe("the news sent", () => {
     const consultation = await createConsultation(patient.userId, "pending");
     const news = { userId: patient.userId, kind: "new_message" as const, consultationId: consultation.id, link: "/x" };
     const start = new Date();
-    await queueTelegram(db, news, start);
-    await queueTelegram(db, news, new Date(start.getTime() + 9 * 60_000));
+    await queueTelegram(news, start);
+    await queueTelegram(news, new Date(start.getTime() + 9 * 60_000));
     const other = await createConsultation(patient.userId, "pending");
-    await queueTelegram(db, { ...news, consultationId: other.id }, new Date(start.getTime() + 9 * 60_000));
-    await queueTelegram(db, news, new Date(start.getTime() + 10 * 60_000 + 1));
+    await queueTelegram({ ...news, consultationId: other.id }, new Date(start.getTime() + 9 * 60_000));
+    await queueTelegram(news, new Date(start.getTime() + 10 * 60_000 + 1));
     const rows = await db
       .select({ consultationId: telegramOutbox.consultationId })
       .from(telegramOutbox)
@@ -267,7 +271,7 @@ describe("the news sent", () => {
   it("unlinks a chat that blocked the bot instead of retrying it", async () => {
     const patient = await linkedPatient();
     await blockBotInStandIn(db, String(patient.chatId));
-    await queueTelegram(db, { userId: patient.userId, kind: "payout_paid", consultationId: null, link: "/doctor/earnings" });
+    await queueTelegram({ userId: patient.userId, kind: "payout_paid", consultationId: null, link: "/doctor/earnings" });
     const report = await deliverDueTelegram(db, config, new Date(), { userIds: [patient.userId] });
     expect(report).toMatchObject({ sent: 0, unlinked: 1, retrying: 0 });
     expect(await linkOf(patient.userId)).toBeNull();

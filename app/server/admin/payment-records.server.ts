@@ -1,6 +1,7 @@
 // Every payment for the admins (late ones waiting for a refund first, then those flagged for review
 // with what the provider said), and recording a refund: once, with who and when, however many admins
 // or clicks ask at the same moment.
+import type { AppLoadContext } from "@remix-run/cloudflare";
 import { and, desc, eq, isNotNull, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 
@@ -10,10 +11,12 @@ import type { Translate } from "~/i18n.server";
 import { awaitingRefund } from "~/server/admin/overview.server";
 import { auditIfChanged } from "~/server/audit.server";
 import { clientAddress } from "~/server/client-address.server";
+import { refundedTidings } from "~/server/consultations/tell-patient.server";
 import type { Database } from "~/server/db/client.server";
 import { type ProviderAnswer, refundedOutsideOf } from "~/server/db/payments.server";
 import { shownEmail, shownName } from "~/server/db/profiles.server";
 import { outsideLateRefundStatements } from "~/server/money/refunds.server";
+import { deliverTidings, tidingsStatements } from "~/server/tidings.server";
 
 const refunder = alias(profiles, "refunder_profile");
 
@@ -108,19 +111,21 @@ export type RefundOutcome = "refunded" | "already" | "not_found" | "not_awaiting
  * Records a refund an admin made outside the provider, with their reason: only for a late payment whose
  * money is still ours to give back and with no refund under way at the provider. One batch: the payment
  * marked (a conditional UPDATE), the refund row (only if that UPDATE changed it: `changes()` reads the
- * statement just before), its ledger entry and the audit entry (only with that row), so a double click
- * or two admins record it once, and the books move with it.
+ * statement just before), its ledger entry, the audit entry and the patient's tidings (only with that
+ * row), so a double click or two admins record it once, and the books and the news move with it.
  */
 export async function recordOutsideRefund(
-  db: Database,
+  context: AppLoadContext,
   request: Request,
   adminId: string,
   paymentId: string,
   note: string,
   now: Date,
 ): Promise<RefundOutcome> {
+  const { db } = context;
   const payment = await db.query.payments.findFirst({ where: eq(payments.id, paymentId) });
   if (!payment) return "not_found";
+  const tidings = await refundedTidings(db, payment, new URL(request.url).origin);
   const noneUnderWay = sql`NOT EXISTS (SELECT 1 FROM ${refunds} WHERE ${refunds.paymentId} = ${paymentId} AND ${refunds.status} = 'pending')`;
   // The refund row only if the payment's mark just before it took (`changes()` reads that statement).
   const { refundId, statements } = outsideLateRefundStatements(
@@ -129,6 +134,8 @@ export async function recordOutsideRefund(
     now,
     sql`changes() = 1`,
   );
+  // The patient hears it (notification and email) with the refund row, so once however many ask.
+  const told = tidingsStatements(db, [tidings], now, sql`EXISTS (SELECT 1 FROM ${refunds} WHERE ${refunds.id} = ${refundId})`);
   await db.batch([
     refundedOutsideOf(db, paymentId, adminId, and(awaitingRefund, noneUnderWay), now),
     ...statements,
@@ -141,8 +148,12 @@ export async function recordOutsideRefund(
       details: sql<string>`json_object('txRef', ${payment.txRef}, 'amountSantim', ${refunds.amountSantim}, 'consultationId', ${refunds.consultationId}, 'note', ${refunds.note})`,
       now,
     }),
+    ...told.statements,
   ]);
-  if (await db.query.refunds.findFirst({ where: eq(refunds.id, refundId), columns: { id: true } })) return "refunded";
+  if (await db.query.refunds.findFirst({ where: eq(refunds.id, refundId), columns: { id: true } })) {
+    await deliverTidings(db, context.config, told, context);
+    return "refunded";
+  }
   const after = await db.query.payments.findFirst({ where: eq(payments.id, paymentId), columns: { refundedAt: true, status: true } });
   const underWay = await db.query.refunds.findFirst({ where: and(eq(refunds.paymentId, paymentId), eq(refunds.status, "pending")) });
   if (underWay) return "in_flight";

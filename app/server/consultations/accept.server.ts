@@ -10,10 +10,11 @@ import type { SessionUser } from "~/server/auth/session.server";
 import { clientAddress } from "~/server/client-address.server";
 import { findConsultationById } from "~/server/db/consultations.server";
 import { armPaymentDeadline, tellParticipants, withdrawRequest } from "~/server/rooms.server";
+import { deliverTidings, NOTHING_OUTGOING, tidingsStatements } from "~/server/tidings.server";
 
-import { auditOfMove, chatOfMove, moveConsultation } from "./move.server";
+import { auditOfMove, chatOfMove, moveConsultation, onlyIfMoved } from "./move.server";
 import { refusalOf } from "./refusals.server";
-import { acceptedTidings, deliverAfterResponse, tidingsOfMove } from "./tell-patient.server";
+import { acceptedTidings } from "./tell-patient.server";
 
 export async function acceptConsultation(
   context: AppLoadContext,
@@ -28,7 +29,7 @@ export async function acceptConsultation(
   const deadline = new Date(now.getTime() + context.config.paymentWindowMs);
   const origin = new URL(request.url).origin;
   const tidings = waiting ? await acceptedTidings(db, waiting, doctor.userId, deadline, origin) : null;
-  let mailId: string | null = null;
+  let outgoing = NOTHING_OUTGOING;
   const outcome = await moveConsultation(db, {
     consultationId,
     move: "accept",
@@ -36,12 +37,12 @@ export async function acceptConsultation(
     now,
     rules: { paymentWindowMs: context.config.paymentWindowMs },
     alsoWrite: (db, moved) => {
-      const told = tidings ? tidingsOfMove(db, moved, tidings, now) : null;
-      mailId = told?.mailId ?? null;
+      const told = tidingsStatements(db, tidings ? [tidings] : [], now, onlyIfMoved(moved));
+      outgoing = told;
       return [
         chatOfMove(db, moved, doctor.userId, now),
         auditOfMove(db, moved, { actorId: doctor.userId, action: "consultation.accepted", ipAddress: clientAddress(request), now }),
-        ...(told?.statements ?? []),
+        ...told.statements,
       ];
     },
   });
@@ -53,6 +54,6 @@ export async function acceptConsultation(
     withdrawRequest(env, consultationId),
     tellParticipants(env, { type: "status", consultationId, status: "accepted_awaiting_payment" }),
   ]);
-  deliverAfterResponse(context, mailId, outcome.consultation.patientId);
+  await deliverTidings(db, context.config, outgoing, context);
   return { ok: true };
 }

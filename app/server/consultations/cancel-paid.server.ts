@@ -10,11 +10,11 @@ import { consultationLink } from "~/domain/notifications";
 import { clientAddress } from "~/server/client-address.server";
 import { moneyEmail } from "~/server/mail/money-emails.server";
 import { escrowMove } from "~/server/money/escrow.server";
-import { deliverTidings, tidingsFor, tidingsStatements } from "~/server/money/money-tidings.server";
 import { attemptRefund, refundStatements } from "~/server/money/refunds.server";
 import { tellParticipants } from "~/server/rooms.server";
+import { deliverTidings, NOTHING_OUTGOING, tidingsFor, tidingsStatements } from "~/server/tidings.server";
 
-import { auditOfMove, moveConsultation } from "./move.server";
+import { auditOfMove, moveConsultation, onlyIfMoved } from "./move.server";
 
 export type CancelPaidOutcome = "cancelled" | "not_found" | "not_in_progress" | "disputed";
 
@@ -58,14 +58,14 @@ export async function cancelPaidConsultation(
       : null,
   ]);
   let refundId: string | null = null;
-  let mailIds: string[] = [];
+  let outgoing = NOTHING_OUTGOING;
   const outcome = await moveConsultation(db, {
     consultationId,
     move: "cancelAfterPayment",
     actor: { kind: "user", userId: adminId, role: "admin" },
     now,
     alsoWrite: (db, moved) => {
-      const movedHere = sql`EXISTS (SELECT 1 FROM consultations WHERE ${moved})`;
+      const movedHere = onlyIfMoved(moved);
       const refund = refundStatements(
         db,
         {
@@ -81,7 +81,7 @@ export async function cancelPaidConsultation(
       );
       refundId = refund.refundId;
       const tidings = tidingsStatements(db, [patientTold, ...(doctorTold ? [doctorTold] : [])], now, movedHere);
-      mailIds = tidings.mailIds;
+      outgoing = tidings;
       return [
         auditOfMove(db, moved, {
           actorId: adminId,
@@ -108,7 +108,7 @@ export async function cancelPaidConsultation(
   const env = context.cloudflare.env;
   await Promise.all([
     tellParticipants(env, { type: "status", consultationId, status: "cancelled" }),
-    deliverTidings(db, context.config, mailIds, context),
+    deliverTidings(db, context.config, outgoing, context),
   ]);
   if (refundId) await attemptRefund(env, context.config, refundId, now);
   return "cancelled";

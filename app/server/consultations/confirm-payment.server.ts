@@ -6,18 +6,18 @@
 // started the consultation) is kept and flagged for an admin to refund, never dropped. A provider record
 // that disagrees with ours, or a status that is neither success, failure nor a wait (refunded,
 // reversed, one we do not know), is kept with the payment and flagged for an admin too.
-import { and, gt, lte } from "drizzle-orm";
+import { and, gt, lte, not } from "drizzle-orm";
 
 import { consultations } from "~/db/schema";
 import type { LateReason } from "~/domain/late-payments";
-import { consultationLink } from "~/domain/notifications";
 import { createDatabase, type Database } from "~/server/db/client.server";
-import { notify } from "~/server/db/notifications.server";
+import { findConsultationById } from "~/server/db/consultations.server";
 import {
   flagPaymentForReview,
   latePaymentsOf,
   markPaymentFailed,
   markPaymentLate,
+  paidBy,
   paidOfMove,
   paymentByTxRef,
   type PaymentRow,
@@ -27,14 +27,15 @@ import { captureOfMove } from "~/server/money/escrow.server";
 import { refundLatePayment } from "~/server/money/refunds.server";
 import { paymentProvider } from "~/server/payments/provider.server";
 import { paymentConfirmed } from "~/server/rooms.server";
+import { deliverTidings, NOTHING_OUTGOING, type Outgoing, tidingsStatements } from "~/server/tidings.server";
 
 import { expirePayment } from "./expire-payment.server";
-import { auditOfMove, type ConsultationRow, moveConsultation } from "./move.server";
-import { mailLatePayment } from "./tell-patient.server";
+import { auditOfMove, moveConsultation, onlyIfMoved } from "./move.server";
+import { latePaymentTidings, paidTidings } from "./tell-patient.server";
 
 export type ConfirmationOutcome =
-  /** This call started the consultation. */
-  | { kind: "confirmed"; payment: PaymentRow }
+  /** This call started the consultation (and told both people, in the same batch: `outgoing` to deliver). */
+  | { kind: "confirmed"; payment: PaymentRow; outgoing: Outgoing }
   /** An earlier call already did (a repeated webhook, or the return page after the webhook). */
   | { kind: "already_confirmed"; payment: PaymentRow }
   /** Paid, but too late to start the consultation (its window had closed, or another payment started it): recorded for a refund. */
@@ -83,6 +84,8 @@ export async function confirmPayment(env: Env, config: AppConfig, origin: string
 
   // A window that has closed is closed first (should its alarm be late), so that lateness is decided once.
   await expirePayment(env, payment.consultationId, now);
+  const consultation = await findConsultationById(db, payment.consultationId);
+  let outgoing = NOTHING_OUTGOING;
   const outcome = await moveConsultation(db, {
     consultationId: payment.consultationId,
     move: "confirmPayment",
@@ -91,25 +94,41 @@ export async function confirmPayment(env: Env, config: AppConfig, origin: string
     // Paid within this window, for this acceptance: an attempt begun before the current doctor accepted
     // belongs to an earlier window and is late, even if the request has been accepted again since.
     onlyIf: and(gt(consultations.paymentDeadlineAt, now), lte(consultations.acceptedAt, payment.createdAt)),
-    alsoWrite: (db, moved) => [
-      paidOfMove(db, moved, payment.id, verified.reference, now),
-      auditOfMove(db, moved, { actorId: null, action: "consultation.paid", ipAddress: null, now }),
-      ...captureOfMove(db, moved, captureOf(payment, verified.chargeSantim), now),
-    ],
+    alsoWrite: (db, moved) => {
+      const told = tidingsStatements(db, consultation ? paidTidings(consultation) : [], now, onlyIfMoved(moved));
+      outgoing = told;
+      return [
+        paidOfMove(db, moved, payment.id, verified.reference, now),
+        auditOfMove(db, moved, { actorId: null, action: "consultation.paid", ipAddress: null, now }),
+        ...captureOfMove(db, moved, captureOf(payment, verified.chargeSantim), now),
+        ...told.statements,
+      ];
+    },
   });
   if (outcome.ok) {
     await paymentConfirmed(env, payment.consultationId);
-    await tellPaid(db, outcome.consultation);
-    return { kind: "confirmed", payment: { ...payment, status: "paid", paidAt: now } };
+    return { kind: "confirmed", payment: { ...payment, status: "paid", paidAt: now }, outgoing };
   }
   // Either a concurrent call just confirmed this very payment, or it came too late.
   const after = (await paymentByTxRef(db, txRef)) ?? payment;
   if (after.status === "paid") return { kind: "already_confirmed", payment: after };
-  const firstTold = await markPaymentLate(db, captureOf(payment, verified.chargeSantim), verified.reference, now);
+  // The patient is told in the words of the reason that holds as it is marked, in the same batch.
+  const lateTidings = await latePaymentTidings(db, payment, origin);
+  let lateOutgoing = NOTHING_OUTGOING;
+  const firstTold = await markPaymentLate(db, captureOf(payment, verified.chargeSantim), verified.reference, now, (flagged) => {
+    const alreadyPaid = paidBy(payment.consultationId, now);
+    const told = [
+      tidingsStatements(db, [lateTidings.already_paid], now, and(flagged, alreadyPaid)!),
+      tidingsStatements(db, [lateTidings.window_closed], now, and(flagged, not(alreadyPaid))!),
+    ];
+    lateOutgoing = { mailIds: told.flatMap((one) => one.mailIds), userIds: told.flatMap((one) => one.userIds) };
+    return told.flatMap((one) => one.statements);
+  });
   const late = (await paymentByTxRef(db, txRef)) ?? after;
   const reason = await reasonOf(db, late);
   if (firstTold) {
-    await mailLatePayment({ db, config, origin }, late, reason);
+    // Told before the refund's own news, which its settling may send at once.
+    await deliverTidings(db, config, lateOutgoing);
     // Given back through the provider at once (the job sweeps for any this misses).
     await refundLatePayment(env, config, late.id, reason === "already_paid" ? "duplicate_payment" : "late_payment", now);
   }
@@ -126,11 +145,4 @@ const captureOf = (payment: PaymentRow, chargeSantim: number) => ({
 
 async function reasonOf(db: Database, payment: PaymentRow): Promise<LateReason> {
   return (await latePaymentsOf(db, payment.consultationId)).find((late) => late.txRef === payment.txRef)?.reason ?? "window_closed";
-}
-
-/** Both participants find "payment received" in their notifications. */
-async function tellPaid(db: Database, consultation: ConsultationRow) {
-  await notify(db, consultation.patientId, "payment_received", consultation.id, consultationLink("patient", consultation.id));
-  if (consultation.doctorId)
-    await notify(db, consultation.doctorId, "payment_received", consultation.id, consultationLink("doctor", consultation.id));
 }

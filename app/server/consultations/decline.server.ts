@@ -9,10 +9,11 @@ import type { SessionUser } from "~/server/auth/session.server";
 import { clientAddress } from "~/server/client-address.server";
 import { findConsultationById } from "~/server/db/consultations.server";
 import { tellParticipants, withdrawRequest } from "~/server/rooms.server";
+import { deliverTidings, NOTHING_OUTGOING, tidingsStatements } from "~/server/tidings.server";
 
-import { auditOfMove, moveConsultation } from "./move.server";
+import { auditOfMove, moveConsultation, onlyIfMoved } from "./move.server";
 import { refusalOf } from "./refusals.server";
-import { declinedTidings, deliverAfterResponse, tidingsOfMove } from "./tell-patient.server";
+import { declinedTidings } from "./tell-patient.server";
 
 export async function declineConsultation(
   context: AppLoadContext,
@@ -27,7 +28,7 @@ export async function declineConsultation(
   const now = new Date();
   const waiting = await findConsultationById(db, consultationId);
   const tidings = waiting ? await declinedTidings(db, waiting, decline, new URL(request.url).origin) : null;
-  let mailId: string | null = null;
+  let outgoing = NOTHING_OUTGOING;
   const outcome = await moveConsultation(db, {
     consultationId,
     move: "decline",
@@ -35,11 +36,11 @@ export async function declineConsultation(
     now,
     alsoSet: { declineReason: reason, declineNote: note },
     alsoWrite: (db, moved) => {
-      const told = tidings ? tidingsOfMove(db, moved, tidings, now) : null;
-      mailId = told?.mailId ?? null;
+      const told = tidingsStatements(db, tidings ? [tidings] : [], now, onlyIfMoved(moved));
+      outgoing = told;
       return [
         auditOfMove(db, moved, { actorId: doctor.userId, action: "consultation.declined", ipAddress: clientAddress(request), now }),
-        ...(told?.statements ?? []),
+        ...told.statements,
       ];
     },
   });
@@ -50,6 +51,6 @@ export async function declineConsultation(
     withdrawRequest(env, consultationId),
     tellParticipants(env, { type: "status", consultationId, status: "cancelled", reason: "declined", decline: { reason, note } }),
   ]);
-  deliverAfterResponse(context, mailId);
+  await deliverTidings(db, context.config, outgoing, context);
   return { ok: true };
 }

@@ -13,10 +13,11 @@ import type { Database } from "~/server/db/client.server";
 import { findConsultationById } from "~/server/db/consultations.server";
 import { reviewEndedOfMove } from "~/server/money/escrow.server";
 import { tellParticipants } from "~/server/rooms.server";
+import { deliverTidings, NOTHING_OUTGOING, tidingsStatements } from "~/server/tidings.server";
 
-import { auditOfMove, moveConsultation, type MovedByThisCall } from "./move.server";
+import { auditOfMove, moveConsultation, type MovedByThisCall, onlyIfMoved } from "./move.server";
 import { type ClosingOutcome, closingRefusal, summaryColumns } from "./summary.server";
-import { deliverAfterResponse, summaryReadyTidings, tidingsOfMove } from "./tell-patient.server";
+import { summaryReadyTidings } from "./tell-patient.server";
 
 export async function endConsultation(
   context: AppLoadContext,
@@ -30,7 +31,7 @@ export async function endConsultation(
   const now = new Date();
   const ongoing = await findConsultationById(db, consultationId);
   const tidings = ongoing ? await summaryReadyTidings(db, ongoing, doctor.userId, new URL(request.url).origin) : null;
-  let mailId: string | null = null;
+  let outgoing = NOTHING_OUTGOING;
   const outcome = await moveConsultation(db, {
     consultationId,
     move: "complete",
@@ -38,20 +39,20 @@ export async function endConsultation(
     now,
     alsoSet: summaryColumns(summary, now),
     alsoWrite: (db, moved) => {
-      const told = tidings ? tidingsOfMove(db, moved, tidings, now) : null;
-      mailId = told?.mailId ?? null;
+      const told = tidingsStatements(db, tidings ? [tidings] : [], now, onlyIfMoved(moved));
+      outgoing = told;
       return [
         chatClosedByMove(db, moved),
         auditOfMove(db, moved, { actorId: doctor.userId, action: "consultation.completed", ipAddress: clientAddress(request), now }),
         // An escrow sent to review while the doctor was away is held again, on the normal path from the end.
         ...reviewEndedOfMove(db, moved, doctor.userId, now),
-        ...(told?.statements ?? []),
+        ...told.statements,
       ];
     },
   });
   if (!outcome.ok) return { ok: false, reason: await closingRefusal(db, doctor, consultationId) };
   await tellParticipants(context.cloudflare.env, { type: "status", consultationId, status: "completed" });
-  deliverAfterResponse(context, mailId, outcome.consultation.patientId);
+  await deliverTidings(db, context.config, outgoing, context);
   return { ok: true };
 }
 

@@ -126,6 +126,11 @@ export async function createConsultation(
   return inserted.meta.changes === 1 ? { ok: true, consultationId: id } : { ok: false, reason: "not_created" };
 }
 
+/** The condition for rows of other tables in the move's batch (its tidings, its money): this call made the move. */
+export function onlyIfMoved(moved: MovedByThisCall): SQL {
+  return sql`EXISTS (SELECT 1 FROM ${consultations} WHERE ${moved})`;
+}
+
 /** An audit entry for the move, written only by the call that made it. */
 export function auditOfMove(
   db: Database,

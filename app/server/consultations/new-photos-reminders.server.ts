@@ -1,20 +1,17 @@
 // The doctor's "send me new photos in N days": on that day the scheduled job reminds the patient, in
 // their notifications and by email in their language, with the way to send them as a follow-up (to the
-// same doctor first). Exactly once: the notification is written only while the consultation has not
-// been reminded, the email only with that very notification, and the consultation is marked reminded
-// in the same batch; a second run, even at the same moment, finds it marked and writes nothing.
+// same doctor first). Exactly once: the notification and the email are written only while the
+// consultation has not been reminded, and it is marked reminded in the same batch; a second run, even
+// at the same moment, finds it marked and writes nothing.
 import { and, asc, eq, isNull, lte, sql } from "drizzle-orm";
 
-import { consultations, notifications } from "~/db/schema";
+import { consultations } from "~/db/schema";
 import { followUpPath, followUpRefusal } from "~/domain/follow-ups";
-import { getTranslatorFor } from "~/i18n.server";
 import type { Database } from "~/server/db/client.server";
-import { insertWhere } from "~/server/db/insert-where.server";
-import { notificationRow } from "~/server/db/notifications.server";
-import { contactOf, profileName } from "~/server/db/profiles.server";
+import { profileName } from "~/server/db/profiles.server";
 import { isActiveDoctor } from "~/server/follow-ups.server";
 import { newPhotosEmail } from "~/server/mail/consultation-emails.server";
-import { queuedMail } from "~/server/mail/mailer.server";
+import { tidingsFor, tidingsStatements } from "~/server/tidings.server";
 
 /** At most this many reminders per run (the job runs every 15 minutes). */
 const REMINDERS_PER_RUN = 50;
@@ -30,41 +27,23 @@ export async function remindNewPhotos(db: Database, origin: string, now: Date, l
   let reminded = 0;
   for (const consultation of due) {
     const { id, patientId, doctorId } = consultation;
-    const [patient, doctor, doctorActive] = await Promise.all([
-      contactOf(db, patientId),
-      profileName(db, doctorId),
-      doctorId ? isActiveDoctor(db, doctorId) : false,
-    ]);
+    const [doctor, doctorActive] = await Promise.all([profileName(db, doctorId), doctorId ? isActiveDoctor(db, doctorId) : false]);
     // Their doctor gone (or the follow-up's time over), the photos go to a new consultation instead.
     const followUpOpen = followUpRefusal(consultation, patientId, doctorActive, now) === null;
     const link = followUpOpen ? followUpPath(id) : "/patient/new-consultation";
-    const t = patient ? await getTranslatorFor(patient.language) : null;
-    const mail =
-      patient && t
-        ? newPhotosEmail(t, patient, {
-            doctorName: doctor?.firstName ?? "",
-            title: consultation.title,
-            link: `${origin}${link}`,
-            followUpOpen,
-          })
-        : null;
-    const notificationId = crypto.randomUUID();
+    const tidings = await tidingsFor(db, patientId, { kind: "new_photos_due", consultationId: id, link }, (t, to) =>
+      newPhotosEmail(t, to, { doctorName: doctor?.firstName ?? "", title: consultation.title, link: `${origin}${link}`, followUpOpen }),
+    );
+    // Told only while not yet reminded, before the mark that says it was.
     const notYetReminded = sql`EXISTS (SELECT 1 FROM ${consultations} WHERE ${consultations.id} = ${id} AND ${consultations.newPhotosRemindedAt} IS NULL)`;
-    const withThisNotification = sql`EXISTS (SELECT 1 FROM ${notifications} WHERE ${notifications.id} = ${notificationId})`;
-    const [notified] = await db.batch([
-      insertWhere(
-        db,
-        notifications,
-        { id: notificationId, ...notificationRow(patientId, "new_photos_due", id, link, now) },
-        notYetReminded,
-      ),
-      db
-        .update(consultations)
-        .set({ newPhotosRemindedAt: now })
-        .where(and(eq(consultations.id, id), isNull(consultations.newPhotosRemindedAt))),
-      ...(mail ? [queuedMail(db, mail, now, withThisNotification).statement] : []),
-    ]);
-    if (notified.meta.changes === 1) reminded += 1;
+    const markReminded = db
+      .update(consultations)
+      .set({ newPhotosRemindedAt: now })
+      .where(and(eq(consultations.id, id), isNull(consultations.newPhotosRemindedAt)))
+      .returning({ id: consultations.id });
+    const [first, ...rest] = [...tidingsStatements(db, [tidings], now, notYetReminded).statements, markReminded];
+    const results = await db.batch([first!, ...rest]);
+    if ((results.at(-1) as Array<{ id: string }>).length === 1) reminded += 1;
   }
   return reminded;
 }

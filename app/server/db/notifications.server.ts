@@ -1,41 +1,10 @@
-// Notification rows: written when something happens to a person's consultation, read on /notifications
+// Notification rows: written by the tidings of what happened (tidings.server.ts), read on /notifications
 // and counted by the header's bell.
 import { and, count, desc, eq } from "drizzle-orm";
 
 import { notifications } from "~/db/schema";
-import type { NotificationKind } from "~/domain/notifications";
 import type { PageRequest } from "~/domain/paging";
 import type { Database } from "~/server/db/client.server";
-import { queueTelegram } from "~/server/telegram/queue.server";
-
-export function notificationRow(userId: string, kind: NotificationKind, consultationId: string | null, link: string, now: Date) {
-  return { userId, kind, consultationId, link, isRead: false, createdAt: now };
-}
-
-/** A notification, and the same news on Telegram for a person who linked it (kinds it carries only). */
-export async function notify(db: Database, userId: string, kind: NotificationKind, consultationId: string, link: string, now = new Date()) {
-  await db.insert(notifications).values(notificationRow(userId, kind, consultationId, link, now));
-  await queueTelegram(db, { userId, kind, consultationId, link }, now);
-}
-
-/** Only one unread notification of `kind` per consultation (a chat of fifty messages is one "new message"). */
-export async function notifyOnce(db: Database, userId: string, kind: NotificationKind, consultationId: string, link: string) {
-  const [unread] = await db
-    .select({ id: notifications.id })
-    .from(notifications)
-    .where(
-      and(
-        eq(notifications.userId, userId),
-        eq(notifications.kind, kind),
-        eq(notifications.consultationId, consultationId),
-        eq(notifications.isRead, false),
-      ),
-    )
-    .limit(1);
-  if (!unread) await notify(db, userId, kind, consultationId, link);
-  // Telegram has its own limit (one "new message" per consultation in ten minutes), read or not.
-  else await queueTelegram(db, { userId, kind, consultationId, link });
-}
 
 export async function unreadNotificationCount(db: Database, userId: string) {
   const [row] = await db

@@ -1,5 +1,6 @@
 // Payments: one row per attempt, each with its own tx_ref, recorded before the provider is called.
-import { and, desc, eq, gte, inArray, isNotNull, isNull, max, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, isNotNull, isNull, lte, max, type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 
 import { consultations, type PaymentReviewReason, payments, refunds } from "~/db/schema";
 import { isUuid } from "~/domain/ids";
@@ -56,10 +57,6 @@ export async function recordPaymentAttempt(
     .insert(payments)
     .values({ ...row, status: "initialized", createdAt: now, updatedAt: now })
     .onConflictDoNothing({ target: payments.txRef });
-}
-
-export async function paymentById(db: Database, id: string): Promise<PaymentRow | null> {
-  return (await db.query.payments.findFirst({ where: eq(payments.id, id) })) ?? null;
 }
 
 /**
@@ -146,6 +143,8 @@ export async function markPaymentLate(
   capture: Parameters<typeof captureOfLatePayment>[2],
   providerReference: string | null,
   now: Date,
+  /** Rows written with the mark (the patient's tidings), given the condition that this call made it. */
+  alsoWrite: (flaggedByThisCall: SQL) => Array<BatchItem<"sqlite">> = () => [],
 ): Promise<boolean> {
   const { txRef } = capture;
   const flaggedByThisCall = sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.txRef} = ${txRef} AND ${payments.status} = 'paid_after_expiry' AND ${payments.updatedAt} = ${now.getTime()})`;
@@ -169,8 +168,21 @@ export async function markPaymentLate(
     }),
     // The money is ours to give back: captured into the consultation's escrow, to be refunded from there.
     ...captureOfLatePayment(db, flaggedByThisCall, capture, now),
+    ...alsoWrite(flaggedByThisCall),
   ]);
   return flagged.length === 1;
+}
+
+/**
+ * Holds, as a batch runs, when a payment of `consultationId` was received by `at`: a payment that is
+ * late then is a second one, not one after its window (lateReason's "already_paid").
+ */
+export function paidBy(consultationId: string, at: Date): SQL {
+  return sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${and(
+    eq(payments.consultationId, consultationId),
+    eq(payments.status, "paid"),
+    lte(payments.paidAt, at),
+  )})`;
 }
 
 /** What the provider's verify said, kept with a flagged payment for the admin who looks at it. */

@@ -17,10 +17,10 @@ import type { AppConfig } from "~/server/env.server";
 import { moneyEmail } from "~/server/mail/money-emails.server";
 import { paymentProvider } from "~/server/payments/provider.server";
 import { tellTimelineMoved } from "~/server/rooms.server";
+import { deliverTidings, tidingsFor, tidingsStatements } from "~/server/tidings.server";
 
 import { escrowMove } from "./escrow.server";
 import { ledgerEntryStatements } from "./ledger.server";
-import { deliverTidings, tidingsFor, tidingsStatements } from "./money-tidings.server";
 import { differenceStatement } from "./reconciliation-differences.server";
 
 /** What came of a prompt that a payment was taken back. */
@@ -132,7 +132,7 @@ export async function takeBackOf(env: Env, config: AppConfig, txRef: string, now
     columns: { lastChangeId: true },
   });
   if (after?.lastChangeId !== changeId) return "already_charged_back";
-  await deliverTidings(db, config, tidings.mailIds);
+  await deliverTidings(db, config, tidings);
   await tellTimelineMoved(env, payment.consultationId);
   return "charged_back";
 }

@@ -22,10 +22,10 @@ import { profileName } from "~/server/db/profiles.server";
 import type { AppConfig } from "~/server/env.server";
 import { moneyEmail } from "~/server/mail/money-emails.server";
 import { tellTimelineMoved } from "~/server/rooms.server";
+import { deliverTidings, tidingsFor, tidingsStatements } from "~/server/tidings.server";
 
 import { escrowMove } from "./escrow.server";
 import { ledgerEntryStatements } from "./ledger.server";
-import { deliverTidings, tidingsFor, tidingsStatements } from "./money-tidings.server";
 import { attemptRefund, refundStatements } from "./refunds.server";
 
 export type DisputeRow = typeof disputes.$inferSelect;
@@ -122,7 +122,7 @@ export async function openDispute(
     const after = await db.query.escrows.findFirst({ where: eq(escrows.consultationId, consultationId) });
     return { ok: false, reason: after?.status === "held" ? "window_closed" : "not_held" };
   }
-  await deliverTidings(db, config, tidings.mailIds, request);
+  await deliverTidings(db, config, tidings, request);
   return { ok: true };
 }
 
@@ -184,7 +184,7 @@ export async function answerDispute(
     const after = await disputeOf(db, consultationId);
     return { ok: false, reason: after?.status === "resolved" ? "resolved" : "already_answered" };
   }
-  await deliverTidings(db, config, tidings.mailIds, request);
+  await deliverTidings(db, config, tidings, request);
   return { ok: true };
 }
 
@@ -316,7 +316,7 @@ export async function resolveDispute(
     ...tidings.statements,
   ]);
   if (changed.length !== 1) return { ok: false, reason: "already_resolved" };
-  await deliverTidings(db, config, tidings.mailIds, request);
+  await deliverTidings(db, config, tidings, request);
   if (refund) await attemptRefund(env, config, refund.refundId, now);
   await tellTimelineMoved(env, dispute.consultationId);
   return { ok: true };

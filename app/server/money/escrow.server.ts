@@ -5,19 +5,16 @@ import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { alias } from "drizzle-orm/sqlite-core";
 
-import { consultations, doctors, escrows, notifications, roomConnections } from "~/db/schema";
+import { consultations, doctors, escrows, roomConnections } from "~/db/schema";
 import type { ConsultationStatus } from "~/domain/consultation-status";
 import { ESCROW_MOVES, type EscrowStatus, releaseAllowedSql, type ReleaseRefusal, releaseRefusal } from "~/domain/escrow";
 import { escrowReleased, paymentCaptured } from "~/domain/ledger";
 import { platformShareSql } from "~/domain/money";
-import type { NotificationKind } from "~/domain/notifications";
 import { assertMove } from "~/domain/status-moves";
 import { ROOMS } from "~/realtime/protocol";
 import { auditIfChanged } from "~/server/audit.server";
 import type { Database } from "~/server/db/client.server";
-import { insertWhere } from "~/server/db/insert-where.server";
-import { notificationRow } from "~/server/db/notifications.server";
-import { randomUuidSql } from "~/server/db/random-uuid-sql.server";
+import { noticesForEach, tidingsStatements } from "~/server/tidings.server";
 
 import { ledgerEntryPerRowStatements, ledgerEntryStatements } from "./ledger.server";
 
@@ -131,12 +128,18 @@ function releaseStatements(db: Database, facts: ReleaseFacts, by: "patient" | "s
       sql`EXISTS (SELECT 1 FROM ${escrows} WHERE ${changedByThisCall})`,
     ),
     // The doctor is told their share is theirs (in the app; the weekly payout's email says it again).
-    insertWhere(
+    ...tidingsStatements(
       db,
-      notifications,
-      notificationRow(escrow.doctorId, "earnings_released", escrow.consultationId, "/doctor/earnings", now),
+      [
+        {
+          userId: escrow.doctorId,
+          notice: { kind: "earnings_released", consultationId: escrow.consultationId, link: "/doctor/earnings" },
+          mail: null,
+        },
+      ],
+      now,
       sql`EXISTS (SELECT 1 FROM ${escrows} WHERE ${changedByThisCall})`,
-    ),
+    ).statements,
     auditIfChanged(db, escrows, changedByThisCall, {
       action: "escrow.released",
       actorId,
@@ -258,19 +261,11 @@ function releaseBatchStatements(db: Database, size: number, now: Date) {
       now,
     ),
     // The doctor is told their share is theirs (in the app; the weekly payout's email says it again).
-    db.insert(notifications).select(
-      db
-        .select({
-          id: randomUuidSql().as("id"),
-          userId: sql<string>`${escrows.doctorId}`.as("user_id"),
-          kind: sql<NotificationKind>`${"earnings_released" satisfies NotificationKind}`.as("kind"),
-          consultationId: sql<string>`${escrows.consultationId}`.as("consultation_id"),
-          link: sql<string>`${"/doctor/earnings"}`.as("link"),
-          isRead: sql<number>`0`.as("is_read"),
-          createdAt: sql<number>`${now.getTime()}`.as("created_at"),
-        })
-        .from(escrows)
-        .where(stamped),
+    noticesForEach(
+      db,
+      { table: escrows, where: stamped, userId: escrows.doctorId, consultationId: escrows.consultationId },
+      { kind: "earnings_released", link: "/doctor/earnings" },
+      now,
     ),
     auditIfChanged(db, escrows, stamped, {
       action: "escrow.released",

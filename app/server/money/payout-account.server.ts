@@ -22,9 +22,8 @@ import type { Database } from "~/server/db/client.server";
 import { moneyEmail } from "~/server/mail/money-emails.server";
 import type { Bank } from "~/server/payments/payment-provider.server";
 import { paymentProvider } from "~/server/payments/provider.server";
+import { deliverTidings, tidingsFor, tidingsStatements } from "~/server/tidings.server";
 import { redirectWithToast } from "~/server/toast.server";
-
-import { deliverTidings, tidingsFor, tidingsStatements } from "./money-tidings.server";
 
 /** The page of the doctor's payout details (part of their profile). */
 const PAYOUT_DETAILS = "/doctor/profile/payout";
@@ -226,6 +225,6 @@ export async function savePayoutAccountAction(
     }),
     ...tidings.statements,
   ]);
-  await deliverTidings(context.db, context.config, tidings.mailIds, context);
+  await deliverTidings(context.db, context.config, tidings, context);
   throw await redirectWithToast(PAYOUT_DETAILS, { kind: "success", title: "payouts.saved" }, context.config);
 }

@@ -26,9 +26,9 @@ import { insertWhere } from "~/server/db/insert-where.server";
 import type { AppConfig } from "~/server/env.server";
 import { moneyEmail } from "~/server/mail/money-emails.server";
 import { paymentProvider } from "~/server/payments/provider.server";
+import { deliverTidings, tidingsFor, tidingsStatements } from "~/server/tidings.server";
 
 import { ledgerEntryStatements } from "./ledger.server";
-import { deliverTidings, tidingsFor, tidingsStatements } from "./money-tidings.server";
 
 /** The weekly run pays a doctor whose last payout is at least this old. */
 const PAYOUT_INTERVAL_MS = 7 * 24 * 60 * 60_000;
@@ -370,7 +370,7 @@ async function finishPayout(db: Database, config: AppConfig, payout: PayoutRow, 
     }),
     ...tidings.statements,
   ]);
-  await deliverTidings(db, config, tidings.mailIds);
+  await deliverTidings(db, config, tidings);
 }
 
 /**

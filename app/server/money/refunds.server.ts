@@ -26,10 +26,10 @@ import type { AppConfig } from "~/server/env.server";
 import { moneyEmail } from "~/server/mail/money-emails.server";
 import { paymentProvider } from "~/server/payments/provider.server";
 import { tellTimelineMoved } from "~/server/rooms.server";
+import { deliverTidings, tidingsFor, tidingsStatements } from "~/server/tidings.server";
 
 import { takeBackOf } from "./chargebacks.server";
 import { ledgerEntryStatements } from "./ledger.server";
-import { deliverTidings, tidingsFor, tidingsStatements } from "./money-tidings.server";
 
 /** What the provider is told a refund is for (it shows it in its dashboard). */
 const REASON_FOR_PROVIDER: Record<RefundReason, string> = {
@@ -389,7 +389,7 @@ async function markRefundSucceeded(
     }),
     ...tidings.statements,
   ]);
-  await deliverTidings(db, config, tidings.mailIds);
+  await deliverTidings(db, config, tidings);
 }
 
 /** A refund the provider will not make: its amount back in escrow, and admins shown it (audited), once. */
@@ -682,6 +682,6 @@ async function settleFailedRefundOutside(
     ...tidings.statements,
   ]);
   if (!(await db.query.refunds.findFirst({ where: eq(refunds.id, id), columns: { id: true } }))) return "superseded";
-  await deliverTidings(db, config, tidings.mailIds);
+  await deliverTidings(db, config, tidings);
   return "settled_outside";
 }

@@ -1,5 +1,5 @@
 // Queuing Telegram news (docs/decisions/0035), the mail outbox's twin (0023): a message is a row
-// written beside its cause's notification (in the same batch when the cause is a move), only for a
+// written beside its cause's notification, in the same batch (tidings.server.ts), only for a
 // person with a linked chat; outbox.server sends it.
 import { and, eq, gt, type SQL, sql } from "drizzle-orm";
 
@@ -40,11 +40,6 @@ export function queuedTelegram(db: Database, news: TelegramNews, now: Date, only
       : undefined;
   const row = { id: crypto.randomUUID(), userId, kind, consultationId, link, createdAt: now, nextAttemptAt: now };
   return insertWhere(db, telegramOutbox, row, and(linked, recentlyTold, onlyIf));
-}
-
-/** Queues `news` on its own (its cause is already written). */
-export async function queueTelegram(db: Database, news: TelegramNews, now = new Date()) {
-  await queuedTelegram(db, news, now);
 }
 
 /**
