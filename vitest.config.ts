@@ -29,6 +29,10 @@ export default defineConfig(async () => {
       // Two files at once even on two cores (vitest would run one): much of each file's time is its
       // runtime starting, not computing, so this layer takes about 80 s instead of about 130 s.
       maxWorkers: 2,
+      // A test's limit catches a hang, never slowness: on a busy machine (or one four times slower) a
+      // request that takes 5 s instead of 0.5 s is still a pass (issue 28).
+      testTimeout: 60_000,
+      hookTimeout: 60_000,
       globalSetup: ["./test/workers/fresh-build.ts"],
       setupFiles: ["./test/workers/apply-migrations.ts"],
       deps: { optimizer: { ssr: { enabled: true, include: ["@remix-run/cloudflare"] } } },
