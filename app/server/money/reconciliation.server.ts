@@ -6,13 +6,13 @@
 // chargebacks.server.ts), and what we believe it holds against what it says it holds. Every difference
 // is recorded with what each side says, open until an admin resolves it. Refunds have no list at Chapa:
 // a payment we refunded in full must read refunded there, and one it reads refunded must be refunded here.
-import { and, desc, eq, gte, inArray, or, sql } from "drizzle-orm";
+import { and, desc, eq, gte, or, sql } from "drizzle-orm";
 
-import { payments, payouts, reconciliationDifferences, reconciliationRuns, refunds } from "~/db/schema";
-import { birrText, santimFromSum } from "~/domain/money";
+import { payments, payouts, reconciliationDifferences, reconciliationRuns } from "~/db/schema";
+import { birrText } from "~/domain/money";
 import { RECONCILIATION_PERIOD_DAYS } from "~/domain/reconciliation";
-import { inSlices } from "~/server/db/chunks.server";
 import { createDatabase, type Database } from "~/server/db/client.server";
+import { refundedByPayment } from "~/server/db/refunded.server";
 import type { AppConfig } from "~/server/env.server";
 import type { ListedTransaction, ListedTransfer } from "~/server/payments/payment-provider.server";
 import { paymentProvider } from "~/server/payments/provider.server";
@@ -210,20 +210,6 @@ async function knownPayment(db: Database, their: ListedTransaction): Promise<boo
     columns: { id: true },
   });
   return found !== undefined;
-}
-
-/** What our settled refunds gave back of each payment, in santim (asked in slices: D1 binds at most 100 values a query). */
-async function refundedByPayment(db: Database, paymentIds: string[]): Promise<Map<string, number>> {
-  const refunded = new Map<string, number>();
-  for (const slice of inSlices(paymentIds)) {
-    const rows = await db
-      .select({ paymentId: refunds.paymentId, total: sql<number>`sum(${refunds.amountSantim})` })
-      .from(refunds)
-      .where(and(inArray(refunds.paymentId, slice), eq(refunds.status, "succeeded")))
-      .groupBy(refunds.paymentId);
-    for (const row of rows) refunded.set(row.paymentId, santimFromSum(row.total));
-  }
-  return refunded;
 }
 
 /** Our payouts of the period against the provider's transfers; its fees on transfers that went out are booked if they are not yet. */

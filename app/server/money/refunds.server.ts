@@ -4,11 +4,11 @@
 // the provider says when asked (its answer, its `charge.refunded` webhook, or the job's later check):
 // refunded, the money leaves our books; failed for good, it returns to escrow and admins are shown it.
 // A provider that cannot be reached is asked again with backoff, never forgotten.
-import { and, desc, eq, isNull, lte, notExists, type SQL, sql, sum } from "drizzle-orm";
+import { and, desc, eq, isNull, lte, notExists, type SQL, sql } from "drizzle-orm";
 
 import { payments, refunds } from "~/db/schema";
 import { refundInTransitMadeOutside, refundMadeOutside, refundReturned, refundSettled, refundStarted } from "~/domain/ledger";
-import { birrText, santimFromSum } from "~/domain/money";
+import { birrText } from "~/domain/money";
 import { consultationLink } from "~/domain/notifications";
 import {
   MAX_REFUND_ATTEMPTS,
@@ -22,6 +22,7 @@ import { auditIfChanged } from "~/server/audit.server";
 import { createDatabase, type Database } from "~/server/db/client.server";
 import { findConsultationById } from "~/server/db/consultations.server";
 import { insertWhere } from "~/server/db/insert-where.server";
+import { refundedOf } from "~/server/db/refunded.server";
 import type { AppConfig } from "~/server/env.server";
 import { moneyEmail } from "~/server/mail/money-emails.server";
 import { paymentProvider } from "~/server/payments/provider.server";
@@ -309,15 +310,6 @@ async function differs(db: Database, refundId: string, message: string, now: Dat
     .set({ reviewReason: "amount_differs", lastError: message.slice(0, 500), nextAttemptAt: null, updatedAt: now })
     .where(and(eq(refunds.id, refundId), eq(refunds.status, "pending")));
   return "review";
-}
-
-/** What of a payment its settled refunds gave back, in santim. */
-async function refundedOf(db: Database, paymentId: string): Promise<number> {
-  const [row] = await db
-    .select({ total: sum(refunds.amountSantim) })
-    .from(refunds)
-    .where(and(eq(refunds.paymentId, paymentId), eq(refunds.status, "succeeded")));
-  return santimFromSum(row?.total);
 }
 
 async function noteRefund(db: Database, refundId: string, message: string, now: Date) {
