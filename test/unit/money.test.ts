@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 
 import { santimFromSum } from "~/domain/money";
-import { amountMismatchReason, readPayoutReason } from "~/domain/payouts";
+import { amountMismatchReason, MAX_PAYOUT_ASKS, readPayoutReason } from "~/domain/payouts";
+import { MAX_REFUND_ATTEMPTS, stuckReasonAfter } from "~/domain/refunds";
 
 describe("a sum of santim from the database", () => {
   it("is read exactly, as a number or as drizzle's text, and no rows are zero", () => {
@@ -27,5 +28,17 @@ describe("a payout's stored reason", () => {
     });
     expect(readPayoutReason("Invalid account")).toEqual({ kind: "provider", words: "Invalid account" });
     expect(readPayoutReason("amount_mismatch: see the bank")).toEqual({ kind: "provider", words: "amount_mismatch: see the bank" });
+  });
+});
+
+describe("a refund or payout the provider has not decided", () => {
+  it("waits for the next ask until the asks are spent, then goes before an admin for the word we do not know or the asks", () => {
+    for (const maxAsks of [MAX_REFUND_ATTEMPTS, MAX_PAYOUT_ASKS]) {
+      expect(stuckReasonAfter(1, maxAsks, false)).toBeNull();
+      expect(stuckReasonAfter(maxAsks - 1, maxAsks, true)).toBeNull();
+      expect(stuckReasonAfter(maxAsks, maxAsks, false)).toBe("attempts_exhausted");
+      expect(stuckReasonAfter(maxAsks, maxAsks, true)).toBe("unknown_status");
+      expect(stuckReasonAfter(maxAsks + 1, maxAsks, false)).toBe("attempts_exhausted");
+    }
   });
 });

@@ -16,7 +16,7 @@ import {
   nextRefundAttemptAt,
   REFUND_MOVES,
   type RefundReason,
-  type StuckReason,
+  stuckReasonAfter,
 } from "~/domain/refunds";
 import { auditIfChanged } from "~/server/audit.server";
 import { createDatabase, type Database } from "~/server/db/client.server";
@@ -188,8 +188,7 @@ export async function attemptRefund(
     const known = await settleRefund(env, config, refund.reference, now);
     if (known !== "not_refunded" && known !== "waiting" && known !== "unknown") return known;
     // Taken and still being made, or the provider cannot say: not asked for again, asked about until an admin decides.
-    if (refund.accepted || known !== "not_refunded")
-      return stuckAfter(db, refund.id, asks, known === "unknown" ? "unknown_status" : "attempts_exhausted", now);
+    if (refund.accepted || known !== "not_refunded") return stuckAfter(db, refund.id, asks, known === "unknown", now);
   }
   const outcome = await provider.refund({
     txRef: row.txRef,
@@ -221,15 +220,16 @@ export async function attemptRefund(
     const known = await settleRefund(env, config, refund.reference, now, { refusal: outcome.message });
     if (known !== "not_refunded" && known !== "waiting" && known !== "unknown") return known;
   }
-  return stuckAfter(db, refund.id, asks, "attempts_exhausted", now);
+  return stuckAfter(db, refund.id, asks, false, now);
 }
 
-/** After `asks` asks with no decision: before an admin once they reach MAX_REFUND_ATTEMPTS, else waiting for the next. */
-async function stuckAfter(db: Database, refundId: string, asks: number, reason: StuckReason, now: Date): Promise<RefundProgress> {
-  if (asks < MAX_REFUND_ATTEMPTS) return "waiting";
+/** After `asks` asks with no decision: before an admin once they reach MAX_REFUND_ATTEMPTS (stuckReasonAfter), else waiting for the next. */
+async function stuckAfter(db: Database, refundId: string, asks: number, unknownStatus: boolean, now: Date): Promise<RefundProgress> {
+  const reviewReason = stuckReasonAfter(asks, MAX_REFUND_ATTEMPTS, unknownStatus);
+  if (!reviewReason) return "waiting";
   await db
     .update(refunds)
-    .set({ reviewReason: reason, nextAttemptAt: null, updatedAt: now })
+    .set({ reviewReason, nextAttemptAt: null, updatedAt: now })
     .where(and(eq(refunds.id, refundId), eq(refunds.status, "pending")));
   return "review";
 }
