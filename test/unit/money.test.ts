@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 
+import { madeOutside, payoutSettled, refundSettled } from "~/domain/ledger";
 import { santimFromSum } from "~/domain/money";
 import { amountMismatchReason, MAX_PAYOUT_ASKS, readPayoutReason } from "~/domain/payouts";
 import { MAX_REFUND_ATTEMPTS, stuckReasonAfter } from "~/domain/refunds";
@@ -40,5 +41,33 @@ describe("a refund or payout the provider has not decided", () => {
       expect(stuckReasonAfter(maxAsks, maxAsks, true)).toBe("unknown_status");
       expect(stuckReasonAfter(maxAsks + 1, maxAsks, false)).toBe("attempts_exhausted");
     }
+  });
+});
+
+describe("money an admin paid outside the provider", () => {
+  const refund = { reference: "qoda-rf-1", consultationId: "c1", paymentId: "p1", amountSantim: 15_000 };
+  const payout = { reference: "qoda-po-1", doctorId: "d1", amountSantim: 12_000 };
+
+  it("leaves where it was as paid_outside, under the settlement's own key", () => {
+    expect(madeOutside({ from: "escrow", ...refund })).toEqual({
+      idempotencyKey: "refund:qoda-rf-1:settled",
+      kind: "refund_settled",
+      consultationId: "c1",
+      paymentId: "p1",
+      lines: [
+        { account: "escrow", subject: "c1", amountSantim: 15_000 },
+        { account: "paid_outside", subject: "", amountSantim: -15_000 },
+      ],
+    });
+    const inTransit = madeOutside({ from: "refunds_in_transit", ...refund });
+    expect(inTransit.idempotencyKey).toBe(refundSettled(refund).idempotencyKey);
+    expect(inTransit.lines[0]).toEqual({ account: "refunds_in_transit", subject: "c1", amountSantim: 15_000 });
+    expect(madeOutside({ from: "payouts_in_transit", ...payout })).toEqual({
+      ...payoutSettled(payout),
+      lines: [
+        { account: "payouts_in_transit", subject: "d1", amountSantim: 12_000 },
+        { account: "paid_outside", subject: "", amountSantim: -12_000 },
+      ],
+    });
   });
 });

@@ -7,7 +7,7 @@
 import { and, type AnyColumn, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
 
 import { doctorPayoutAccounts, doctors, ledgerLines, payouts } from "~/db/schema";
-import { payoutMadeOutside, payoutReturned, payoutSettled, payoutStarted, transferFeeCharged } from "~/domain/ledger";
+import { madeOutside, payoutReturned, payoutSettled, payoutStarted, transferFeeCharged } from "~/domain/ledger";
 import { birrText, santimFromSum } from "~/domain/money";
 import {
   amountMismatchReason,
@@ -341,7 +341,10 @@ async function finishPayout(db: Database, config: AppConfig, payout: PayoutRow, 
   const entry = { reference: payout.reference, doctorId: payout.doctorId, amountSantim: payout.amountSantim };
   const fee = succeeded && !end.outside && end.feeSantim ? end.feeSantim : null;
   const entries = succeeded
-    ? [end.outside ? payoutMadeOutside(entry) : payoutSettled(entry), ...(fee ? [transferFeeCharged({ ...entry, feeSantim: fee })] : [])]
+    ? [
+        end.outside ? madeOutside({ from: "payouts_in_transit", ...entry }) : payoutSettled(entry),
+        ...(fee ? [transferFeeCharged({ ...entry, feeSantim: fee })] : []),
+      ]
     : [payoutReturned(entry)];
   await db.batch([
     db

@@ -7,7 +7,7 @@
 import { and, desc, eq, isNull, lte, notExists, type SQL, sql } from "drizzle-orm";
 
 import { payments, refunds } from "~/db/schema";
-import { refundInTransitMadeOutside, refundMadeOutside, refundReturned, refundSettled, refundStarted } from "~/domain/ledger";
+import { madeOutside, refundReturned, refundSettled, refundStarted } from "~/domain/ledger";
 import { birrText } from "~/domain/money";
 import { consultationLink } from "~/domain/notifications";
 import {
@@ -112,7 +112,13 @@ export function outsideLateRefundStatements(
       ),
       ...ledgerEntryStatements(
         db,
-        refundMadeOutside({ reference, consultationId: plan.consultationId, paymentId: plan.paymentId, amountSantim: plan.amountSantim }),
+        madeOutside({
+          from: "escrow",
+          reference,
+          consultationId: plan.consultationId,
+          paymentId: plan.paymentId,
+          amountSantim: plan.amountSantim,
+        }),
         now,
         recorded,
       ),
@@ -369,7 +375,12 @@ async function markRefundSucceeded(
         updatedAt: now,
       })
       .where(and(eq(refunds.id, refund.id), eq(refunds.status, "pending"))),
-    ...ledgerEntryStatements(db, outside ? refundInTransitMadeOutside(planned) : refundSettled(planned), now, onlyIfSettled),
+    ...ledgerEntryStatements(
+      db,
+      outside ? madeOutside({ from: "refunds_in_transit", ...planned }) : refundSettled(planned),
+      now,
+      onlyIfSettled,
+    ),
     auditIfChanged(db, refunds, settledByThisCall, {
       action: outside ? "refund.settled_outside" : "refund.settled",
       actorId: outside?.adminId ?? null,
@@ -653,7 +664,8 @@ async function settleFailedRefundOutside(
     ),
     ...ledgerEntryStatements(
       db,
-      refundMadeOutside({
+      madeOutside({
+        from: "escrow",
         reference,
         consultationId: refund.consultationId,
         paymentId: refund.paymentId,
