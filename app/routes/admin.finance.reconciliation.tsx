@@ -2,6 +2,7 @@ import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
+import { DifferenceDetailLine } from "~/components/admin/difference-detail";
 import { NoteField } from "~/components/admin/note-field";
 import { When } from "~/components/admin/when";
 import { SubmitButton } from "~/components/form-basics";
@@ -9,6 +10,7 @@ import { formatConsultationId } from "~/domain/constants";
 import { birrText } from "~/domain/money";
 import { RECONCILE_INTENT, RESOLVE_DIFFERENCE_INTENT, ResolveDifferenceSchema } from "~/domain/money-decisions";
 import { RECONCILIATION_PERIOD_DAYS } from "~/domain/reconciliation";
+import { readDifferenceDetail } from "~/domain/reconciliation-details";
 import { parseForm } from "~/forms";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireAdmin } from "~/server/auth/guards.server";
@@ -36,8 +38,8 @@ export async function loader(args: LoaderFunctionArgs) {
     consultationId: row.consultationId,
     ours: amount(row.oursSantim),
     theirs: amount(row.theirsSantim),
-    oursWords: row.ours,
-    theirsWords: row.theirs,
+    oursDetail: readDifferenceDetail(row.ours),
+    theirsDetail: readDifferenceDetail(row.theirs),
     foundAt: row.createdAt.toISOString(),
     note: row.resolutionNote,
     resolvedAt: row.resolvedAt?.toISOString() ?? null,
@@ -128,16 +130,12 @@ function DifferenceCard({ row }: { row: Difference }) {
         <div>
           <dt className="text-xs text-base-content/80">{t("admin.reconciliation.ours")}</dt>
           <dd className="font-semibold">{etb(row.ours)}</dd>
-          <dd className="text-xs text-base-content/70" lang="en">
-            {row.oursWords}
-          </dd>
+          <DifferenceDetailLine detail={row.oursDetail} amount={row.ours} />
         </div>
         <div>
           <dt className="text-xs text-base-content/80">{t("admin.reconciliation.theirs")}</dt>
           <dd className="font-semibold">{etb(row.theirs)}</dd>
-          <dd className="text-xs text-base-content/70" lang="en">
-            {row.theirsWords}
-          </dd>
+          <DifferenceDetailLine detail={row.theirsDetail} amount={row.theirs} />
         </div>
       </dl>
       {row.resolvedAt ? (

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { madeOutside, payoutSettled, refundSettled } from "~/domain/ledger";
 import { santimFromSum } from "~/domain/money";
 import { amountMismatchReason, MAX_PAYOUT_ASKS, readPayoutReason } from "~/domain/payouts";
+import { readDifferenceDetail, storedDifferenceDetail } from "~/domain/reconciliation-details";
 import { MAX_REFUND_ATTEMPTS, stuckReasonAfter } from "~/domain/refunds";
 
 describe("a sum of santim from the database", () => {
@@ -69,5 +70,23 @@ describe("money an admin paid outside the provider", () => {
         { account: "paid_outside", subject: "", amountSantim: -12_000 },
       ],
     });
+  });
+});
+
+describe("what a side says of a reconciliation difference, as its column keeps it", () => {
+  it("reads back what was stored, the provider's word capped, and anything else as an English line from before", () => {
+    for (const detail of [
+      { says: "payout_status", status: "pending", taken: true },
+      { says: "escrow_status", status: "released" },
+      { says: "books_balance", inTransitSantim: 12_000 },
+      { says: "no_transfer" },
+    ] as const)
+      expect(readDifferenceDetail(storedDifferenceDetail(detail))).toEqual(detail);
+    expect(readDifferenceDetail(storedDifferenceDetail({ says: "provider_status", status: "x".repeat(500) }))).toEqual({
+      says: "provider_status",
+      status: "x".repeat(100),
+    });
+    for (const stored of ["Paid; escrow held", '{"says":"payment_status","status":"stolen"}', '{"says":"no_payment"', "null"])
+      expect(readDifferenceDetail(stored)).toEqual({ says: "english", line: stored });
   });
 });

@@ -22,7 +22,7 @@ import { tellTimelineMoved } from "~/server/rooms.server";
 import { escrowMove } from "./escrow.server";
 import { ledgerEntryStatements } from "./ledger.server";
 import { deliverTidings, tidingsFor, tidingsStatements } from "./money-tidings.server";
-import { differenceStatement } from "./reconciliation-differences.server";
+import { type Difference, differenceStatement } from "./reconciliation-differences.server";
 
 /** What came of a prompt that a payment was taken back. */
 export type TakeBackOutcome = "charged_back" | "already_charged_back" | "noted" | "not_taken_back" | "unverified" | "not_ours";
@@ -42,14 +42,13 @@ export async function takeBackOf(env: Env, config: AppConfig, txRef: string, now
     where: eq(consultations.id, payment.consultationId),
     columns: { title: true },
   });
-  const ours = escrow ? `Paid; escrow ${escrow.status}` : `Payment ${payment.status}, no escrow`;
-  const difference = {
-    kind: "charged_back" as const,
-    subject: "payment" as const,
+  const difference: Difference = {
+    kind: "charged_back",
+    subject: "payment",
     reference: txRef,
     consultationId: payment.consultationId,
-    ours,
-    theirs: `The provider reads it ${verified.providerStatus}`,
+    ours: escrow ? { says: "escrow_status", status: escrow.status } : { says: "no_escrow", status: payment.status },
+    theirs: { says: "provider_status", status: verified.providerStatus },
     oursSantim: payment.amountSantim,
     theirsSantim: 0,
   };
