@@ -19,6 +19,7 @@ import {
   transferFeeCharged,
 } from "../app/domain/ledger.ts";
 import { CONSULTATION_FEE_SANTIM, splitRelease } from "../app/domain/money.ts";
+import type { DifferenceDetail } from "../app/domain/reconciliation-details.ts";
 import { hashPassword } from "../app/server/auth/password.server.ts";
 
 export const DEMO_PASSWORD = "QodaDemo!2026";
@@ -736,8 +737,9 @@ function chargebackSql(
       subject: "payment",
       reference: txRef,
       consultation_id: consultation.id,
-      ours: "Paid; escrow held",
-      theirs: "The provider reads it reversed",
+      // As storedDifferenceDetail keeps them (not imported: its module's imports are not Node's to run).
+      ours: JSON.stringify({ says: "escrow_status", status: "held" } satisfies DifferenceDetail),
+      theirs: JSON.stringify({ says: "provider_status", status: "reversed" } satisfies DifferenceDetail),
       ours_santim: CONSULTATION_FEE_SANTIM,
       theirs_santim: 0,
       status: "open",

@@ -159,37 +159,30 @@ export function refundStarted(refund: { reference: string; consultationId: strin
 }
 
 /**
- * A refund an admin made outside the provider (recorded with their reason): the amount leaves the
- * consultation's escrow as money paid from the platform's own bank (the provider still holds it).
+ * A refund or payout an admin made outside the provider (recorded with their reason): the amount leaves
+ * where it was (a refund's escrow, when none was asked of the provider, or a refund or payout in transit)
+ * as money paid from the platform's own bank (the provider still holds it). Its key is the refund's or
+ * payout's settlement key, so it is settled once, by the provider or outside it.
  */
-export function refundMadeOutside(refund: {
-  reference: string;
-  consultationId: string;
-  paymentId: string;
-  amountSantim: number;
-}): LedgerEntry {
+export function madeOutside(
+  made:
+    | { from: "escrow" | "refunds_in_transit"; reference: string; consultationId: string; paymentId: string; amountSantim: number }
+    | { from: "payouts_in_transit"; reference: string; doctorId: string; amountSantim: number },
+): LedgerEntry {
+  const lines = (subject: string) => [line(made.from, subject, made.amountSantim), line("paid_outside", "", -made.amountSantim)];
+  if (made.from === "payouts_in_transit")
+    return entry({
+      idempotencyKey: `payout:${made.reference}:settled`,
+      kind: "payout_settled",
+      doctorId: made.doctorId,
+      lines: lines(made.doctorId),
+    });
   return entry({
-    idempotencyKey: `refund:${refund.reference}:settled`,
+    idempotencyKey: `refund:${made.reference}:settled`,
     kind: "refund_settled",
-    consultationId: refund.consultationId,
-    paymentId: refund.paymentId,
-    lines: [line("escrow", refund.consultationId, refund.amountSantim), line("paid_outside", "", -refund.amountSantim)],
-  });
-}
-
-/** A refund already in transit that an admin made outside the provider: it leaves transit as money paid from the platform's bank. */
-export function refundInTransitMadeOutside(refund: {
-  reference: string;
-  consultationId: string;
-  paymentId: string;
-  amountSantim: number;
-}): LedgerEntry {
-  return entry({
-    idempotencyKey: `refund:${refund.reference}:settled`,
-    kind: "refund_settled",
-    consultationId: refund.consultationId,
-    paymentId: refund.paymentId,
-    lines: [line("refunds_in_transit", refund.consultationId, refund.amountSantim), line("paid_outside", "", -refund.amountSantim)],
+    consultationId: made.consultationId,
+    paymentId: made.paymentId,
+    lines: lines(made.consultationId),
   });
 }
 
@@ -273,16 +266,6 @@ export function payoutSettled(payout: { reference: string; doctorId: string; amo
     kind: "payout_settled",
     doctorId: payout.doctorId,
     lines: [line("payouts_in_transit", payout.doctorId, payout.amountSantim), line("provider_clearing", "", -payout.amountSantim)],
-  });
-}
-
-/** A payout an admin made outside the provider: it leaves transit as money paid from the platform's own bank. */
-export function payoutMadeOutside(payout: { reference: string; doctorId: string; amountSantim: number }): LedgerEntry {
-  return entry({
-    idempotencyKey: `payout:${payout.reference}:settled`,
-    kind: "payout_settled",
-    doctorId: payout.doctorId,
-    lines: [line("payouts_in_transit", payout.doctorId, payout.amountSantim), line("paid_outside", "", -payout.amountSantim)],
   });
 }
 

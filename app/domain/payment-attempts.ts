@@ -5,7 +5,8 @@
 // again, whatever the provider says later (a chargeback is the escrow's move).
 import type { StatusMoves } from "./status-moves";
 
-type PaymentStatus = "initialized" | "paid" | "failed" | "paid_after_expiry";
+export const PAYMENT_STATUSES = ["initialized", "paid", "failed", "paid_after_expiry"] as const;
+type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export const PAYMENT_MOVES: StatusMoves<PaymentStatus> = {
   initialized: ["paid", "failed", "paid_after_expiry"],

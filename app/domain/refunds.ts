@@ -18,6 +18,16 @@ export const REFUND_CHANNELS = ["provider", "outside"] as const;
 export const STUCK_REASONS = ["attempts_exhausted", "unknown_status", "amount_differs"] as const;
 export type StuckReason = (typeof STUCK_REASONS)[number];
 
+/**
+ * Why a pending refund or payout goes before an admin after `asks` asks of the provider with no decision
+ * (`unknownStatus`: its last answer was a status word we do not know), or null while it waits for the
+ * next ask: only once the asks reach `maxAsks`.
+ */
+export function stuckReasonAfter(asks: number, maxAsks: number, unknownStatus: boolean): StuckReason | null {
+  if (asks < maxAsks) return null;
+  return unknownStatus ? "unknown_status" : "attempts_exhausted";
+}
+
 /** Times a refund is asked of the provider before an admin is asked to decide. */
 export const MAX_REFUND_ATTEMPTS = 6;
 /** Waits between attempts: 5 minutes, doubling (5, 10, 20, 40, 80 minutes). */

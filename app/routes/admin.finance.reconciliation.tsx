@@ -2,12 +2,15 @@ import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
+import { DifferenceDetailLine } from "~/components/admin/difference-detail";
+import { NoteField } from "~/components/admin/note-field";
 import { When } from "~/components/admin/when";
 import { SubmitButton } from "~/components/form-basics";
 import { formatConsultationId } from "~/domain/constants";
 import { birrText } from "~/domain/money";
 import { RECONCILE_INTENT, RESOLVE_DIFFERENCE_INTENT, ResolveDifferenceSchema } from "~/domain/money-decisions";
-import { MAX_RESOLUTION_NOTE_CHARS, RECONCILIATION_PERIOD_DAYS } from "~/domain/reconciliation";
+import { RECONCILIATION_PERIOD_DAYS } from "~/domain/reconciliation";
+import { readDifferenceDetail } from "~/domain/reconciliation-details";
 import { parseForm } from "~/forms";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireAdmin } from "~/server/auth/guards.server";
@@ -35,8 +38,8 @@ export async function loader(args: LoaderFunctionArgs) {
     consultationId: row.consultationId,
     ours: amount(row.oursSantim),
     theirs: amount(row.theirsSantim),
-    oursWords: row.ours,
-    theirsWords: row.theirs,
+    oursDetail: readDifferenceDetail(row.ours),
+    theirsDetail: readDifferenceDetail(row.theirs),
     foundAt: row.createdAt.toISOString(),
     note: row.resolutionNote,
     resolvedAt: row.resolvedAt?.toISOString() ?? null,
@@ -103,7 +106,6 @@ function DifferenceCard({ row }: { row: Difference }) {
   const actionData = useActionData<typeof action>();
   const error = actionData?.differenceId === row.id ? actionData.error : null;
   const etb = (amount: string | null) => (amount === null ? t("admin.reconciliation.none") : t("admin.overview.etb", { amount }));
-  const noteId = `${row.id}-note`;
   return (
     <li
       className={`flex flex-col gap-2 rounded-box border p-3 text-sm ${row.resolvedAt ? "border-base-300" : "border-error"}`}
@@ -128,16 +130,12 @@ function DifferenceCard({ row }: { row: Difference }) {
         <div>
           <dt className="text-xs text-base-content/80">{t("admin.reconciliation.ours")}</dt>
           <dd className="font-semibold">{etb(row.ours)}</dd>
-          <dd className="text-xs text-base-content/70" lang="en">
-            {row.oursWords}
-          </dd>
+          <DifferenceDetailLine detail={row.oursDetail} amount={row.ours} />
         </div>
         <div>
           <dt className="text-xs text-base-content/80">{t("admin.reconciliation.theirs")}</dt>
           <dd className="font-semibold">{etb(row.theirs)}</dd>
-          <dd className="text-xs text-base-content/70" lang="en">
-            {row.theirsWords}
-          </dd>
+          <DifferenceDetailLine detail={row.theirsDetail} amount={row.theirs} />
         </div>
       </dl>
       {row.resolvedAt ? (
@@ -147,23 +145,7 @@ function DifferenceCard({ row }: { row: Difference }) {
       ) : (
         <Form method="post" className="flex flex-col gap-2" noValidate>
           <input type="hidden" name="differenceId" value={row.id} />
-          <label htmlFor={noteId} className="font-medium">
-            {t("admin.reconciliation.note")}
-          </label>
-          <textarea
-            id={noteId}
-            name="note"
-            rows={2}
-            maxLength={MAX_RESOLUTION_NOTE_CHARS}
-            className="textarea w-full"
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${noteId}-error` : undefined}
-          />
-          {error ? (
-            <p id={`${noteId}-error`} className="text-error">
-              {error}
-            </p>
-          ) : null}
+          <NoteField id={`${row.id}-note`} label={t("admin.reconciliation.note")} error={error} />
           <SubmitButton
             name="intent"
             value={RESOLVE_DIFFERENCE_INTENT}

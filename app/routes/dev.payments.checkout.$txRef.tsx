@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { redirect } from "@remix-run/cloudflare";
-import { Form, useLoaderData } from "@remix-run/react";
+import { data, redirect } from "@remix-run/cloudflare";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
 import { SubmitButton } from "~/components/form-basics";
@@ -39,14 +39,18 @@ export async function action({ context, request, params }: ActionFunctionArgs) {
   if (!isTxRef(params.txRef)) throw new Response("Not Found", { status: 404 });
   const choice = (await readFormData(request)).get("outcome");
   if (choice !== "pay" && choice !== "fail") throw new Response("Bad Request", { status: 400 });
-  const returnUrl = await settleSandboxTransaction(context.config, context.cloudflare.env, params.txRef, OUTCOMES[choice]);
-  if (!returnUrl) throw new Response("Not Found", { status: 404 });
-  return redirect(returnUrl);
+  const origin = new URL(request.url).origin;
+  const settled = await settleSandboxTransaction(context.config, context.cloudflare.env, params.txRef, OUTCOMES[choice], origin);
+  if (settled === "not_found") throw new Response("Not Found", { status: 404 });
+  // Its return or callback URL is another site's: neither the browser nor a webhook goes there.
+  if (settled === "off_site") return data({ offSite: true }, { status: 400 });
+  return redirect(settled.returnUrl);
 }
 
 export default function SandboxCheckout() {
   const { t } = useTranslation();
   const { amountSantim, settled } = useLoaderData<typeof loader>();
+  const refused = useActionData<typeof action>();
   return (
     <section className="mx-auto flex max-w-md flex-col gap-4 px-4 py-8 text-center">
       <h1 className="text-2xl font-bold">{t("payment.sandbox.title")}</h1>
@@ -54,6 +58,10 @@ export default function SandboxCheckout() {
       <p className="text-lg">{t("payment.sandbox.amount", { amount: birrText(amountSantim) })}</p>
       {settled ? (
         <p role="status">{t("payment.sandbox.settled")}</p>
+      ) : refused?.offSite ? (
+        <p role="alert" className="alert alert-error">
+          {t("payment.sandbox.offSite")}
+        </p>
       ) : (
         <Form method="post" reloadDocument className="flex flex-col gap-3">
           <SubmitButton name="outcome" value="pay" className="btn btn-primary" busyLabel={t("forms.busy")}>

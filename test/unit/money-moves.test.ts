@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
 
-import { PAYMENT_STATUSES } from "~/db/schema";
 import { DISPUTE_MOVES, DISPUTE_STATUSES } from "~/domain/disputes";
 import { ESCROW_MOVES, ESCROW_STATUSES } from "~/domain/escrow";
-import { PAYMENT_MOVES } from "~/domain/payment-attempts";
+import { PAYMENT_MOVES, PAYMENT_STATUSES } from "~/domain/payment-attempts";
 import { PAYOUT_MOVES, PAYOUT_STATUSES } from "~/domain/payouts";
 import { REFUND_MOVES, REFUND_STATUSES } from "~/domain/refunds";
 import { assertMove } from "~/domain/status-moves";

@@ -8,7 +8,7 @@ import { loadConfig } from "~/server/env.server";
 import { chapaProvider } from "~/server/payments/chapa.server";
 
 import { CHAPA_API_URL, CHAPA_SECRET_KEY, CHAPA_WEBHOOK_SECRET, chapaStandIn } from "./chapa-stand-in";
-import { ORIGIN } from "./fixtures";
+import { checkoutOf } from "./fixtures";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -17,15 +17,7 @@ const chapa = () => chapaProvider({ ...loadConfig(env), paymentProvider: "chapa"
 /** A payment of `amountSantim` started through the adapter and paid at the stand-in. */
 async function paidAtChapa(standIn: ReturnType<typeof chapaStandIn>, amountSantim = 15_000) {
   const txRef = `qoda-${crypto.randomUUID()}`;
-  const started = await chapa().initialize({
-    txRef,
-    amountSantim,
-    email: "abebe@example.com",
-    firstName: "Abebe",
-    lastName: "Kebede",
-    callbackUrl: `${ORIGIN}/payments/webhook`,
-    returnUrl: `${ORIGIN}/payments/return/${txRef}`,
-  });
+  const started = await chapa().initialize(checkoutOf(txRef, { amountSantim }));
   expect(started.ok).toBe(true);
   standIn.settle(txRef, "success");
   return txRef;

@@ -6,11 +6,24 @@ import type { ConsultationStatus } from "~/domain/consultation-status";
 import type { DoctorStatus, Role } from "~/domain/roles";
 import { createSession } from "~/server/auth/session.server";
 import { createDatabase } from "~/server/db/client.server";
+import type { Checkout } from "~/server/payments/payment-provider.server";
 
 export const db = createDatabase(env.DB);
 /** What server code that ends sessions needs (D1, and the rooms to close their sockets). */
 export const serverContext = { db, cloudflare: { env } };
 export const ORIGIN = "https://qoda.test";
+
+/** A checkout of 150 ETB for Abebe, returning and calling back to the app's own origin (as the payment page starts one). */
+export const checkoutOf = (txRef: string, changes: Partial<Checkout> = {}): Checkout => ({
+  txRef,
+  amountSantim: 15_000,
+  email: "abebe@example.com",
+  firstName: "Abebe",
+  lastName: "Kebede",
+  callbackUrl: `${ORIGIN}/payments/webhook`,
+  returnUrl: `${ORIGIN}/payments/return/${txRef}`,
+  ...changes,
+});
 
 export async function createUser(role: Role, options: { doctorStatus?: DoctorStatus } = {}) {
   const id = crypto.randomUUID();

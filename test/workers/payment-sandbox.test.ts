@@ -3,7 +3,8 @@
 // signs them, a reference refused as "used before" the second time, and its switches making it misbehave
 // as Chapa does (a refusal, an answer lost after the call was taken, a 503, a transfer kept queued or
 // refused outside transfer hours, webhooks twice, late or never), while its verify tells the truth as
-// Chapa's does (a refund only as its payment reads); its balance and lists; and its page, /dev/payments.
+// Chapa's does (a refund only as its payment reads); its balance and lists; its checkout, which sends
+// the browser and the webhook only to the app's own origin; and its page, /dev/payments.
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -18,7 +19,7 @@ import { readWebhookEvent } from "~/server/payments/webhook-event.server";
 import { isValidWebhookSignature } from "~/server/payments/webhook-signature.server";
 
 import { Visitor } from "./browser-like";
-import { ORIGIN } from "./fixtures";
+import { checkoutOf, ORIGIN } from "./fixtures";
 
 // The sandbox's R2 outlives a test here: each test leaves the switches as it found them, and its
 // references are its own.
@@ -50,15 +51,7 @@ function catchWebhooks() {
 /** A payment of `amountSantim` started in the sandbox and paid at its checkout (its own webhook aside). */
 async function paidInSandbox(amountSantim = 15_000) {
   const txRef = `qoda-${crypto.randomUUID()}`;
-  await sandbox().initialize({
-    txRef,
-    amountSantim,
-    email: "abebe@example.com",
-    firstName: "Abebe",
-    lastName: "Kebede",
-    callbackUrl: `${ORIGIN}/payments/webhook`,
-    returnUrl: `${ORIGIN}/payments/return/${txRef}`,
-  });
+  await sandbox().initialize(checkoutOf(txRef, { amountSantim }));
   await saveSandboxTransaction(env, { ...(await sandboxTransaction(env, txRef))!, status: "success" });
   return txRef;
 }
@@ -387,6 +380,61 @@ describe("the sandbox's webhooks, balance, lists and dashboard", () => {
     expect(await sandboxSwitches(env)).toEqual({ refunds: "succeed", payouts: "succeed", webhooks: "on_time" });
     await env.FILES.put("payment-sandbox/switches.json", JSON.stringify({ refunds: "explode", payouts: "queued" }));
     expect(await sandboxSwitches(env)).toEqual({ refunds: "succeed", payouts: "queued", webhooks: "on_time" });
+  });
+});
+
+describe("the sandbox's checkout, /dev/payments/checkout/:txRef", () => {
+  it("takes a return and a callback URL only on the app's own origin", async () => {
+    for (const changes of [
+      { returnUrl: "https://evil.example/payments/return/x" },
+      { callbackUrl: "https://evil.example/payments/webhook" },
+      { returnUrl: `${ORIGIN}@evil.example/payments/return/x` },
+      { returnUrl: "http://qoda.test/payments/return/x" },
+      { returnUrl: "/payments/return/x" },
+      { callbackUrl: "" },
+    ]) {
+      const txRef = `qoda-${crypto.randomUUID()}`;
+      expect(await sandbox().initialize(checkoutOf(txRef, changes)), JSON.stringify(changes)).toEqual({
+        ok: false,
+        kind: "failed",
+        message: `The ${changes.returnUrl === undefined ? "callback_url" : "return_url"} must be an address on ${ORIGIN}`,
+      });
+      expect(await sandboxTransaction(env, txRef)).toBeNull();
+    }
+    const txRef = `qoda-${crypto.randomUUID()}`;
+    expect(await sandbox().initialize(checkoutOf(txRef))).toEqual({ ok: true, checkoutUrl: `${ORIGIN}/dev/payments/checkout/${txRef}` });
+  });
+
+  it("answers 400 and settles nothing when a transaction would return or call back to another site; on ours it pays and goes back", async () => {
+    const webhooks = catchWebhooks();
+    for (const changes of [{ returnUrl: "https://evil.example/phish" }, { callbackUrl: "https://evil.example/hook" }]) {
+      const txRef = `qoda-${crypto.randomUUID()}`;
+      await saveSandboxTransaction(env, {
+        ...checkoutOf(txRef, changes),
+        status: "pending",
+        reference: "SBXOFFSITE",
+        createdAt: Date.now(),
+      });
+      const refused = await new Visitor().post(`/dev/payments/checkout/${txRef}`, { outcome: "pay" });
+      expect(refused.status).toBe(400);
+      expect(refused.headers.get("Location")).toBeNull();
+      const page = await refused.text();
+      expect(page).toContain("return or webhook address is outside this app, so it was refused and nothing changed.");
+      expect(page).not.toContain('name="outcome"');
+      const amharic = await new Visitor().post(`/dev/payments/checkout/${txRef}?lng=am`, { outcome: "fail" });
+      expect(amharic.status).toBe(400);
+      expect(await amharic.text()).toContain("የዚህ መክፈያ መመለሻ ወይም የዌብሁክ አድራሻ ከዚህ መተግበሪያ ውጭ ስለሆነ አልተቀበልነውም፤ ምንም አልተለወጠም።");
+      expect((await sandboxTransaction(env, txRef))?.status).toBe("pending");
+    }
+    expect(webhooks).toEqual([]);
+
+    const txRef = `qoda-${crypto.randomUUID()}`;
+    await sandbox().initialize(checkoutOf(txRef));
+    const paid = await new Visitor().post(`/dev/payments/checkout/${txRef}`, { outcome: "pay" });
+    expect(paid.status).toBe(302);
+    expect(paid.headers.get("Location")).toBe(`${ORIGIN}/payments/return/${txRef}`);
+    expect((await sandboxTransaction(env, txRef))?.status).toBe("success");
+    expect(webhooks.map((webhook) => webhook.payload.event)).toEqual(["charge.success"]);
   });
 });
 

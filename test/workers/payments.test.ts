@@ -24,7 +24,7 @@ import type { ConsultationRoom } from "../../party/consultation";
 import { emailsTo } from "./auth-helpers";
 import { Visitor } from "./browser-like";
 import { CHAPA_API_URL, CHAPA_SECRET_KEY, CHAPA_WEBHOOK_SECRET, chapaStandIn, chapaWebhook } from "./chapa-stand-in";
-import { createConsultation, createUser, db, ORIGIN, sessionCookieFor } from "./fixtures";
+import { checkoutOf, createConsultation, createUser, db, ORIGIN, sessionCookieFor } from "./fixtures";
 import { openConsultationSocket } from "./sockets";
 
 afterEach(async () => {
@@ -483,15 +483,9 @@ describe("the payment webhook", () => {
       amountSantim: 15_000,
       now: new Date(),
     });
-    await sandboxProvider(config(), env, ORIGIN).initialize({
-      txRef: secondTxRef,
-      amountSantim: 15_000,
-      email: "patient@example.com",
-      firstName: "Test",
-      lastName: "Patient",
-      callbackUrl: `${ORIGIN}/payments/webhook`,
-      returnUrl: `${ORIGIN}/payments/return/${secondTxRef}`,
-    });
+    await sandboxProvider(config(), env, ORIGIN).initialize(
+      checkoutOf(secondTxRef, { email: "patient@example.com", firstName: "Test", lastName: "Patient" }),
+    );
     await markPaidAtSandbox(txRef);
     await markPaidAtSandbox(secondTxRef);
     expect((await confirmPayment(env, config(), ORIGIN, txRef, new Date())).kind).toBe("confirmed");
@@ -638,20 +632,11 @@ describe("the Chapa adapter", () => {
     CHAPA_SECRET_KEY,
     CHAPA_WEBHOOK_SECRET,
   });
-  const checkout = (txRef: string) => ({
-    txRef,
-    amountSantim: 15_000,
-    email: "abebe@example.com",
-    firstName: "Abebe",
-    lastName: "Kebede",
-    callbackUrl: `${ORIGIN}/payments/webhook`,
-    returnUrl: `${ORIGIN}/payments/return/${txRef}`,
-  });
 
   it("initializes in Chapa's format and gives the hosted checkout URL", async () => {
     const chapa = chapaStandIn();
     const txRef = `qoda-${crypto.randomUUID()}`;
-    const outcome = await chapaProvider(chapaConfig()).initialize(checkout(txRef));
+    const outcome = await chapaProvider(chapaConfig()).initialize(checkoutOf(txRef));
     expect(outcome).toEqual({ ok: true, checkoutUrl: `https://checkout.chapa.co/checkout/payment/${txRef}` });
     expect(chapa.authorizations[0]).toBe(`Bearer ${CHAPA_SECRET_KEY}`);
     expect(chapa.initializeBodies[0]).toMatchObject({
@@ -666,7 +651,7 @@ describe("the Chapa adapter", () => {
     });
     expect((chapa.initializeBodies[0]!.customization as { title: string }).title.length).toBeLessThanOrEqual(16);
     // Chapa's "used before" is told apart from a failure.
-    expect(await chapaProvider(chapaConfig()).initialize(checkout(txRef))).toEqual({ ok: false, kind: "reference_used" });
+    expect(await chapaProvider(chapaConfig()).initialize(checkoutOf(txRef))).toEqual({ ok: false, kind: "reference_used" });
   });
 
   it("reuses the stored checkout URL when Chapa says the reference was used before", async () => {
@@ -694,12 +679,12 @@ describe("the Chapa adapter", () => {
     const provider = chapaProvider(chapaConfig());
     for (const answer of malformed) {
       vi.spyOn(globalThis, "fetch").mockResolvedValueOnce(answer.clone());
-      expect(await provider.initialize(checkout(`qoda-${crypto.randomUUID()}`))).toMatchObject({ ok: false, kind: "failed" });
+      expect(await provider.initialize(checkoutOf(`qoda-${crypto.randomUUID()}`))).toMatchObject({ ok: false, kind: "failed" });
       vi.spyOn(globalThis, "fetch").mockResolvedValueOnce(answer.clone());
       expect(await provider.verify(`qoda-${crypto.randomUUID()}`)).toBeNull();
     }
     vi.spyOn(globalThis, "fetch").mockResolvedValueOnce(malformed[4]!.clone());
-    expect(await provider.initialize(checkout("qoda-x"))).toEqual({ ok: false, kind: "failed", message: "The amount must be a number." });
+    expect(await provider.initialize(checkoutOf("qoda-x"))).toEqual({ ok: false, kind: "failed", message: "The amount must be a number." });
     vi.spyOn(globalThis, "fetch").mockResolvedValueOnce(
       Response.json({ status: "success", data: { tx_ref: "qoda-y", status: "refunded?", amount: "abc", currency: 5, reference: 7 } }),
     );

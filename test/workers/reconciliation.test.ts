@@ -3,9 +3,9 @@
 // put before an admin in red; a dashboard refund after release comes out of the doctor's next payout; a
 // transfer fee the verify did not give is booked by a run; a transfer only the provider knows is found;
 // an unreachable provider is said so; an admin resolves a difference with a note from a plain form;
-// the pages speak Amharic; the job runs once a day. And the finance page's decisions on a payout or a
-// refund the provider has not settled: ask again, fail only on the provider's word, or record it made
-// outside the provider with a note.
+// the pages speak Amharic, what each side says of a difference too; the job runs once a day. And the
+// finance page's decisions on a payout or a refund the provider has not settled: ask again, fail only on
+// the provider's word, or record it made outside the provider with a note.
 import { env, SELF } from "cloudflare:test";
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -90,6 +90,43 @@ async function givePayoutAccount(doctorId: string) {
 async function differenceOf(reference: string, kind?: string) {
   const rows = await db.select().from(reconciliationDifferences).where(eq(reconciliationDifferences.reference, reference));
   return rows.filter((row) => !kind || row.kind === kind);
+}
+
+/** A transfer of 75 ETB the sandbox made and lists, that none of our payouts is; its reference. */
+async function transferOnlyAtProvider() {
+  const reference = `stranger-${crypto.randomUUID().slice(0, 8)}`;
+  const now = Date.now();
+  await writeSandboxRecord(env, `${TRANSFERS_PREFIX}${reference}`, {
+    reference,
+    amountSantim: 7_500,
+    bankCode: "855",
+    bankName: "telebirr",
+    accountName: "Someone Else",
+    accountNumber: "0911000000",
+    status: "success",
+    feeSantim: SANDBOX_TRANSFER_FEE_SANTIM,
+    failureReason: null,
+    chapaReference: "SBXSTRANGER1",
+    createdAt: now,
+    updatedAt: now,
+  });
+  return reference;
+}
+
+/** The page's difference cards by reference, each with its two detail lines (and whether each is marked English). */
+function differenceCards(html: string) {
+  return new Map(
+    html
+      .split('data-testid="difference"')
+      .slice(1)
+      .map((card) => [
+        /data-reference="([^"]+)"/.exec(card)![1]!,
+        [...card.split("</li>")[0]!.matchAll(/<dd class="text-xs text-base-content\/70"( lang="en")?>([^<]*)<\/dd>/g)].map((line) => ({
+          english: line[1] !== undefined,
+          words: line[2] ?? "",
+        })),
+      ]),
+  );
 }
 
 /** Runs a reconciliation from the page's own form, as an admin; the run's row. */
@@ -216,22 +253,7 @@ describe("reconciliation with the payment service", () => {
   });
 
   it("finds a transfer the provider lists and we do not know: missing in our books", async () => {
-    const reference = `stranger-${crypto.randomUUID().slice(0, 8)}`;
-    const now = Date.now();
-    await writeSandboxRecord(env, `${TRANSFERS_PREFIX}${reference}`, {
-      reference,
-      amountSantim: 7_500,
-      bankCode: "855",
-      bankName: "telebirr",
-      accountName: "Someone Else",
-      accountNumber: "0911000000",
-      status: "success",
-      feeSantim: SANDBOX_TRANSFER_FEE_SANTIM,
-      failureReason: null,
-      chapaReference: "SBXSTRANGER1",
-      createdAt: now,
-      updatedAt: now,
-    });
+    const reference = await transferOnlyAtProvider();
     const { visitor } = await signedInAs("admin");
     await reconcileAsAdmin(visitor);
     const [difference] = await differenceOf(reference);
@@ -319,6 +341,47 @@ describe("reconciliation with the payment service", () => {
     const finance = text(await (await visitor.get("/admin/finance?lng=am")).text());
     expect(finance).toMatch(/data-testid="reconciliation-check"[^>]*><span>ከቻፓ ጋር \d+ /);
     expect(finance).toContain("ማስታረቁን ይመልከቱ");
+  });
+
+  it("words what each side says in the reader's language: no English detail on the Amharic page, but a row from before keeps its English line", async () => {
+    const { txRef } = await paidConsultation();
+    const { visitor } = await signedInAs("admin");
+    expect((await visitor.post("/dev/payments", { intent: "take-back", txRef, how: "reversed" })).status).toBe(302);
+    const stranger = await transferOnlyAtProvider();
+    await reconcileAsAdmin(visitor);
+    // A difference recorded before details were kept as data: its lines are English sentences.
+    const before = `before-${crypto.randomUUID().slice(0, 8)}`;
+    const now = new Date();
+    await db.insert(reconciliationDifferences).values({
+      id: crypto.randomUUID(),
+      kind: "missing_at_provider",
+      subject: "payment",
+      reference: before,
+      ours: "Our payment reads paid: 150 ETB",
+      theirs: "The payment service lists no such transaction",
+      oursSantim: 15_000,
+      theirsSantim: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+
+    const linesIn = (english: boolean, ...lines: string[]) => lines.map((words) => ({ english, words }));
+    const amharic = differenceCards(text(await (await visitor.get(`${PAGE}?lng=am`)).text()));
+    expect(amharic.get(txRef)).toEqual(linesIn(false, "ተከፍሏል፤ የአደራ ሂሳቡ፦ ተይዟል", "የክፍያ አገልግሎቱ የሚለው፦ «reversed»"));
+    expect(amharic.get(stranger)).toEqual(linesIn(false, "ይህ ማጣቀሻ ቁጥር ያለው ዝውውር በመዝገባችን የለም።", "የክፍያ አገልግሎቱ የሚለው፦ «success»"));
+    // Every difference but the one from before (the balance's too): Amharic, the provider's own word quoted aside.
+    expect(amharic.size).toBeGreaterThanOrEqual(3);
+    for (const [reference, lines] of amharic)
+      if (reference !== before)
+        for (const line of lines) {
+          expect(line.english, reference).toBe(false);
+          expect(line.words.replace(/«[^»]*»/g, ""), reference).not.toMatch(/[A-Za-z]/);
+        }
+    expect(amharic.get(before)).toEqual(linesIn(true, "Our payment reads paid: 150 ETB", "The payment service lists no such transaction"));
+
+    const english = differenceCards(text(await (await visitor.get(`${PAGE}?lng=en`)).text()));
+    expect(english.get(txRef)).toEqual(linesIn(false, "Paid; escrow: held", "Chapa says “reversed”"));
+    expect(english.get(stranger)).toEqual(linesIn(false, "No payout of ours has this reference.", "Chapa says “success”"));
   });
 
   it("the daily job reconciles once a day", async () => {

@@ -1,9 +1,9 @@
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
+import { NoteField } from "~/components/admin/note-field";
 import { SubmitButton } from "~/components/form-basics";
 import { MONEY_DECISION_INTENT } from "~/domain/money-decisions";
-import { MAX_RESOLUTION_NOTE_CHARS } from "~/domain/reconciliation";
 
 /**
  * An admin's decisions on a refund or payout the provider has not settled: ask it again and fail it once
@@ -22,7 +22,6 @@ export function MoneyDecisionForms({
   error?: string | null;
 }) {
   const { t } = useTranslation();
-  const noteId = `${subject}-${id}-note`;
   return (
     <div className="flex flex-col gap-2 rounded-box bg-base-200/60 p-2" data-testid={`${subject}-decisions`}>
       {pending ? (
@@ -43,23 +42,12 @@ export function MoneyDecisionForms({
         <input type="hidden" name="subject" value={subject} />
         <input type="hidden" name="id" value={id} />
         <input type="hidden" name="decision" value="settled_outside" />
-        <label htmlFor={noteId} className="text-sm font-medium">
-          {t(subject === "refund" ? "admin.finance.decisions.refundOutsideNote" : "admin.finance.decisions.payoutOutsideNote")}
-        </label>
-        <textarea
-          id={noteId}
-          name="note"
-          rows={2}
-          maxLength={MAX_RESOLUTION_NOTE_CHARS}
-          className="textarea textarea-sm w-full"
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${noteId}-error` : undefined}
+        <NoteField
+          id={`${subject}-${id}-note`}
+          label={t(subject === "refund" ? "admin.finance.decisions.refundOutsideNote" : "admin.finance.decisions.payoutOutsideNote")}
+          error={error}
+          compact
         />
-        {error ? (
-          <p id={`${noteId}-error`} className="text-sm text-error">
-            {error}
-          </p>
-        ) : null}
         <SubmitButton className="btn btn-sm btn-outline self-start" busyLabel={t("forms.busy")}>
           {t(subject === "refund" ? "admin.finance.decisions.refundOutside" : "admin.finance.decisions.payoutOutside")}
         </SubmitButton>

@@ -2,11 +2,11 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
+import { PAYMENT_STATUSES } from "../../domain/payment-attempts";
 import { users } from "./accounts";
 import { createdAt, id, isBoolean, oneOf, updatedAt } from "./columns";
 import { consultations } from "./consultations";
 
-export const PAYMENT_STATUSES = ["initialized", "paid", "failed", "paid_after_expiry"] as const;
 export const PAYMENT_PROVIDERS = ["chapa", "sandbox"] as const;
 /**
  * Why an admin must look at a payment that is not simply late: still open after we stopped asking the

@@ -5,14 +5,15 @@
 // escrow while it was held, or back from the doctor's payable and the platform's revenue once released:
 // a negative adjustment the doctor's next payout recovers), an admin is shown it on the reconciliation
 // page, and the patient and the doctor are told, in one batch.
-import { and, eq, sql, sum } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 
 import { consultations, escrows, payments, refunds } from "~/db/schema";
 import { chargeReversed } from "~/domain/ledger";
-import { birrText, santimFromSum } from "~/domain/money";
+import { birrText } from "~/domain/money";
 import { consultationLink } from "~/domain/notifications";
 import { auditIfChanged } from "~/server/audit.server";
-import { createDatabase, type Database } from "~/server/db/client.server";
+import { createDatabase } from "~/server/db/client.server";
+import { refundedOf } from "~/server/db/refunded.server";
 import type { AppConfig } from "~/server/env.server";
 import { moneyEmail } from "~/server/mail/money-emails.server";
 import { paymentProvider } from "~/server/payments/provider.server";
@@ -21,22 +22,13 @@ import { deliverTidings, tidingsFor, tidingsStatements } from "~/server/tidings.
 
 import { escrowMove } from "./escrow.server";
 import { ledgerEntryStatements } from "./ledger.server";
-import { differenceStatement } from "./reconciliation-differences.server";
+import { type Difference, differenceStatement } from "./reconciliation-differences.server";
 
 /** What came of a prompt that a payment was taken back. */
 export type TakeBackOutcome = "charged_back" | "already_charged_back" | "noted" | "not_taken_back" | "unverified" | "not_ours";
 
 /** The escrow states whose money a chargeback takes: held (or frozen for a dispute or a review), or released to the doctor. */
 const TAKEABLE = ["held", "disputed", "in_review", "released"] as const;
-
-/** What of a payment our settled refunds gave back, in santim. */
-async function refundedOf(db: Database, paymentId: string): Promise<number> {
-  const [row] = await db
-    .select({ total: sum(refunds.amountSantim) })
-    .from(refunds)
-    .where(and(eq(refunds.paymentId, paymentId), eq(refunds.status, "succeeded")));
-  return santimFromSum(row?.total);
-}
 
 export async function takeBackOf(env: Env, config: AppConfig, txRef: string, now: Date): Promise<TakeBackOutcome> {
   const db = createDatabase(env.DB);
@@ -50,14 +42,13 @@ export async function takeBackOf(env: Env, config: AppConfig, txRef: string, now
     where: eq(consultations.id, payment.consultationId),
     columns: { title: true },
   });
-  const ours = escrow ? `Paid; escrow ${escrow.status}` : `Payment ${payment.status}, no escrow`;
-  const difference = {
-    kind: "charged_back" as const,
-    subject: "payment" as const,
+  const difference: Difference = {
+    kind: "charged_back",
+    subject: "payment",
     reference: txRef,
     consultationId: payment.consultationId,
-    ours,
-    theirs: `The provider reads it ${verified.providerStatus}`,
+    ours: escrow ? { says: "escrow_status", status: escrow.status } : { says: "no_escrow", status: payment.status },
+    theirs: { says: "provider_status", status: verified.providerStatus },
     oursSantim: payment.amountSantim,
     theirsSantim: 0,
   };

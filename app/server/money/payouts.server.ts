@@ -7,7 +7,7 @@
 import { and, type AnyColumn, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
 
 import { doctorPayoutAccounts, doctors, ledgerLines, payouts } from "~/db/schema";
-import { payoutMadeOutside, payoutReturned, payoutSettled, payoutStarted, transferFeeCharged } from "~/domain/ledger";
+import { madeOutside, payoutReturned, payoutSettled, payoutStarted, transferFeeCharged } from "~/domain/ledger";
 import { birrText, santimFromSum } from "~/domain/money";
 import {
   amountMismatchReason,
@@ -19,7 +19,7 @@ import {
   PAYOUT_MOVES,
   PAYOUTS_PER_RUN,
 } from "~/domain/payouts";
-import type { StuckReason } from "~/domain/refunds";
+import { stuckReasonAfter } from "~/domain/refunds";
 import { auditIfChanged } from "~/server/audit.server";
 import { createDatabase, type Database } from "~/server/db/client.server";
 import { insertWhere } from "~/server/db/insert-where.server";
@@ -188,8 +188,7 @@ async function attemptPayout(env: Env, config: AppConfig, payoutId: string, now:
     const known = await settlePayout(env, config, payout.reference, now);
     if (known === "settled" || known === "failed" || known === "not_pending") return known;
     // Taken (or the provider cannot say): not sent again; asked about until an admin must decide.
-    if (known !== "not_found" || payout.accepted)
-      return stuckAfter(db, payout, asks, known === "unknown" ? "unknown_status" : "attempts_exhausted", now);
+    if (known !== "not_found" || payout.accepted) return stuckAfter(db, payout, asks, known === "unknown", now);
   }
   const outcome = await paymentProvider(config, env, config.siteOrigin).transfer({
     reference: payout.reference,
@@ -215,15 +214,16 @@ async function attemptPayout(env: Env, config: AppConfig, payoutId: string, now:
     const known = await settlePayout(env, config, payout.reference, now, outcome.message);
     if (known !== "not_found" && known !== "waiting" && known !== "unknown") return known === "review" ? "review" : known;
   }
-  return stuckAfter(db, payout, asks, "attempts_exhausted", now);
+  return stuckAfter(db, payout, asks, false, now);
 }
 
-/** After `asks` asks with no decision: before an admin once they reach MAX_PAYOUT_ASKS, else waiting for the next. */
-async function stuckAfter(db: Database, payout: PayoutRow, asks: number, reason: StuckReason, now: Date): Promise<PayoutProgress> {
-  if (asks < MAX_PAYOUT_ASKS) return "waiting";
+/** After `asks` asks with no decision: before an admin once they reach MAX_PAYOUT_ASKS (stuckReasonAfter), else waiting for the next. */
+async function stuckAfter(db: Database, payout: PayoutRow, asks: number, unknownStatus: boolean, now: Date): Promise<PayoutProgress> {
+  const reviewReason = stuckReasonAfter(asks, MAX_PAYOUT_ASKS, unknownStatus);
+  if (!reviewReason) return "waiting";
   await db
     .update(payouts)
-    .set({ reviewReason: reason, updatedAt: now })
+    .set({ reviewReason, updatedAt: now })
     .where(and(eq(payouts.id, payout.id), eq(payouts.status, "pending")));
   return "review";
 }
@@ -341,7 +341,10 @@ async function finishPayout(db: Database, config: AppConfig, payout: PayoutRow, 
   const entry = { reference: payout.reference, doctorId: payout.doctorId, amountSantim: payout.amountSantim };
   const fee = succeeded && !end.outside && end.feeSantim ? end.feeSantim : null;
   const entries = succeeded
-    ? [end.outside ? payoutMadeOutside(entry) : payoutSettled(entry), ...(fee ? [transferFeeCharged({ ...entry, feeSantim: fee })] : [])]
+    ? [
+        end.outside ? madeOutside({ from: "payouts_in_transit", ...entry }) : payoutSettled(entry),
+        ...(fee ? [transferFeeCharged({ ...entry, feeSantim: fee })] : []),
+      ]
     : [payoutReturned(entry)];
   await db.batch([
     db

@@ -5,6 +5,7 @@ import { and, eq, type SQL } from "drizzle-orm";
 
 import { reconciliationDifferences } from "~/db/schema";
 import type { DifferenceKind, DifferenceSubject } from "~/domain/reconciliation";
+import { type DifferenceDetail, storedDifferenceDetail } from "~/domain/reconciliation-details";
 import { auditIfChanged } from "~/server/audit.server";
 import type { Database } from "~/server/db/client.server";
 import { insertWhere } from "~/server/db/insert-where.server";
@@ -14,9 +15,9 @@ export interface Difference {
   subject: DifferenceSubject;
   reference: string;
   consultationId?: string | null;
-  /** What our books say, and what the provider says, in a line each. */
-  ours: string;
-  theirs: string;
+  /** What our books say, and what the provider says, worded where they are shown. */
+  ours: DifferenceDetail;
+  theirs: DifferenceDetail;
   oursSantim: number | null;
   theirsSantim: number | null;
 }
@@ -33,8 +34,8 @@ export function differenceStatement(db: Database, difference: Difference, runId:
       subject: difference.subject,
       reference: difference.reference,
       consultationId: difference.consultationId ?? null,
-      ours: difference.ours.slice(0, 500),
-      theirs: difference.theirs.slice(0, 500),
+      ours: storedDifferenceDetail(difference.ours),
+      theirs: storedDifferenceDetail(difference.theirs),
       oursSantim: difference.oursSantim,
       theirsSantim: difference.theirsSantim,
       status: "open",

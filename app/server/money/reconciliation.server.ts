@@ -6,13 +6,12 @@
 // chargebacks.server.ts), and what we believe it holds against what it says it holds. Every difference
 // is recorded with what each side says, open until an admin resolves it. Refunds have no list at Chapa:
 // a payment we refunded in full must read refunded there, and one it reads refunded must be refunded here.
-import { and, desc, eq, gte, inArray, or, sql } from "drizzle-orm";
+import { and, desc, eq, gte, or, sql } from "drizzle-orm";
 
-import { payments, payouts, reconciliationDifferences, reconciliationRuns, refunds } from "~/db/schema";
-import { birrText, santimFromSum } from "~/domain/money";
+import { payments, payouts, reconciliationDifferences, reconciliationRuns } from "~/db/schema";
 import { RECONCILIATION_PERIOD_DAYS } from "~/domain/reconciliation";
-import { inSlices } from "~/server/db/chunks.server";
 import { createDatabase, type Database } from "~/server/db/client.server";
+import { refundedByPayment } from "~/server/db/refunded.server";
 import type { AppConfig } from "~/server/env.server";
 import type { ListedTransaction, ListedTransfer } from "~/server/payments/payment-provider.server";
 import { paymentProvider } from "~/server/payments/provider.server";
@@ -41,8 +40,6 @@ export interface ReconciliationReport {
   /** The provider could not be asked: nothing was compared. */
   error: string | null;
 }
-
-const ETB = (santim: number) => `${birrText(santim)} ETB`;
 
 /** One run over the period ending `now`; `by` an admin's click, or the daily job. */
 export async function reconcileWithProvider(
@@ -84,8 +81,8 @@ export async function reconcileWithProvider(
       kind: "balance_differs",
       subject: "balance",
       reference: "balance",
-      ours: `Our books: ${ETB(oursSantim)} held at the payment service (${ETB(inTransit)} of it on its way out)`,
-      theirs: `The payment service: ${ETB(theirBalance.ledgerSantim)} (${ETB(theirBalance.availableSantim)} available)`,
+      ours: { says: "books_balance", inTransitSantim: inTransit },
+      theirs: { says: "provider_balance", availableSantim: theirBalance.availableSantim },
       oursSantim,
       theirsSantim: theirBalance.ledgerSantim,
     });
@@ -151,26 +148,30 @@ async function comparePayments(
       (payment) => payment.txRef === their.txRef || (payment.providerReference && payment.providerReference === their.providerReference),
     );
     const reference = our?.txRef ?? their.txRef ?? their.providerReference;
-    const theirWords = `The payment service reads it ${their.providerStatus}: ${ETB(their.amountSantim)}`;
     const base = {
       subject: "payment" as const,
       reference,
       consultationId: our?.consultationId ?? null,
-      theirs: theirWords,
+      theirs: { says: "provider_status" as const, status: their.providerStatus },
       theirsSantim: their.amountSantim,
     };
     if (!our) {
       if (inPeriod(their.createdAt, period) && !(await knownPayment(db, their)))
-        differences.push({ ...base, kind: "missing_in_books", ours: "No payment of ours has this reference", oursSantim: null });
+        differences.push({ ...base, kind: "missing_in_books", ours: { says: "no_payment" }, oursSantim: null });
       continue;
     }
     const paid = our.status === "paid" || our.status === "paid_after_expiry";
     if (!paid) {
-      differences.push({ ...base, kind: "status_differs", ours: `Our payment reads ${our.status}`, oursSantim: our.amountSantim });
+      differences.push({
+        ...base,
+        kind: "status_differs",
+        ours: { says: "payment_status", status: our.status },
+        oursSantim: our.amountSantim,
+      });
       continue;
     }
     if (their.amountSantim !== our.amountSantim) {
-      differences.push({ ...base, kind: "amount_differs", ours: `Our payment: ${ETB(our.amountSantim)}`, oursSantim: our.amountSantim });
+      differences.push({ ...base, kind: "amount_differs", ours: { says: "payment_amount" }, oursSantim: our.amountSantim });
       continue;
     }
     const refundedSantim = refunded.get(our.id) ?? 0;
@@ -178,7 +179,7 @@ async function comparePayments(
       differences.push({
         ...base,
         kind: "status_differs",
-        ours: `We refunded all of it (${ETB(refundedSantim)})`,
+        ours: { says: "refunded_all" },
         oursSantim: our.amountSantim,
       });
     // Given back at the provider and not by us: taken back, frozen and put before an admin by its own writer.
@@ -195,8 +196,8 @@ async function comparePayments(
         subject: "payment",
         reference: our.txRef,
         consultationId: our.consultationId,
-        ours: `Our payment reads ${our.status}: ${ETB(our.amountSantim)}`,
-        theirs: "The payment service lists no such transaction",
+        ours: { says: "payment_status", status: our.status },
+        theirs: { says: "no_transaction" },
         oursSantim: our.amountSantim,
         theirsSantim: null,
       });
@@ -212,20 +213,6 @@ async function knownPayment(db: Database, their: ListedTransaction): Promise<boo
   return found !== undefined;
 }
 
-/** What our settled refunds gave back of each payment, in santim (asked in slices: D1 binds at most 100 values a query). */
-async function refundedByPayment(db: Database, paymentIds: string[]): Promise<Map<string, number>> {
-  const refunded = new Map<string, number>();
-  for (const slice of inSlices(paymentIds)) {
-    const rows = await db
-      .select({ paymentId: refunds.paymentId, total: sql<number>`sum(${refunds.amountSantim})` })
-      .from(refunds)
-      .where(and(inArray(refunds.paymentId, slice), eq(refunds.status, "succeeded")))
-      .groupBy(refunds.paymentId);
-    for (const row of rows) refunded.set(row.paymentId, santimFromSum(row.total));
-  }
-  return refunded;
-}
-
 /** Our payouts of the period against the provider's transfers; its fees on transfers that went out are booked if they are not yet. */
 async function compareTransfers(db: Database, theirs: ListedTransfer[], period: Period): Promise<Difference[]> {
   const { periodStart, now } = period;
@@ -239,23 +226,28 @@ async function compareTransfers(db: Database, theirs: ListedTransfer[], period: 
     const base = {
       subject: "payout" as const,
       reference: their.reference,
-      theirs: `The payment service reads it ${their.providerStatus}: ${ETB(their.amountSantim)}`,
+      theirs: { says: "provider_status" as const, status: their.providerStatus },
       theirsSantim: their.amountSantim,
     };
     if (!our) {
       const known = await db.query.payouts.findFirst({ where: eq(payouts.reference, their.reference), columns: { id: true } });
       if (inPeriod(their.createdAt, period) && !known)
-        differences.push({ ...base, kind: "missing_in_books", ours: "No payout of ours has this reference", oursSantim: null });
+        differences.push({ ...base, kind: "missing_in_books", ours: { says: "no_payout" }, oursSantim: null });
       continue;
     }
     if (their.amountSantim !== our.amountSantim) {
-      differences.push({ ...base, kind: "amount_differs", ours: `Our payout: ${ETB(our.amountSantim)}`, oursSantim: our.amountSantim });
+      differences.push({ ...base, kind: "amount_differs", ours: { says: "payout_amount" }, oursSantim: our.amountSantim });
       continue;
     }
     const settledBoth =
       (our.status === "succeeded" && their.status === "success") || (our.status === "failed" && their.status === "failed");
     if (our.status !== "pending" && !settledBoth) {
-      differences.push({ ...base, kind: "status_differs", ours: `Our payout reads ${our.status}`, oursSantim: our.amountSantim });
+      differences.push({
+        ...base,
+        kind: "status_differs",
+        ours: { says: "payout_status", status: our.status, taken: false },
+        oursSantim: our.amountSantim,
+      });
       continue;
     }
     if (our.status === "succeeded" && their.feeSantim && our.feeSantim === null) await bookTransferFee(db, our, their.feeSantim, now);
@@ -267,8 +259,8 @@ async function compareTransfers(db: Database, theirs: ListedTransfer[], period: 
         kind: "missing_at_provider",
         subject: "payout",
         reference: our.reference,
-        ours: `Our payout reads ${our.status}${our.accepted ? ", taken by the payment service" : ""}: ${ETB(our.amountSantim)}`,
-        theirs: "The payment service lists no such transfer",
+        ours: { says: "payout_status", status: our.status, taken: our.accepted },
+        theirs: { says: "no_transfer" },
         oursSantim: our.amountSantim,
         theirsSantim: null,
       });

@@ -4,11 +4,11 @@
 // the provider says when asked (its answer, its `charge.refunded` webhook, or the job's later check):
 // refunded, the money leaves our books; failed for good, it returns to escrow and admins are shown it.
 // A provider that cannot be reached is asked again with backoff, never forgotten.
-import { and, desc, eq, isNull, lte, notExists, type SQL, sql, sum } from "drizzle-orm";
+import { and, desc, eq, isNull, lte, notExists, type SQL, sql } from "drizzle-orm";
 
 import { payments, refunds } from "~/db/schema";
-import { refundInTransitMadeOutside, refundMadeOutside, refundReturned, refundSettled, refundStarted } from "~/domain/ledger";
-import { birrText, santimFromSum } from "~/domain/money";
+import { madeOutside, refundReturned, refundSettled, refundStarted } from "~/domain/ledger";
+import { birrText } from "~/domain/money";
 import { consultationLink } from "~/domain/notifications";
 import {
   MAX_REFUND_ATTEMPTS,
@@ -16,12 +16,13 @@ import {
   nextRefundAttemptAt,
   REFUND_MOVES,
   type RefundReason,
-  type StuckReason,
+  stuckReasonAfter,
 } from "~/domain/refunds";
 import { auditIfChanged } from "~/server/audit.server";
 import { createDatabase, type Database } from "~/server/db/client.server";
 import { findConsultationById } from "~/server/db/consultations.server";
 import { insertWhere } from "~/server/db/insert-where.server";
+import { refundedOf } from "~/server/db/refunded.server";
 import type { AppConfig } from "~/server/env.server";
 import { moneyEmail } from "~/server/mail/money-emails.server";
 import { paymentProvider } from "~/server/payments/provider.server";
@@ -111,7 +112,13 @@ export function outsideLateRefundStatements(
       ),
       ...ledgerEntryStatements(
         db,
-        refundMadeOutside({ reference, consultationId: plan.consultationId, paymentId: plan.paymentId, amountSantim: plan.amountSantim }),
+        madeOutside({
+          from: "escrow",
+          reference,
+          consultationId: plan.consultationId,
+          paymentId: plan.paymentId,
+          amountSantim: plan.amountSantim,
+        }),
         now,
         recorded,
       ),
@@ -187,8 +194,7 @@ export async function attemptRefund(
     const known = await settleRefund(env, config, refund.reference, now);
     if (known !== "not_refunded" && known !== "waiting" && known !== "unknown") return known;
     // Taken and still being made, or the provider cannot say: not asked for again, asked about until an admin decides.
-    if (refund.accepted || known !== "not_refunded")
-      return stuckAfter(db, refund.id, asks, known === "unknown" ? "unknown_status" : "attempts_exhausted", now);
+    if (refund.accepted || known !== "not_refunded") return stuckAfter(db, refund.id, asks, known === "unknown", now);
   }
   const outcome = await provider.refund({
     txRef: row.txRef,
@@ -220,15 +226,16 @@ export async function attemptRefund(
     const known = await settleRefund(env, config, refund.reference, now, { refusal: outcome.message });
     if (known !== "not_refunded" && known !== "waiting" && known !== "unknown") return known;
   }
-  return stuckAfter(db, refund.id, asks, "attempts_exhausted", now);
+  return stuckAfter(db, refund.id, asks, false, now);
 }
 
-/** After `asks` asks with no decision: before an admin once they reach MAX_REFUND_ATTEMPTS, else waiting for the next. */
-async function stuckAfter(db: Database, refundId: string, asks: number, reason: StuckReason, now: Date): Promise<RefundProgress> {
-  if (asks < MAX_REFUND_ATTEMPTS) return "waiting";
+/** After `asks` asks with no decision: before an admin once they reach MAX_REFUND_ATTEMPTS (stuckReasonAfter), else waiting for the next. */
+async function stuckAfter(db: Database, refundId: string, asks: number, unknownStatus: boolean, now: Date): Promise<RefundProgress> {
+  const reviewReason = stuckReasonAfter(asks, MAX_REFUND_ATTEMPTS, unknownStatus);
+  if (!reviewReason) return "waiting";
   await db
     .update(refunds)
-    .set({ reviewReason: reason, nextAttemptAt: null, updatedAt: now })
+    .set({ reviewReason, nextAttemptAt: null, updatedAt: now })
     .where(and(eq(refunds.id, refundId), eq(refunds.status, "pending")));
   return "review";
 }
@@ -311,15 +318,6 @@ async function differs(db: Database, refundId: string, message: string, now: Dat
   return "review";
 }
 
-/** What of a payment its settled refunds gave back, in santim. */
-async function refundedOf(db: Database, paymentId: string): Promise<number> {
-  const [row] = await db
-    .select({ total: sum(refunds.amountSantim) })
-    .from(refunds)
-    .where(and(eq(refunds.paymentId, paymentId), eq(refunds.status, "succeeded")));
-  return santimFromSum(row?.total);
-}
-
 async function noteRefund(db: Database, refundId: string, message: string, now: Date) {
   await db
     .update(refunds)
@@ -377,7 +375,12 @@ async function markRefundSucceeded(
         updatedAt: now,
       })
       .where(and(eq(refunds.id, refund.id), eq(refunds.status, "pending"))),
-    ...ledgerEntryStatements(db, outside ? refundInTransitMadeOutside(planned) : refundSettled(planned), now, onlyIfSettled),
+    ...ledgerEntryStatements(
+      db,
+      outside ? madeOutside({ from: "refunds_in_transit", ...planned }) : refundSettled(planned),
+      now,
+      onlyIfSettled,
+    ),
     auditIfChanged(db, refunds, settledByThisCall, {
       action: outside ? "refund.settled_outside" : "refund.settled",
       actorId: outside?.adminId ?? null,
@@ -661,7 +664,8 @@ async function settleFailedRefundOutside(
     ),
     ...ledgerEntryStatements(
       db,
-      refundMadeOutside({
+      madeOutside({
+        from: "escrow",
         reference,
         consultationId: refund.consultationId,
         paymentId: refund.paymentId,

@@ -94,9 +94,21 @@ interface InitializeBody {
 
 const text = (value: unknown) => (typeof value === "string" ? value : "");
 
+/** Whether `url` is an address of the app at `origin`: the only place the sandbox sends a browser or a webhook. */
+function isOnOrigin(url: string, origin: string): boolean {
+  try {
+    return new URL(url).origin === origin;
+  } catch {
+    return false;
+  }
+}
+
 async function initialize(env: Env, origin: string, body: InitializeBody): Promise<SandboxAnswer> {
   const txRef = text(body.tx_ref);
   if (!txRef) return sandboxFailure(400, "tx_ref is required");
+  const addresses = { callback_url: text(body.callback_url), return_url: text(body.return_url) };
+  for (const [field, url] of Object.entries(addresses))
+    if (!isOnOrigin(url, origin)) return sandboxFailure(400, `The ${field} must be an address on ${origin}`);
   if (await hasSandboxTransaction(env, txRef)) return sandboxFailure(400, "Transaction reference has been used before");
   const amountSantim = santimFromBirr(body.amount);
   if (amountSantim === null || amountSantim <= 0) return sandboxFailure(400, "The amount is invalid");
@@ -211,12 +223,22 @@ async function balances(env: Env): Promise<SandboxAnswer> {
 }
 
 /**
- * The patient's choice on the sandbox checkout page: the transaction is settled, and a successful one
- * is announced to the callback URL in Chapa's webhook format and signature. Returns where the browser goes.
+ * The patient's choice on the sandbox checkout page served at `origin`: the transaction is settled, and a
+ * successful one is announced to the callback URL in Chapa's webhook format and signature. Returns where
+ * the browser goes; `not_found`; or `off_site`, settling nothing, when its return or callback URL is not
+ * an address on `origin` (the sandbox sends no browser and no webhook elsewhere).
  */
-export async function settleSandboxTransaction(config: AppConfig, env: Env, txRef: string, outcome: "success" | "failed") {
+export async function settleSandboxTransaction(
+  config: AppConfig,
+  env: Env,
+  txRef: string,
+  outcome: "success" | "failed",
+  origin: string,
+): Promise<{ returnUrl: string } | "not_found" | "off_site"> {
   const transaction = await sandboxTransaction(env, txRef);
-  if (!transaction || transaction.status !== "pending") return transaction?.returnUrl ?? null;
+  if (!transaction) return "not_found";
+  if (!isOnOrigin(transaction.returnUrl, origin) || !isOnOrigin(transaction.callbackUrl, origin)) return "off_site";
+  if (transaction.status !== "pending") return { returnUrl: transaction.returnUrl };
   const settled: SandboxTransaction = { ...transaction, status: outcome };
   await saveSandboxTransaction(env, settled);
   if (outcome === "success")
@@ -226,7 +248,7 @@ export async function settleSandboxTransaction(config: AppConfig, env: Env, txRe
       settled.callbackUrl,
       chargeWebhookPayload(settled, { event: "charge.success", status: "success", amountSantim: settled.amountSantim, meta: null }),
     );
-  return settled.returnUrl;
+  return { returnUrl: settled.returnUrl };
 }
 
 /**
