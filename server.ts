@@ -9,7 +9,7 @@ import { withTrustedClientAddress } from "~/server/client-address.server";
 import { createDatabase } from "~/server/db/client.server";
 import { bookmarkCookieAfter, databaseSessionFor } from "~/server/db/read-replicas.server";
 import { loadConfig } from "~/server/env.server";
-import { runHousekeeping } from "~/server/jobs.server";
+import { HousekeepingFailed, runHousekeeping } from "~/server/jobs.server";
 import { createLoadContext } from "~/server/load-context.server";
 import { refuseUnusedMethod } from "~/server/methods.server";
 import { checkRoomAccess } from "~/server/room-access.server";
@@ -53,10 +53,13 @@ export default {
   },
 
   async scheduled(controller, env, ctx) {
+    const logReport = (report: object) => console.log(JSON.stringify({ job: "housekeeping", cron: controller.cron, ...report }));
+    // A step that failed is logged by name and the rest still run; the rejection then marks the invocation failed.
     ctx.waitUntil(
-      runHousekeeping(env, new Date(controller.scheduledTime)).then((report) =>
-        console.log(JSON.stringify({ job: "housekeeping", cron: controller.cron, ...report })),
-      ),
+      runHousekeeping(env, new Date(controller.scheduledTime)).then(logReport, (error: unknown) => {
+        if (error instanceof HousekeepingFailed) logReport({ ...error.report, failedSteps: error.steps });
+        throw error;
+      }),
     );
   },
 } satisfies ExportedHandler<Env>;

@@ -1,12 +1,14 @@
 import { createExecutionContext, createScheduledController, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { eq, sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
-import { authTokens, consultationFiles, consultations, doctors, patientFeedback, rateLimitHits, sessions } from "~/db/schema";
+import { authTokens, consultationFiles, consultations, doctors, mailOutbox, patientFeedback, rateLimitHits, sessions } from "~/db/schema";
 import { DRAFT_LIFETIME_MS, SESSION_IDLE_TIMEOUT_MS } from "~/domain/constants";
 import { findSessionUser } from "~/server/auth/session.server";
 import { moveConsultation } from "~/server/consultations/move.server";
 import { loadConfig } from "~/server/env.server";
+import { HousekeepingFailed } from "~/server/jobs.server";
+import { queuedMail } from "~/server/mail/mailer.server";
 
 import worker from "../../server";
 import { createConsultation, createUser, db, ORIGIN, signedIn } from "./fixtures";
@@ -247,5 +249,51 @@ describe("the scheduled housekeeping", () => {
     expect(await env.FILES.head(keys.stale)).toBeNull();
     expect(await env.FILES.head(keys.fresh)).not.toBeNull();
     expect(await db.query.consultationFiles.findFirst({ where: eq(consultationFiles.storageKey, keys.stale) })).toBeUndefined();
+  });
+
+  it("runs every step when one fails, keeping what that step guards, and fails the invocation naming it", async () => {
+    const patientId = await createUser("patient");
+    const now = Date.now();
+    const stale = await createConsultation(patientId, "awaiting_assets", { createdAt: new Date(now - DRAFT_LIFETIME_MS - 60_000) });
+    const key = `photos/${crypto.randomUUID()}`;
+    await env.FILES.put(key, new Uint8Array([0xff, 0xd8, 0xff]));
+    await db.insert(consultationFiles).values({
+      consultationId: stale.id,
+      uploaderId: patientId,
+      kind: "photo",
+      storageKey: key,
+      contentType: "image/jpeg",
+      sizeBytes: 3,
+    });
+    // Mail a request queued and never sent: the job's last step delivers it.
+    const { id: mailId, statement } = queuedMail(db, { to: "after-a-failure@example.com", subject: "Queued", text: "Body" }, new Date(now));
+    await statement;
+    const refused = vi.spyOn(env.FILES, "delete").mockRejectedValue(new Error("R2 is down"));
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      const ctx = createExecutionContext();
+      await worker.scheduled(createScheduledController({ scheduledTime: new Date(now), cron: "*/15 * * * *" }), env, ctx);
+      const failure: unknown = await waitOnExecutionContext(ctx).then(
+        () => null,
+        (error: unknown) => error,
+      );
+
+      expect(failure).toBeInstanceOf(HousekeepingFailed);
+      expect((failure as HousekeepingFailed).steps).toEqual(["deleteDrafts"]);
+      expect((failure as Error).message).toMatch(/deleteDrafts/);
+      expect(logged.mock.calls.map((call) => JSON.parse(String(call[0])) as unknown)).toContainEqual({
+        event: "housekeeping_step_failed",
+        step: "deleteDrafts",
+        error: "Error: R2 is down",
+      });
+      // The failed step kept its draft and photo (objects go first); the steps after it still ran.
+      expect(refused).toHaveBeenCalled();
+      expect(await db.$count(consultations, eq(consultations.id, stale.id))).toBe(1);
+      expect(await env.FILES.head(key)).not.toBeNull();
+      expect(await db.query.mailOutbox.findFirst({ where: eq(mailOutbox.id, mailId) })).toMatchObject({ status: "sent" });
+    } finally {
+      refused.mockRestore();
+      logged.mockRestore();
+    }
   });
 });
