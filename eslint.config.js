@@ -24,6 +24,23 @@ export default tseslint.config(
     },
   },
   {
+    // Components reach the browser: they import no server module, not even for a type (STYLE.md, issue 28).
+    files: ["app/components/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: String.raw`\.server(?:[./]|$)`,
+              message: "A component imports no .server module; move what it needs to app/domain or a shared module.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // One writer per table (docs/decisions/0016, 0046, 0047): each table's moves are the only way its status changes.
     files: ["app/**/*.{ts,tsx}", "party/**/*.ts", "server.ts", "scripts/**/*.ts"],
     plugins: { qoda: { rules: { "one-writer": oneWriter } } },

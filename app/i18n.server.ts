@@ -67,6 +67,15 @@ export async function rememberRequestedLanguage(request: Request): Promise<strin
 /** A translator, as getTranslator and getTranslatorFor give one: for server code that words text. */
 export type Translate = Awaited<ReturnType<typeof getTranslator>>;
 
+/**
+ * Words a key chosen at run time (a schema's message, an email's kind), which i18next's types cannot
+ * follow: its untyped overload asks for a default, and the key itself is what i18next shows for a
+ * missing key anyway. The locale tests check such keys exist in both languages.
+ */
+export function wordKey(t: Translate, key: string, values?: Record<string, string | number>): string {
+  return t(key, { ...values, defaultValue: key });
+}
+
 // Made once per language for the Worker's life: each is a whole i18next instance, which cost every
 // request a few hundred kilobytes of garbage when made per call (and a request may word in both).
 const translators = new Map<Language, ReturnType<typeof i18nServer.getFixedT<"common">>>();

@@ -1,6 +1,6 @@
 // The card of a doctor as a patient reads it before paying (worded on the server): on the payment page,
 // and as a preview on the doctor's own page where they set their picture and languages.
-import type { DoctorCard } from "~/server/doctor-card.server";
+import type { DoctorCard } from "~/domain/doctor-card";
 
 export function DoctorCardView({ card }: { card: DoctorCard }) {
   return (

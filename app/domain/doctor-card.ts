@@ -32,3 +32,12 @@ export function consultationLanguagesOf(values: readonly unknown[]): Language[] 
 
 /** A doctor's stored `consultationLanguages` ("am,en") as languages; unknown codes are left out. */
 export const storedConsultationLanguages = (stored: string) => consultationLanguagesOf(stored.split(","));
+
+/** The card as a patient reads it, already worded in their language (doctor-card.server words it). */
+export interface DoctorCard {
+  name: string;
+  lines: string[];
+  verified: string | null;
+  pictureUrl: string | null;
+  pictureAlt: string;
+}

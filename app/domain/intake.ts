@@ -74,6 +74,29 @@ export function pregnancyApplies(sex: Sex | null, ageYears: number | null): bool
   return sex === "female" && (ageYears === null || (ageYears >= PREGNANCY_AGE_YEARS.min && ageYears <= PREGNANCY_AGE_YEARS.max));
 }
 
+/** Every word of the intake form, in the reader's language (intake-words.server words it). */
+export interface IntakeFormWords {
+  title: string;
+  ageYears: string;
+  sex: string;
+  sexes: Record<Sex, string>;
+  bodyMap: string;
+  bodyMapHint: string;
+  front: string;
+  back: string;
+  areas: Record<BodyArea, string>;
+  duration: string;
+  durationAmount: string;
+  durationUnit: string;
+  units: Record<DurationUnit, string>;
+  symptoms: string;
+  symptomNames: Record<Symptom, string>;
+  treatmentsTried: string;
+  allergies: string;
+  pregnancy: string;
+  pregnancyStates: Record<PregnancyState, string>;
+}
+
 /** The words a triage line is made of, in the reader's language. */
 export interface TriageWords {
   /** Between the items of a list: ", " in English, "፣ " in Amharic. */

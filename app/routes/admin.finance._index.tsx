@@ -13,6 +13,7 @@ import { birrDecimal, birrText } from "~/domain/money";
 import { MONEY_DECISION_INTENT, MoneyDecisionSchema } from "~/domain/money-decisions";
 import { readPayoutReason } from "~/domain/payouts";
 import { parseForm } from "~/forms";
+import { translatedFieldErrors } from "~/forms.server";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireAdmin } from "~/server/auth/guards.server";
 import { readFormData } from "~/server/form-body.server";
@@ -178,10 +179,9 @@ async function decideMoney(adminId: string, env: Env, context: ActionFunctionArg
   const submission = parseForm(form, MoneyDecisionSchema);
   if (submission.status !== "success") {
     const id = String(form.get("id") ?? "");
-    if (!submission.error?.note)
-      return redirectWithToast(FINANCE, { kind: "error", title: "admin.finance.errors.invalid" }, context.config);
-    const say = (await getTranslator(request)) as unknown as (key: string) => string;
-    return answer({ decided: id, error: say(submission.error.note[0] ?? "forms.errors.invalid") }, { status: 400 });
+    const { note } = translatedFieldErrors(await getTranslator(request), submission);
+    if (!note) return redirectWithToast(FINANCE, { kind: "error", title: "admin.finance.errors.invalid" }, context.config);
+    return answer({ decided: id, error: note }, { status: 400 });
   }
   const { subject, id, decision, note } = submission.value;
   const asked = decision === "settled_outside" ? { kind: decision, note: note ?? "" } : { kind: decision };

@@ -9,6 +9,7 @@ import { DISPUTE_INTENTS, DISPUTE_RESOLUTIONS, MAX_DISPUTE_TEXT_CHARS, ResolveDi
 import { isUuid } from "~/domain/ids";
 import { birrText, santimFromBirr, santimFromSum } from "~/domain/money";
 import { parseForm } from "~/forms";
+import { translatedFieldErrors } from "~/forms.server";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireAdmin } from "~/server/auth/guards.server";
 import { shownName } from "~/server/db/profiles.server";
@@ -72,10 +73,7 @@ export async function action(args: ActionFunctionArgs) {
   const submission = parseForm(formData, ResolveDisputeSchema);
   if (submission.status !== "success") {
     // The schema's messages are keys of the server's texts: worded here, in the admin's language.
-    const say = (await getTranslator(request)) as unknown as (key: string) => string;
-    const errors = Object.fromEntries(
-      Object.entries(submission.error ?? {}).map(([name, messages]) => [name, say(messages?.[0] ?? "forms.errors.invalid")]),
-    );
+    const errors = translatedFieldErrors(await getTranslator(request), submission);
     return data({ disputeId, errors, values }, { status: 400 });
   }
   const { resolution, refundBirr, note } = submission.value;

@@ -12,6 +12,7 @@ import { RECONCILE_INTENT, RESOLVE_DIFFERENCE_INTENT, ResolveDifferenceSchema } 
 import { RECONCILIATION_PERIOD_DAYS } from "~/domain/reconciliation";
 import { readDifferenceDetail } from "~/domain/reconciliation-details";
 import { parseForm } from "~/forms";
+import { translatedFieldErrors } from "~/forms.server";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireAdmin } from "~/server/auth/guards.server";
 import { readFormData } from "~/server/form-body.server";
@@ -84,10 +85,9 @@ export async function action(args: ActionFunctionArgs) {
   const submission = parseForm(formData, ResolveDifferenceSchema);
   if (submission.status !== "success") {
     const differenceId = String(formData.get("differenceId") ?? "");
-    if (!submission.error?.note)
-      return redirectWithToast(PAGE, { kind: "error", title: "admin.reconciliation.errors.notFound" }, context.config);
-    const say = (await getTranslator(request)) as unknown as (key: string) => string;
-    return data({ differenceId, error: say(submission.error.note[0] ?? "forms.errors.invalid") }, { status: 400 });
+    const { note } = translatedFieldErrors(await getTranslator(request), submission);
+    if (!note) return redirectWithToast(PAGE, { kind: "error", title: "admin.reconciliation.errors.notFound" }, context.config);
+    return data({ differenceId, error: note }, { status: 400 });
   }
   const resolved = await resolveDifference(context.db, admin.userId, submission.value.differenceId, submission.value.note, now);
   return redirectWithToast(

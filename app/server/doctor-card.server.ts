@@ -7,19 +7,11 @@ import type { TFunction } from "i18next";
 
 import { consultations, doctorRegistrations, doctors, patientFeedback, profiles, users } from "~/db/schema";
 import { formatDay } from "~/domain/dates";
-import { storedConsultationLanguages } from "~/domain/doctor-card";
+import { type DoctorCard, storedConsultationLanguages } from "~/domain/doctor-card";
 import type { Database } from "~/server/db/client.server";
 
 /** Fewer ratings than this say little: the card then says the doctor is new to ratings. */
 const MIN_RATINGS_SHOWN = 5;
-
-export interface DoctorCard {
-  name: string;
-  lines: string[];
-  verified: string | null;
-  pictureUrl: string | null;
-  pictureAlt: string;
-}
 
 export async function doctorCard(
   db: Database,

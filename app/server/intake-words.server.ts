@@ -3,7 +3,17 @@
 import type { TFunction } from "i18next";
 
 import type { IntakeView } from "~/components/intake-summary";
-import { BODY_AREAS, DURATION_UNITS, type Intake, PREGNANCY_STATES, SEXES, SYMPTOMS, triageLine, type TriageWords } from "~/domain/intake";
+import {
+  BODY_AREAS,
+  DURATION_UNITS,
+  type Intake,
+  type IntakeFormWords,
+  PREGNANCY_STATES,
+  SEXES,
+  SYMPTOMS,
+  triageLine,
+  type TriageWords,
+} from "~/domain/intake";
 import { labelled } from "~/domain/label-colon";
 import { type Language, LANGUAGES } from "~/domain/languages";
 import { getTranslatorFor } from "~/i18n.server";
@@ -14,7 +24,7 @@ const named = <Value extends string>(values: readonly Value[], word: (value: Val
   Object.fromEntries(values.map((value) => [value, word(value)])) as Record<Value, string>;
 
 /** Every word of the intake form, in the reader's language. */
-export function intakeFormWords(t: Translate) {
+export function intakeFormWords(t: Translate): IntakeFormWords {
   return {
     title: t("intake.title"),
     ageYears: t("intake.ageYears"),
@@ -37,7 +47,6 @@ export function intakeFormWords(t: Translate) {
     pregnancyStates: named(PREGNANCY_STATES, (state) => t(`intake.pregnancyStates.${state}`)),
   };
 }
-export type IntakeFormWords = ReturnType<typeof intakeFormWords>;
 
 // Worded once per translator (one per language for the Worker's life, i18n.server): every submit and
 // every intake shown needs them, and wording each area and symptom again made garbage each time.

@@ -9,9 +9,9 @@ import { useLazyValidation } from "~/components/forms/use-lazy-validation";
 import { IntakeFields } from "~/components/request-wizard/intake-fields";
 import type { RequestDetailsSchema } from "~/domain/consultation-request";
 import { PRIORITIES } from "~/domain/consultation-status";
+import type { IntakeFormWords } from "~/domain/intake";
 import type { TextKey } from "~/i18n";
 import { useHeldRequest } from "~/offline/request-queue";
-import type { IntakeFormWords } from "~/server/intake-words.server";
 
 const loadValidateRequestDetails = () => import("~/components/forms/validators").then((module) => module.validateRequestDetails);
 

@@ -7,6 +7,7 @@ import {
   BODY_AREAS_FRONT,
   type BodyArea,
   DURATION_UNITS,
+  type IntakeFormWords,
   MAX_AGE_YEARS,
   MAX_DURATION_AMOUNT,
   MAX_INTAKE_NOTE_CHARS,
@@ -14,7 +15,6 @@ import {
   SEXES,
   SYMPTOMS,
 } from "~/domain/intake";
-import type { IntakeFormWords } from "~/server/intake-words.server";
 
 // Where each area lies on the outline (public/images/body-outline.svg, 100 × 220 units): x, y, width,
 // height. The front view shows the patient's right on the viewer's left.

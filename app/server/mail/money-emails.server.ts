@@ -3,6 +3,7 @@
 import type { TFunction } from "i18next";
 
 import type { TextKey } from "~/i18n";
+import { wordKey } from "~/i18n.server";
 
 import { htmlEmail } from "./html-email.server";
 import type { MailMessage } from "./mailer.server";
@@ -31,7 +32,6 @@ export function moneyEmail(
   bodyKey?: TextKey,
 ): MailMessage {
   // Keys chosen at run time: i18next's types cannot follow them, the locale tests check they exist.
-  const say = t as unknown as (key: string, values?: Record<string, string>) => string;
-  const lines = [say("email.greeting", { name: to.firstName }), say(bodyKey ?? `email.${kind}.body`, values)];
-  return htmlEmail(to.email, say(`email.${kind}.subject`, values), lines, [{ label: say(`email.${kind}.action`), href }]);
+  const lines = [t("email.greeting", { name: to.firstName }), wordKey(t, bodyKey ?? `email.${kind}.body`, values)];
+  return htmlEmail(to.email, wordKey(t, `email.${kind}.subject`, values), lines, [{ label: wordKey(t, `email.${kind}.action`), href }]);
 }

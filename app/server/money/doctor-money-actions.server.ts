@@ -3,6 +3,7 @@ import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 
 import { AnswerDisputeSchema } from "~/domain/disputes";
 import { parseForm } from "~/forms";
+import { translatedFieldErrors } from "~/forms.server";
 import { detectLanguage, getTranslator } from "~/i18n.server";
 import type { SessionUser } from "~/server/auth/session.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -24,10 +25,9 @@ export async function answerDisputeAction(args: ActionFunctionArgs, doctor: Sess
   const submission = parseForm(formData, AnswerDisputeSchema);
   if (submission.status !== "success") {
     const [t, language] = await Promise.all([getTranslator(request), detectLanguage(request)]);
-    const say = t as unknown as (key: string) => string;
-    const error = say(submission.error?.answer?.[0] ?? "forms.errors.invalid");
+    const errors = { answer: translatedFieldErrors(t, submission).answer ?? t("forms.errors.invalid") };
     const values = { answer: String(formData.get("answer") ?? "") };
-    return doctorMoneyPanel(context.db, t, language, consultationId, doctor.userId, { values, errors: { answer: error } });
+    return doctorMoneyPanel(context.db, t, language, consultationId, doctor.userId, { values, errors });
   }
   const outcome = await answerDispute(context, doctor.userId, consultationId, submission.value.answer, new Date(), context);
   if (outcome.ok) throw await redirectWithToast(page, { kind: "success", title: "disputes.toasts.answered" }, context.config);

@@ -6,6 +6,7 @@ import { type ActionFunctionArgs, data } from "@remix-run/cloudflare";
 import { OpenDisputeSchema } from "~/domain/disputes";
 import { birrText, CONSULTATION_FEE_SANTIM } from "~/domain/money";
 import { parseForm } from "~/forms";
+import { translatedFieldErrors } from "~/forms.server";
 import { detectLanguage, getTranslator } from "~/i18n.server";
 import type { SessionUser } from "~/server/auth/session.server";
 import { requireConsultationAccess } from "~/server/consultation-access.server";
@@ -66,13 +67,7 @@ export async function openDisputeAction(args: ActionFunctionArgs, patient: Sessi
   const submission = parseForm(formData, OpenDisputeSchema);
   if (submission.status !== "success") {
     // The schema's messages are translation keys: worded here, as the page ships none of these texts.
-    const say = (await getTranslator(request)) as unknown as (key: string, values: Record<string, string>) => string;
-    const errors = Object.fromEntries(
-      Object.entries(submission.error ?? {}).map(([name, messages]) => [
-        name,
-        say(messages?.[0] ?? "forms.errors.invalid", { amount: birrText(CONSULTATION_FEE_SANTIM) }),
-      ]),
-    );
+    const errors = translatedFieldErrors(await getTranslator(request), submission, { amount: birrText(CONSULTATION_FEE_SANTIM) });
     const values = { reason: String(formData.get("reason") ?? ""), words: String(formData.get("words") ?? "") };
     return data({ moneyPanels: await patientMoneyPanelsFor(args, consultation, { values, errors }) }, { status: 400 });
   }

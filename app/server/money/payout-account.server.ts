@@ -14,6 +14,7 @@ import { formatMoment } from "~/domain/dates";
 import { birrText, CONSULTATION_FEE_SANTIM, PLATFORM_FEE_PERCENT } from "~/domain/money";
 import { MIN_PAYOUT_SANTIM, PAYOUT_ACCOUNT_INTENT, PayoutAccountSchema, payoutHoldEndsAt } from "~/domain/payouts";
 import { parseForm } from "~/forms";
+import { translatedFieldErrors } from "~/forms.server";
 import { detectLanguage, getTranslator } from "~/i18n.server";
 import { auditStatement } from "~/server/audit.server";
 import { passwordMatches } from "~/server/auth/accounts.server";
@@ -162,14 +163,10 @@ export async function savePayoutAccountAction(
 ): Promise<WordedPanelProps> {
   const { context, request } = args;
   const t = await getTranslator(request);
-  const say = t as unknown as (key: string) => string;
   const values = Object.fromEntries(["bankCode", "accountName", "accountNumber"].map((name) => [name, String(formData.get(name) ?? "")]));
   const submission = parseForm(formData, PayoutAccountSchema);
   if (submission.status !== "success") {
-    const errors = Object.fromEntries(
-      Object.entries(submission.error ?? {}).map(([name, messages]) => [name, say(messages?.[0] ?? "forms.errors.invalid")]),
-    );
-    return payoutAccountPanel(args, t, doctor.userId, { values, errors });
+    return payoutAccountPanel(args, t, doctor.userId, { values, errors: translatedFieldErrors(t, submission) });
   }
   const banks = await paymentProvider(context.config, context.cloudflare.env, context.config.siteOrigin).banks();
   if (!banks) return payoutAccountPanel(args, t, doctor.userId);
