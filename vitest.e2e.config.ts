@@ -11,8 +11,10 @@ export default defineConfig({
     // One server, one browser at a time: the machine has two cores.
     fileParallelism: false,
     // Past what its steps may take: a poll whose element never shows waits one step's 15 s twice, and
-    // then fails by the step's name instead of hiding it behind the test's own limit.
-    testTimeout: 60_000,
+    // then fails by the step's name instead of hiding it behind the test's own limit. A whole journey on
+    // a slow phone (CPU 4× slower, slow 4G) on a busy machine may take two minutes; each step still fails
+    // by its own name after 15 s.
+    testTimeout: 150_000,
     // Pages hydrate after their scripts load; give live updates time on a loaded machine.
     expect: { poll: { timeout: 10_000 } },
     hookTimeout: 120_000,

@@ -30,7 +30,7 @@ async function fillSignUp(page: Journey["page"], email: string) {
 
 describe("a patient signs up by email", () => {
   it("with JavaScript: consent unlocks the buttons, the email confirms, sign-in leads to the dashboard", async () => {
-    journey = await startJourney();
+    journey = await startJourney({ slowPhone: true });
     const { page, problems } = journey;
     const email = uniqueEmail("meklit");
     await page.goto(`${baseUrl}/register?type=patient`);

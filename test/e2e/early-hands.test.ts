@@ -19,7 +19,7 @@ afterEach(endJourneys);
 
 describe("touched before the page hydrates", () => {
   it("a photo chosen on step 1 before the scripts ran is uploaded once they run, with what she said it shows", async () => {
-    const { page, problems } = await startJourney();
+    const { page, problems } = await startJourney({ slowPhone: true });
     await signUpNewPatient(page, "Hanna");
     const letGo = await holdScripts(page);
     await page.goto(`${baseUrl}/patient/new-consultation`, { waitUntil: "domcontentloaded" });
@@ -39,7 +39,7 @@ describe("touched before the page hydrates", () => {
   });
 
   it("the sex, body areas and every answer given on step 2 before the scripts ran are sent as given", async () => {
-    const { page, problems } = await startJourney();
+    const { page, problems } = await startJourney({ slowPhone: true });
     await signUpNewPatient(page, "Meron");
     const letGo = await holdScripts(page);
     await page.goto(`${baseUrl}/patient/new-consultation?step=2`, { waitUntil: "domcontentloaded" });
@@ -65,7 +65,7 @@ describe("touched before the page hydrates", () => {
 
 describe("news that arrives while a part of the page still hydrates", () => {
   it("waits for that part instead of throwing it away (no React #421): a doctor's answer reaches a request page whose panel is slow to load", async () => {
-    const patient = await startJourney();
+    const patient = await startJourney({ slowPhone: true });
     await signUpNewPatient(patient.page, "Saba");
     const complaint = `A patch that itches at night ${Date.now()}`;
     const led = await sendRequestDirectly(patient.page, complaint);

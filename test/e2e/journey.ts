@@ -29,10 +29,25 @@ const openJourneys: Journey[] = [];
 // The file's one Chromium goes when its last journey has ended.
 afterAll(closeSharedBrowser);
 
-export async function startJourney(options?: { javaScriptEnabled?: boolean }): Promise<Journey> {
+/**
+ * A low-end Android phone on a slow line, as Chrome's DevTools and Lighthouse model it: the CPU four
+ * times slower, and "slow 4G" (150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up).
+ */
+const SLOW_PHONE = {
+  cpuSlowdown: 4,
+  network: { offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 },
+};
+
+export async function startJourney(options?: { javaScriptEnabled?: boolean; slowPhone?: boolean }): Promise<Journey> {
   const browser = await openBrowser(options);
   browser.setDefaultTimeout(STEP_TIMEOUT_MS);
   const page = await browser.newPage();
+  if (options?.slowPhone) {
+    const devtools = await browser.newCDPSession(page);
+    await devtools.send("Emulation.setCPUThrottlingRate", { rate: SLOW_PHONE.cpuSlowdown });
+    await devtools.send("Network.enable");
+    await devtools.send("Network.emulateNetworkConditions", SLOW_PHONE.network);
+  }
   const problems: string[] = [];
   page.on("console", (message) => {
     // A page answered with 4xx on purpose (403, 404, 429…) is logged by Chromium as a failed load, and a
