@@ -3,13 +3,15 @@
 // took it is never sent twice; a refusal fails a payout or refund only once Chapa's verify shows nothing
 // went out; what Chapa keeps queued or cannot be asked about waits for an admin, never back to a balance;
 // a failing payout is retried weekly, with one email; and a payment taken back without us (a chargeback,
-// a refund in Chapa's dashboard) freezes its money, claws back a released share, and is put before an admin.
+// a refund in Chapa's dashboard) freezes its money, claws back a released share, and is put before an admin,
+// also when it meets a dispute's part refund (settled by it, the rest charged back).
 import { env, SELF } from "cloudflare:test";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import {
   consultations,
+  disputes,
   doctorPayoutAccounts,
   escrows,
   ledgerEntries,
@@ -24,12 +26,13 @@ import { CONSULTATION_FEE_SANTIM, splitRelease } from "~/domain/money";
 import { MAX_PAYOUT_ASKS } from "~/domain/payouts";
 import { MAX_REFUND_ATTEMPTS } from "~/domain/refunds";
 import { confirmPayment } from "~/server/consultations/confirm-payment.server";
+import { openDispute, resolveDispute } from "~/server/money/disputes.server";
 import { confirmConsultationComplete, releaseDueEscrows } from "~/server/money/escrow.server";
 import { balanceOf } from "~/server/money/ledger.server";
 import { decidePayout, movePayoutsOn, runPayouts } from "~/server/money/payouts.server";
 import { decideRefund, moveRefundsOn } from "~/server/money/refunds.server";
 import { takeBackSandboxTransaction } from "~/server/payments/sandbox.server";
-import { readSandboxRecord, sandboxTransaction, TRANSFERS_PREFIX } from "~/server/payments/sandbox-store.server";
+import { readSandboxRecord, REFUNDS_PREFIX, sandboxTransaction, TRANSFERS_PREFIX } from "~/server/payments/sandbox-store.server";
 import { setSandboxSwitch } from "~/server/payments/sandbox-switches.server";
 import { sendHeldSandboxWebhooks } from "~/server/payments/sandbox-webhook.server";
 
@@ -321,6 +324,86 @@ describe("a payment taken back without us", () => {
     expect((await adminRun()).sent).toBe(0);
     expect(await payoutsOf(doctorId)).toHaveLength(0);
     expect(await differenceOf(txRef)).toHaveLength(1);
+  });
+
+  /** What the admin's decision refunds of the dispute's 150 ETB (the rest, 100 ETB, is released). */
+  const PART_SANTIM = 5_000;
+
+  /** A consultation its patient disputed, and the admin deciding it. */
+  async function disputedConsultation() {
+    const paid = await paidConsultation();
+    await endedAgo(paid.consultationId, MINUTE_MS);
+    const words = { reason: "not_helpful" as const, words: "The cream did nothing." };
+    expect(await openDispute({ db, config: config() }, paid.patientId, paid.consultationId, words, new Date())).toEqual({ ok: true });
+    const dispute = (await db.query.disputes.findFirst({ where: eq(disputes.consultationId, paid.consultationId) }))!;
+    const adminId = await createUser("admin");
+    const decide = (resolution: "release" | "refund_full" | "refund_part") =>
+      resolveDispute(
+        env,
+        { db, config: config() },
+        adminId,
+        dispute.id,
+        { resolution, refundPartSantim: PART_SANTIM, note: "Decided." },
+        new Date(),
+      );
+    return { ...paid, disputeId: dispute.id, decide };
+  }
+
+  /** The whole payment back with the patient: our part refund settled by it, the rest charged back from the release, once, before an admin. */
+  async function expectPartRefundCoveredByTakeBack({
+    consultationId,
+    patientId,
+    doctorId,
+    txRef,
+  }: Awaited<ReturnType<typeof disputedConsultation>>) {
+    const [refund] = await db.select().from(refunds).where(eq(refunds.consultationId, consultationId));
+    expect(refund).toMatchObject({ amountSantim: PART_SANTIM, status: "succeeded", reviewReason: null });
+    expect((await db.select().from(escrows).where(eq(escrows.consultationId, consultationId)))[0]!.status).toBe("charged_back");
+    const [reversed] = await db
+      .select()
+      .from(ledgerEntries)
+      .where(eq(ledgerEntries.idempotencyKey, `payment:${txRef}:reversed`));
+    // Taken back from the doctor and the platform: what the decision released to them, not the whole payment.
+    expect(reversed).toMatchObject({ doctorId });
+    expect(await available(doctorId)).toBe(0);
+    expect(await balanceOf(db, "escrow", consultationId)).toBe(0);
+    expect(await balanceOf(db, "refunds_in_transit", consultationId)).toBe(0);
+    expect((await sandboxTransaction(env, txRef))!.refundedSantim).toBe(CONSULTATION_FEE_SANTIM);
+    expect(await differenceOf(txRef)).toEqual([expect.objectContaining({ status: "open" })]);
+    expect(await noticesOf(patientId, "money_refunded")).toHaveLength(1);
+    expect(await noticesOf(patientId, "payment_charged_back")).toHaveLength(1);
+    // Nothing is left for the job or an admin, and Chapa is asked for nothing more.
+    expect(await moveRefundsOn(env, config(), new Date(Date.now() + 24 * 60 * MINUTE_MS))).toMatchObject({
+      settled: 0,
+      accepted: 0,
+      review: 0,
+    });
+    expect(await readSandboxRecord(env, `${REFUNDS_PREFIX}${refund!.reference}`)).toBeNull();
+  }
+
+  it("settles a dispute's part refund Chapa has not made when it gives the whole payment back, and charges back only the rest", async () => {
+    const disputed = await disputedConsultation();
+    // The admin refunds 50 ETB and releases 100 ETB; Chapa cannot be reached, so the refund waits.
+    await setSandboxSwitch(env, "refunds", "unreachable");
+    expect(await disputed.decide("refund_part")).toEqual({ ok: true });
+    expect((await db.select().from(refunds).where(eq(refunds.consultationId, disputed.consultationId)))[0]!.status).toBe("pending");
+    await setSandboxSwitch(env, "refunds", "succeed");
+    // The patient's bank reverses the whole payment: its webhook is the first word of it.
+    expect(await takeBackSandboxTransaction(config(), env, disputed.txRef, "reversed")).toBe(true);
+    await expectPartRefundCoveredByTakeBack(disputed);
+  });
+
+  it("settles a dispute's part refund that Chapa refuses because it already gave the whole payment back (its webhook late)", async () => {
+    const disputed = await disputedConsultation();
+    await setSandboxSwitch(env, "webhooks", "late");
+    expect(await takeBackSandboxTransaction(config(), env, disputed.txRef, "refunded")).toBe(true);
+    // Still disputed here (no word yet): the admin refunds 50 ETB, and Chapa refuses it as not eligible.
+    expect(await disputed.decide("refund_part")).toEqual({ ok: true });
+    await expectPartRefundCoveredByTakeBack(disputed);
+    // The late webhook finds it all done.
+    await setSandboxSwitch(env, "webhooks", "on_time");
+    expect(await sendHeldSandboxWebhooks(config(), env)).toBe(1);
+    await expectPartRefundCoveredByTakeBack(disputed);
   });
 
   it("believes a signed charge.reversed only when Chapa's verify agrees", async () => {
