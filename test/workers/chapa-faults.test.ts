@@ -4,7 +4,7 @@
 // went out; what Chapa keeps queued or cannot be asked about waits for an admin, never back to a balance;
 // a failing payout is retried weekly, with one email; and a payment taken back without us (a chargeback,
 // a refund in Chapa's dashboard) freezes its money, claws back a released share, and is put before an admin,
-// also when it meets a dispute's part refund (settled by it, the rest charged back).
+// also when it meets a dispute's decision (its part refund settled by it, or the decision made on what is left).
 import { env, SELF } from "cloudflare:test";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -26,6 +26,7 @@ import { CONSULTATION_FEE_SANTIM, splitRelease } from "~/domain/money";
 import { MAX_PAYOUT_ASKS } from "~/domain/payouts";
 import { MAX_REFUND_ATTEMPTS } from "~/domain/refunds";
 import { confirmPayment } from "~/server/consultations/confirm-payment.server";
+import { createDatabase } from "~/server/db/client.server";
 import { openDispute, resolveDispute } from "~/server/money/disputes.server";
 import { confirmConsultationComplete, releaseDueEscrows } from "~/server/money/escrow.server";
 import { balanceOf } from "~/server/money/ledger.server";
@@ -37,7 +38,15 @@ import { setSandboxSwitch } from "~/server/payments/sandbox-switches.server";
 import { sendHeldSandboxWebhooks } from "~/server/payments/sandbox-webhook.server";
 
 import { createUser, db, ORIGIN } from "./fixtures";
-import { config, duringTransferHours, endedAgo, paidAtProvider, paidConsultation, signedWebhook } from "./money-fixtures";
+import {
+  attemptPaidAtProvider,
+  config,
+  duringTransferHours,
+  endedAgo,
+  paidAtProvider,
+  paidConsultation,
+  signedWebhook,
+} from "./money-fixtures";
 
 const DOCTOR_SHARE = splitRelease(CONSULTATION_FEE_SANTIM).doctorSantim;
 const MINUTE_MS = 60_000;
@@ -329,7 +338,7 @@ describe("a payment taken back without us", () => {
   /** What the admin's decision refunds of the dispute's 150 ETB (the rest, 100 ETB, is released). */
   const PART_SANTIM = 5_000;
 
-  /** A consultation its patient disputed, and the admin deciding it. */
+  /** A consultation its patient disputed, and the admin deciding it (with a database of its own, when given). */
   async function disputedConsultation() {
     const paid = await paidConsultation();
     await endedAgo(paid.consultationId, MINUTE_MS);
@@ -337,10 +346,10 @@ describe("a payment taken back without us", () => {
     expect(await openDispute({ db, config: config() }, paid.patientId, paid.consultationId, words, new Date())).toEqual({ ok: true });
     const dispute = (await db.query.disputes.findFirst({ where: eq(disputes.consultationId, paid.consultationId) }))!;
     const adminId = await createUser("admin");
-    const decide = (resolution: "release" | "refund_full" | "refund_part") =>
+    const decide = (resolution: "release" | "refund_full" | "refund_part", on = db) =>
       resolveDispute(
         env,
-        { db, config: config() },
+        { db: on, config: config() },
         adminId,
         dispute.id,
         { resolution, refundPartSantim: PART_SANTIM, note: "Decided." },
@@ -404,6 +413,50 @@ describe("a payment taken back without us", () => {
     await setSandboxSwitch(env, "webhooks", "on_time");
     expect(await sendHeldSandboxWebhooks(config(), env)).toBe(1);
     await expectPartRefundCoveredByTakeBack(disputed);
+  });
+
+  it("makes an admin's decision on what the escrow holds once a chargeback lands while they decide: nothing released, nothing refunded", async () => {
+    for (const resolution of ["release", "refund_full", "refund_part"] as const) {
+      const disputed = await disputedConsultation();
+      // The chargeback lands (its webhook settled) after the decision read the escrow, before it is written.
+      let landed = false;
+      const DB = {
+        prepare: (query: string) => env.DB.prepare(query),
+        batch: async (statements: D1PreparedStatement[]) => {
+          if (!landed) {
+            landed = true;
+            expect(await takeBackSandboxTransaction(config(), env, disputed.txRef, "reversed")).toBe(true);
+          }
+          return env.DB.batch(statements);
+        },
+      } as unknown as D1Database;
+      const outcome = await disputed.decide(resolution, createDatabase(DB));
+      expect(landed).toBe(true);
+      // Decided again on what it holds now (nothing): resolved with nothing moved, or a part refused as not held.
+      expect(outcome).toEqual(resolution === "refund_part" ? { ok: false, reason: "part_not_held", heldSantim: 0 } : { ok: true });
+      expect((await db.select().from(escrows).where(eq(escrows.consultationId, disputed.consultationId)))[0]!.status).toBe("charged_back");
+      expect(await db.select().from(refunds).where(eq(refunds.consultationId, disputed.consultationId))).toEqual([]);
+      expect(await balanceOf(db, "escrow", disputed.consultationId)).toBe(0);
+      expect(await available(disputed.doctorId)).toBe(0);
+      expect(await differenceOf(disputed.txRef)).toEqual([expect.objectContaining({ status: "open" })]);
+    }
+  });
+
+  it("releases nothing on a dispute whose payment was charged back, though a late payment's money waits in its escrow", async () => {
+    const disputed = await disputedConsultation();
+    // A second payment for it, whose refund Chapa refuses: its 150 ETB back in the escrow, for an admin.
+    await setSandboxSwitch(env, "refunds", "fail");
+    const second = await attemptPaidAtProvider(disputed.consultationId, disputed.patientId);
+    await confirmPayment(env, config(), ORIGIN, second, new Date());
+    await moveRefundsOn(env, config(), new Date());
+    expect((await db.select().from(refunds).where(eq(refunds.consultationId, disputed.consultationId)))[0]!.status).toBe("failed");
+    await setSandboxSwitch(env, "refunds", "succeed");
+    // The first payment is charged back while the dispute is open: its escrow's money leaves, the late one's stays.
+    expect(await takeBackSandboxTransaction(config(), env, disputed.txRef, "reversed")).toBe(true);
+    expect(await balanceOf(db, "escrow", disputed.consultationId)).toBe(-CONSULTATION_FEE_SANTIM);
+    expect(await disputed.decide("release")).toEqual({ ok: true });
+    expect(await available(disputed.doctorId)).toBe(0);
+    expect(await balanceOf(db, "escrow", disputed.consultationId)).toBe(-CONSULTATION_FEE_SANTIM);
   });
 
   it("believes a signed charge.reversed only when Chapa's verify agrees", async () => {
