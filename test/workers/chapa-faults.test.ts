@@ -3,13 +3,15 @@
 // took it is never sent twice; a refusal fails a payout or refund only once Chapa's verify shows nothing
 // went out; what Chapa keeps queued or cannot be asked about waits for an admin, never back to a balance;
 // a failing payout is retried weekly, with one email; and a payment taken back without us (a chargeback,
-// a refund in Chapa's dashboard) freezes its money, claws back a released share, and is put before an admin.
+// a refund in Chapa's dashboard) freezes its money, claws back a released share, and is put before an admin,
+// also when it meets a dispute's decision (its part refund settled by it, or the decision made on what is left).
 import { env, SELF } from "cloudflare:test";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import {
   consultations,
+  disputes,
   doctorPayoutAccounts,
   escrows,
   ledgerEntries,
@@ -24,17 +26,27 @@ import { CONSULTATION_FEE_SANTIM, splitRelease } from "~/domain/money";
 import { MAX_PAYOUT_ASKS } from "~/domain/payouts";
 import { MAX_REFUND_ATTEMPTS } from "~/domain/refunds";
 import { confirmPayment } from "~/server/consultations/confirm-payment.server";
+import { createDatabase } from "~/server/db/client.server";
+import { openDispute, resolveDispute } from "~/server/money/disputes.server";
 import { confirmConsultationComplete, releaseDueEscrows } from "~/server/money/escrow.server";
 import { balanceOf } from "~/server/money/ledger.server";
 import { decidePayout, movePayoutsOn, runPayouts } from "~/server/money/payouts.server";
 import { decideRefund, moveRefundsOn } from "~/server/money/refunds.server";
 import { takeBackSandboxTransaction } from "~/server/payments/sandbox.server";
-import { readSandboxRecord, sandboxTransaction, TRANSFERS_PREFIX } from "~/server/payments/sandbox-store.server";
+import { readSandboxRecord, REFUNDS_PREFIX, sandboxTransaction, TRANSFERS_PREFIX } from "~/server/payments/sandbox-store.server";
 import { setSandboxSwitch } from "~/server/payments/sandbox-switches.server";
 import { sendHeldSandboxWebhooks } from "~/server/payments/sandbox-webhook.server";
 
 import { createUser, db, ORIGIN } from "./fixtures";
-import { config, duringTransferHours, endedAgo, paidAtProvider, paidConsultation, signedWebhook } from "./money-fixtures";
+import {
+  attemptPaidAtProvider,
+  config,
+  duringTransferHours,
+  endedAgo,
+  paidAtProvider,
+  paidConsultation,
+  signedWebhook,
+} from "./money-fixtures";
 
 const DOCTOR_SHARE = splitRelease(CONSULTATION_FEE_SANTIM).doctorSantim;
 const MINUTE_MS = 60_000;
@@ -321,6 +333,130 @@ describe("a payment taken back without us", () => {
     expect((await adminRun()).sent).toBe(0);
     expect(await payoutsOf(doctorId)).toHaveLength(0);
     expect(await differenceOf(txRef)).toHaveLength(1);
+  });
+
+  /** What the admin's decision refunds of the dispute's 150 ETB (the rest, 100 ETB, is released). */
+  const PART_SANTIM = 5_000;
+
+  /** A consultation its patient disputed, and the admin deciding it (with a database of its own, when given). */
+  async function disputedConsultation() {
+    const paid = await paidConsultation();
+    await endedAgo(paid.consultationId, MINUTE_MS);
+    const words = { reason: "not_helpful" as const, words: "The cream did nothing." };
+    expect(await openDispute({ db, config: config() }, paid.patientId, paid.consultationId, words, new Date())).toEqual({ ok: true });
+    const dispute = (await db.query.disputes.findFirst({ where: eq(disputes.consultationId, paid.consultationId) }))!;
+    const adminId = await createUser("admin");
+    const decide = (resolution: "release" | "refund_full" | "refund_part", on = db) =>
+      resolveDispute(
+        env,
+        { db: on, config: config() },
+        adminId,
+        dispute.id,
+        { resolution, refundPartSantim: PART_SANTIM, note: "Decided." },
+        new Date(),
+      );
+    return { ...paid, disputeId: dispute.id, decide };
+  }
+
+  /** The whole payment back with the patient: our part refund settled by it, the rest charged back from the release, once, before an admin. */
+  async function expectPartRefundCoveredByTakeBack({
+    consultationId,
+    patientId,
+    doctorId,
+    txRef,
+  }: Awaited<ReturnType<typeof disputedConsultation>>) {
+    const [refund] = await db.select().from(refunds).where(eq(refunds.consultationId, consultationId));
+    expect(refund).toMatchObject({ amountSantim: PART_SANTIM, status: "succeeded", reviewReason: null });
+    expect((await db.select().from(escrows).where(eq(escrows.consultationId, consultationId)))[0]!.status).toBe("charged_back");
+    const [reversed] = await db
+      .select()
+      .from(ledgerEntries)
+      .where(eq(ledgerEntries.idempotencyKey, `payment:${txRef}:reversed`));
+    // Taken back from the doctor and the platform: what the decision released to them, not the whole payment.
+    expect(reversed).toMatchObject({ doctorId });
+    expect(await available(doctorId)).toBe(0);
+    expect(await balanceOf(db, "escrow", consultationId)).toBe(0);
+    expect(await balanceOf(db, "refunds_in_transit", consultationId)).toBe(0);
+    expect((await sandboxTransaction(env, txRef))!.refundedSantim).toBe(CONSULTATION_FEE_SANTIM);
+    expect(await differenceOf(txRef)).toEqual([expect.objectContaining({ status: "open" })]);
+    expect(await noticesOf(patientId, "money_refunded")).toHaveLength(1);
+    expect(await noticesOf(patientId, "payment_charged_back")).toHaveLength(1);
+    // Nothing is left for the job or an admin, and Chapa is asked for nothing more.
+    expect(await moveRefundsOn(env, config(), new Date(Date.now() + 24 * 60 * MINUTE_MS))).toMatchObject({
+      settled: 0,
+      accepted: 0,
+      review: 0,
+    });
+    expect(await readSandboxRecord(env, `${REFUNDS_PREFIX}${refund!.reference}`)).toBeNull();
+  }
+
+  it("settles a dispute's part refund Chapa has not made when it gives the whole payment back, and charges back only the rest", async () => {
+    const disputed = await disputedConsultation();
+    // The admin refunds 50 ETB and releases 100 ETB; Chapa cannot be reached, so the refund waits.
+    await setSandboxSwitch(env, "refunds", "unreachable");
+    expect(await disputed.decide("refund_part")).toEqual({ ok: true });
+    expect((await db.select().from(refunds).where(eq(refunds.consultationId, disputed.consultationId)))[0]!.status).toBe("pending");
+    await setSandboxSwitch(env, "refunds", "succeed");
+    // The patient's bank reverses the whole payment: its webhook is the first word of it.
+    expect(await takeBackSandboxTransaction(config(), env, disputed.txRef, "reversed")).toBe(true);
+    await expectPartRefundCoveredByTakeBack(disputed);
+  });
+
+  it("settles a dispute's part refund that Chapa refuses because it already gave the whole payment back (its webhook late)", async () => {
+    const disputed = await disputedConsultation();
+    await setSandboxSwitch(env, "webhooks", "late");
+    expect(await takeBackSandboxTransaction(config(), env, disputed.txRef, "refunded")).toBe(true);
+    // Still disputed here (no word yet): the admin refunds 50 ETB, and Chapa refuses it as not eligible.
+    expect(await disputed.decide("refund_part")).toEqual({ ok: true });
+    await expectPartRefundCoveredByTakeBack(disputed);
+    // The late webhook finds it all done.
+    await setSandboxSwitch(env, "webhooks", "on_time");
+    expect(await sendHeldSandboxWebhooks(config(), env)).toBe(1);
+    await expectPartRefundCoveredByTakeBack(disputed);
+  });
+
+  it("makes an admin's decision on what the escrow holds once a chargeback lands while they decide: nothing released, nothing refunded", async () => {
+    for (const resolution of ["release", "refund_full", "refund_part"] as const) {
+      const disputed = await disputedConsultation();
+      // The chargeback lands (its webhook settled) after the decision read the escrow, before it is written.
+      let landed = false;
+      const DB = {
+        prepare: (query: string) => env.DB.prepare(query),
+        batch: async (statements: D1PreparedStatement[]) => {
+          if (!landed) {
+            landed = true;
+            expect(await takeBackSandboxTransaction(config(), env, disputed.txRef, "reversed")).toBe(true);
+          }
+          return env.DB.batch(statements);
+        },
+      } as unknown as D1Database;
+      const outcome = await disputed.decide(resolution, createDatabase(DB));
+      expect(landed).toBe(true);
+      // Decided again on what it holds now (nothing): resolved with nothing moved, or a part refused as not held.
+      expect(outcome).toEqual(resolution === "refund_part" ? { ok: false, reason: "part_not_held", heldSantim: 0 } : { ok: true });
+      expect((await db.select().from(escrows).where(eq(escrows.consultationId, disputed.consultationId)))[0]!.status).toBe("charged_back");
+      expect(await db.select().from(refunds).where(eq(refunds.consultationId, disputed.consultationId))).toEqual([]);
+      expect(await balanceOf(db, "escrow", disputed.consultationId)).toBe(0);
+      expect(await available(disputed.doctorId)).toBe(0);
+      expect(await differenceOf(disputed.txRef)).toEqual([expect.objectContaining({ status: "open" })]);
+    }
+  });
+
+  it("releases nothing on a dispute whose payment was charged back, though a late payment's money waits in its escrow", async () => {
+    const disputed = await disputedConsultation();
+    // A second payment for it, whose refund Chapa refuses: its 150 ETB back in the escrow, for an admin.
+    await setSandboxSwitch(env, "refunds", "fail");
+    const second = await attemptPaidAtProvider(disputed.consultationId, disputed.patientId);
+    await confirmPayment(env, config(), ORIGIN, second, new Date());
+    await moveRefundsOn(env, config(), new Date());
+    expect((await db.select().from(refunds).where(eq(refunds.consultationId, disputed.consultationId)))[0]!.status).toBe("failed");
+    await setSandboxSwitch(env, "refunds", "succeed");
+    // The first payment is charged back while the dispute is open: its escrow's money leaves, the late one's stays.
+    expect(await takeBackSandboxTransaction(config(), env, disputed.txRef, "reversed")).toBe(true);
+    expect(await balanceOf(db, "escrow", disputed.consultationId)).toBe(-CONSULTATION_FEE_SANTIM);
+    expect(await disputed.decide("release")).toEqual({ ok: true });
+    expect(await available(disputed.doctorId)).toBe(0);
+    expect(await balanceOf(db, "escrow", disputed.consultationId)).toBe(-CONSULTATION_FEE_SANTIM);
   });
 
   it("believes a signed charge.reversed only when Chapa's verify agrees", async () => {

@@ -5,7 +5,7 @@
 // refund to ask of the provider, the audit entry, both sides' notifications and emails), written only
 // by the call that won.
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { aliasedTable, and, asc, desc, eq, sql } from "drizzle-orm";
+import { aliasedTable, and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
 
 import { consultations, disputes, escrows, ledgerLines, profiles, users } from "~/db/schema";
 import { DISPUTE_MOVES, type DisputeResolution, resolutionAmounts } from "~/domain/disputes";
@@ -190,17 +190,25 @@ export async function answerDispute(
 
 /**
  * The one way a dispute's status changes (docs/decisions/0046): the conditional UPDATE of dispute `id`
- * while it is still `from`, to `to`, checked against DISPUTE_MOVES before it is built.
+ * while it is still `from` (and `onlyIf` holds, when given), to `to`, checked against DISPUTE_MOVES
+ * before it is built.
  */
 function disputeMove(
   db: Database,
-  move: { id: string; from: DisputeStatus; to: DisputeStatus; set: Omit<Partial<DisputeRow>, "id" | "status" | "updatedAt">; now: Date },
+  move: {
+    id: string;
+    from: DisputeStatus;
+    to: DisputeStatus;
+    set: Omit<Partial<DisputeRow>, "id" | "status" | "updatedAt">;
+    now: Date;
+    onlyIf?: SQL;
+  },
 ) {
   assertMove("disputes", DISPUTE_MOVES, [move.from], move.to);
   return db
     .update(disputes)
     .set({ ...move.set, status: move.to, updatedAt: move.now })
-    .where(and(eq(disputes.id, move.id), eq(disputes.status, move.from)));
+    .where(and(eq(disputes.id, move.id), eq(disputes.status, move.from), move.onlyIf));
 }
 
 export type ResolveRefusal = "not_found" | "already_resolved";
@@ -208,16 +216,40 @@ export type ResolveRefusal = "not_found" | "already_resolved";
 /**
  * What a consultation's escrow holds for its payment, in santim: the ledger's escrow balance for it (kept
  * as a credit), never more than that payment (a late payment's money waiting there for its own refund is
- * not this payment's to give).
+ * not this payment's to give); nothing once it is no longer disputed (charged back while the dispute was
+ * open: the provider took its money, and what is left there is a late payment's).
  */
-const heldInEscrow = sql<number>`min(${escrows.amountSantim}, coalesce((SELECT -sum(${ledgerLines.amountSantim}) FROM ${ledgerLines} WHERE ${ledgerLines.account} = 'escrow' AND ${ledgerLines.subject} = ${escrows.consultationId}), 0))`;
+const heldInEscrow = sql<number>`CASE WHEN ${escrows.status} = 'disputed' THEN min(${escrows.amountSantim}, coalesce((SELECT -sum(${ledgerLines.amountSantim}) FROM ${ledgerLines} WHERE ${ledgerLines.account} = 'escrow' AND ${ledgerLines.subject} = ${escrows.consultationId}), 0)) ELSE 0 END`;
+
+type ResolveOutcome = { ok: true } | { ok: false; reason: ResolveRefusal } | { ok: false; reason: "part_not_held"; heldSantim: number };
+
+/** How many times a decision is made again on what the escrow holds now, should it move while deciding. */
+const RESOLVE_TRIES = 3;
 
 /**
  * An admin decides an open dispute. In one batch, only for the admin whose decision took: the dispute
  * resolved with the note, the escrow released (all or the rest) and/or a refund recorded (its amount
- * out of escrow), audited, both sides told. The refund is then asked of the provider.
+ * out of escrow), audited, both sides told. The refund is then asked of the provider. The amounts are
+ * what the escrow held when read: should it move before the batch (a chargeback took its money), the
+ * batch writes nothing and the decision is made again on what it holds now, as if it had come after.
  */
 export async function resolveDispute(
+  env: Env,
+  context: { db: Database; config: AppConfig },
+  adminId: string,
+  disputeId: string,
+  decision: { resolution: DisputeResolution; refundPartSantim: number | null; note: string },
+  now: Date,
+  request?: AppLoadContext,
+): Promise<ResolveOutcome> {
+  for (let tries = 1; ; tries++) {
+    const outcome = await resolveOnce(env, context, adminId, disputeId, decision, now, request);
+    if (outcome !== "escrow_moved") return outcome;
+    if (tries >= RESOLVE_TRIES) return { ok: false, reason: "already_resolved" };
+  }
+}
+
+async function resolveOnce(
   env: Env,
   { db, config }: { db: Database; config: AppConfig },
   adminId: string,
@@ -225,7 +257,7 @@ export async function resolveDispute(
   decision: { resolution: DisputeResolution; refundPartSantim: number | null; note: string },
   now: Date,
   request?: AppLoadContext,
-): Promise<{ ok: true } | { ok: false; reason: ResolveRefusal } | { ok: false; reason: "part_not_held"; heldSantim: number }> {
+): Promise<ResolveOutcome | "escrow_moved"> {
   const dispute = await db.query.disputes.findFirst({ where: eq(disputes.id, disputeId) });
   if (!dispute) return { ok: false, reason: "not_found" };
   if (dispute.status !== "open") return { ok: false, reason: "already_resolved" };
@@ -242,6 +274,8 @@ export async function resolveDispute(
   const { refundSantim, releaseSantim } = amounts;
 
   const changeId = crypto.randomUUID();
+  // Decided only while the escrow is as read: its status moves whenever its money does (a chargeback).
+  const escrowAsRead = sql`EXISTS (SELECT 1 FROM ${escrows} WHERE ${escrows.consultationId} = ${dispute.consultationId} AND ${escrows.status} = ${escrow.status})`;
   const decidedByThisCall = and(eq(disputes.id, disputeId), eq(disputes.lastChangeId, changeId));
   const decided = sql`EXISTS (SELECT 1 FROM ${disputes} WHERE ${decidedByThisCall})`;
   const values = {
@@ -287,6 +321,7 @@ export async function resolveDispute(
         lastChangeId: changeId,
       },
       now,
+      onlyIf: escrowAsRead,
     }).returning({ id: disputes.id }),
     escrowMove(db, {
       from: "disputed",
@@ -315,7 +350,10 @@ export async function resolveDispute(
     }),
     ...tidings.statements,
   ]);
-  if (changed.length !== 1) return { ok: false, reason: "already_resolved" };
+  if (changed.length !== 1) {
+    const after = await db.query.disputes.findFirst({ where: eq(disputes.id, disputeId), columns: { status: true } });
+    return after?.status === "open" ? "escrow_moved" : { ok: false, reason: "already_resolved" };
+  }
   await deliverTidings(db, config, tidings, request);
   if (refund) await attemptRefund(env, config, refund.refundId, now);
   await tellTimelineMoved(env, dispute.consultationId);

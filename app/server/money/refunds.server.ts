@@ -252,11 +252,14 @@ interface RefundEvidence {
 
 /**
  * Settles a pending refund by what the provider says now (Chapa has no refund verify: the payment's
- * transaction is read): given back in full, and this refund is what was left, settles it; still paid
- * fails it only after the provider refused it (`evidence.refusal`), and settles a partial refund only
- * on its signed webhook's word for our reference and amount. Anything else leaves it pending:
- * `not_refunded` (not made yet, or never taken), `unknown`, `waiting` (the provider could not be asked),
- * or before an admin when amounts disagree.
+ * transaction is read): given back in full, and this refund is what was left, settles it; given back in
+ * full while this refund is only a part of what was left (a dispute's part refund, and the payment then
+ * charged back or refunded in the provider's dashboard), settles it too (the patient has its money) and
+ * charges back the rest as taken back without us (takeBackOf: from the escrow or the release, before an
+ * admin); still paid fails it only after the provider refused it (`evidence.refusal`), and settles a
+ * partial refund only on its signed webhook's word for our reference and amount. Anything else leaves it
+ * pending: `not_refunded` (not made yet, or never taken), `unknown`, `waiting` (the provider could not be
+ * asked), or before an admin when amounts disagree (the provider names our reference with another amount).
  */
 async function settleRefund(
   env: Env,
@@ -280,6 +283,15 @@ async function settleRefund(
   if (verified.status === "refunded") {
     const leftSantim = row.paymentAmountSantim - (await refundedOf(db, row.refund.paymentId));
     if (row.refund.amountSantim === leftSantim) return settled(env, config, db, row, now);
+    // The whole payment is back with the patient, this refund's part with it, unless the provider said
+    // it gave back another amount under our reference. The rest went back without us: charged back once
+    // this refund is settled (a refund pending stops takeBackOf), so the money leaves the books once.
+    const saidOtherwise = evidence.amountSaidSantim != null && evidence.amountSaidSantim !== row.refund.amountSantim;
+    if (row.refund.amountSantim < leftSantim && !saidOtherwise) {
+      const progress = await settled(env, config, db, row, now);
+      await takeBackOf(env, config, row.txRef, now);
+      return progress;
+    }
     return differs(
       db,
       row.refund.id,
