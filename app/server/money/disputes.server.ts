@@ -211,7 +211,7 @@ function disputeMove(
     .where(and(eq(disputes.id, move.id), eq(disputes.status, move.from), move.onlyIf));
 }
 
-export type ResolveRefusal = "not_found" | "already_resolved";
+type ResolveRefusal = "not_found" | "already_resolved";
 
 /**
  * What a consultation's escrow holds for its payment, in santim: the ledger's escrow balance for it (kept
