@@ -87,8 +87,8 @@ describe("the money of a consultation", () => {
     const line = earningsLine(doctor.page, "By consultation", "Mekdes");
     expect(await line.textContent()).toContain("Held120 ETB");
 
-    // The ended consultation asks for feedback, and says where the money is and until when.
-    await patient.page.reload();
+    // Opened again later, the ended consultation asks for feedback, and says where the money is and until when.
+    await patient.page.goto(`${baseUrl}/patient/consultation/${id}`);
     await patient.page.waitForURL(new RegExp(`/patient/feedback/${id}$`));
     const payment = patient.page.getByRole("region", { name: "Your payment" });
     expect(await payment.textContent()).toMatch(
