@@ -78,7 +78,7 @@ async function endedConsultation(doctor: Page, patient: Page, patientFirstName: 
 describe("the money of a consultation", () => {
   it("a patient confirms their ended consultation complete, and the doctor's 120 ETB is available", async () => {
     const doctor = await startJourney();
-    const patient = await startJourney({ slowPhone: true });
+    const patient = await startJourney();
     const id = await endedConsultation(doctor.page, patient.page, "Mekdes");
 
     await doctor.page.goto(`${baseUrl}/doctor/earnings`);
@@ -117,7 +117,7 @@ describe("the money of a consultation", () => {
 
   it("in Amharic: a patient disputes, the doctor answers once, an admin refunds 50 ETB, and the refund is on the page, the receipt and the sandbox", async () => {
     const doctor = await startJourney();
-    const patient = await startJourney({ slowPhone: true });
+    const patient = await startJourney();
     const admin = await startJourney();
     const id = await endedConsultation(doctor.page, patient.page, "Bethlehem");
     const words = "ሽፍታው ከሁለት ሳምንት በኋላም አልተሻለም፤ ምክሩም ግልጽ አልነበረም።";

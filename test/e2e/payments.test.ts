@@ -52,8 +52,7 @@ async function acceptFromDashboard(page: Page, complaint: string, origin = baseU
 /** Dr. Abebe signed in on his dashboard, and a new patient called `firstName` signed in, both on `origin`. */
 async function abebeAndNewPatient(firstName: string, origin = baseUrl) {
   const doctor = await startJourney();
-  // The patient on a low-end phone on a slow line, as most of ours are.
-  const patient = await startJourney({ slowPhone: true });
+  const patient = await startJourney();
   await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD, origin);
   await doctor.page.waitForURL(/\/doctor\/dashboard$/);
   await signUpNewPatient(patient.page, firstName, origin);
