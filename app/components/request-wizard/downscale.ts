@@ -35,6 +35,12 @@ export async function preparePhoto(
   }
 }
 
+/** What a photo shows, as chosen beside it (empty: not chosen). */
+export interface PhotoDescription {
+  photoKind: string;
+  bodyArea: string;
+}
+
 export interface UploadAnswer {
   draftId?: string;
   photoIds?: string[];
@@ -48,7 +54,7 @@ export function uploadPhoto(
   fileName: string,
   draftId: string | null,
   onProgress: (fraction: number) => void,
-  description?: { photoKind: string; bodyArea: string },
+  description?: PhotoDescription,
 ): Promise<UploadAnswer> {
   return new Promise((resolve) => {
     const form = new FormData();

@@ -7,7 +7,7 @@ import { MAX_PHOTOS_PER_REQUEST } from "~/domain/constants";
 import type { PhotoQualityIssue } from "~/domain/photo-quality";
 import { dropHeldPhoto, heldPhotos, holdPhoto } from "~/offline/request-queue";
 
-import { preparePhoto, uploadPhoto } from "./downscale";
+import { type PhotoDescription, preparePhoto, uploadPhoto } from "./downscale";
 import { PhotoDescriptionFields, PhotoDescriptionForm } from "./photo-description-form";
 import { PhotoGuide } from "./photo-guide";
 import type { DescribedPhoto, PhotoStepWords } from "./photo-words";
@@ -30,11 +30,6 @@ interface Upload {
   prepared?: Blob;
   /** What it shows, when chosen in the server's form before the page hydrated. */
   description?: PhotoDescription;
-}
-
-interface PhotoDescription {
-  photoKind: string;
-  bodyArea: string;
 }
 
 const ACCEPTED = "image/jpeg,image/png,image/webp";
