@@ -1,27 +1,87 @@
-// `npm test`: the three test layers in turn — (a) domain unit tests, (b) Workers-runtime tests,
-// (c) browser journeys — each with a JSON report, then (d) the size budgets and the accessibility audit
-// of every page in both languages (`bench:size`, counted as one check each). Every layer runs even if an
-// earlier one failed; the command fails if any did. The journeys and the size run start from one seeded
-// state, made once here. Each layer's line gives its time; the last line sums them up as
-// `N passed, N failed`.
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+// `npm test`: every test layer, in two lanes that run at once on the machine's two cores.
+//   Workers lane:  (a) domain unit tests, then (b) Workers-runtime tests (real D1, R2, Durable Objects),
+//                  then (d) the size budgets and the accessibility audit of every page in both languages
+//                  (`bench:size`, one check each).
+//   Browser lane:  (c) browser journeys.
+// The journeys and the size run start from one seeded local state, made once while the unit tests run;
+// otherwise the lanes share nothing: each layer has its own D1 and its own servers. Every layer runs even if an
+// earlier one failed; the command fails if any did. Each layer's output goes to test-results/<layer>.log
+// and, prefixed with the layer's name, to this terminal. Each layer's line gives its wall time and the CPU
+// its processes used, then its 10 slowest files; the last line sums them up as `N passed, N failed`.
+import { spawn } from "node:child_process";
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
+import { createInterface } from "node:readline";
 
 import { PROJECT_ROOT, SEEDED_STATE_VARIABLE, seededState } from "./local-stack.ts";
-
-const LAYERS = [
-  { name: "domain unit tests", config: "vitest.unit.config.ts", report: "unit.json" },
-  { name: "Workers-runtime tests", config: "vitest.config.ts", report: "workers.json" },
-  { name: "browser journeys", config: "vitest.e2e.config.ts", report: "e2e.json" },
-] as const;
 
 type VitestReport = {
   numPassedTests: number;
   numFailedTests: number;
   numTotalTests: number;
-  testResults: { name: string; assertionResults: { fullName: string; status: string; failureMessages: string[] }[] }[];
+  testResults: {
+    name: string;
+    startTime: number;
+    endTime: number;
+    assertionResults: { fullName: string; status: string; failureMessages: string[] }[];
+  }[];
 };
+
+/** What one layer printed in the summary and counted. */
+type Outcome = { passed: number; failed: number; lines: string[] };
+
+const reportsDir = join(PROJECT_ROOT, "test-results");
+rmSync(reportsDir, { recursive: true, force: true });
+mkdirSync(reportsDir, { recursive: true });
+
+const startedMs = Date.now();
+const seconds = (sinceMs: number) => `${Math.round((Date.now() - sinceMs) / 1000)} s`;
+/** How many of a layer's slowest files its summary names. */
+const SLOWEST_FILES = 10;
+// Failed journeys and the journeys' servers write what they saw here; the summary prints it.
+const journeyFailuresFile = join(reportsDir, "journey-failures.txt");
+/** How much of that the summary prints: enough for a failed journey's report, not a flood. */
+const JOURNEY_REPORT_LINES = 60;
+const baseEnv = {
+  ...process.env,
+  JOURNEY_FAILURES_FILE: journeyFailuresFile,
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  WRANGLER_SEND_METRICS: "false",
+};
+
+/**
+ * Runs one command to its end with its output prefixed and kept in a log, and measures the CPU its
+ * processes used: bash's `times` sums the user and system time of every child it waited for, and each
+ * of those includes the children it waited for in turn (vitest's workers, workerd, chromium).
+ */
+function runMeasured(layer: string, command: string, args: string[], env: NodeJS.ProcessEnv) {
+  const cpuFile = join(reportsDir, `${layer}.cpu`);
+  const log = createWriteStream(join(reportsDir, `${layer}.log`));
+  const child = spawn("bash", ["-c", '"$@"; status=$?; times > "$CPU_FILE"; exit $status', "bash", command, ...args], {
+    cwd: PROJECT_ROOT,
+    env: { ...env, CPU_FILE: cpuFile, FORCE_COLOR: "0" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  for (const stream of [child.stdout, child.stderr])
+    createInterface({ input: stream }).on("line", (line) => {
+      log.write(`${line}\n`);
+      console.log(`[${layer}] ${line}`);
+    });
+  return new Promise<{ status: number | null; cpuSeconds: number | undefined }>((resolve) => {
+    child.on("close", (status) => {
+      log.end();
+      resolve({ status, cpuSeconds: cpuSecondsOf(cpuFile) });
+    });
+  });
+}
+
+/** The children's user and system time from bash's `times` (its second line: `0m12.340s 0m1.200s`). */
+function cpuSecondsOf(cpuFile: string): number | undefined {
+  if (!existsSync(cpuFile)) return undefined;
+  const childrenLine = readFileSync(cpuFile, "utf8").trim().split("\n")[1] ?? "";
+  const times = [...childrenLine.matchAll(/(\d+)m([\d.]+)s/g)].map(([, minutes, secs]) => Number(minutes) * 60 + Number(secs));
+  return times.length === 2 ? times[0]! + times[1]! : undefined;
+}
 
 // Each failed test by file and name with the first line of its error, so the summary (which is all a
 // CI log may keep) says what failed.
@@ -38,95 +98,116 @@ function failuresOf(report: VitestReport): string[] {
   );
 }
 
-const reportsDir = join(PROJECT_ROOT, "test-results");
-rmSync(reportsDir, { recursive: true, force: true });
-mkdirSync(reportsDir, { recursive: true });
+function slowestFilesOf(report: VitestReport): string[] {
+  return report.testResults
+    .map((file) => ({ name: relative(PROJECT_ROOT, file.name), seconds: (file.endTime - file.startTime) / 1000 }))
+    .sort((a, b) => b.seconds - a.seconds)
+    .slice(0, SLOWEST_FILES)
+    .map((file) => `    ${file.seconds.toFixed(0).padStart(4)} s  ${file.name}`);
+}
 
-const startedMs = Date.now();
-let passed = 0;
-let failed = 0;
-const lines: string[] = [];
-const seconds = (sinceMs: number) => `${Math.round((Date.now() - sinceMs) / 1000)} s`;
+const cpuText = (cpuSeconds: number | undefined) => (cpuSeconds === undefined ? "CPU unknown" : `CPU ${Math.round(cpuSeconds)} s`);
 
-// Migrated and seeded once (wrangler is slow to start): the journeys' servers and the size run copy it.
-// If that fails, each seeds its own and says why it could not.
-const seeded = await seededState({ quiet: true }).catch((error: unknown) => {
-  console.error(`Seeding the shared local state failed; each layer seeds its own.\n${String(error)}`);
-  return undefined;
-});
-// Failed journeys and the journeys' servers write what they saw here; the summary prints it.
-const journeyFailuresFile = join(reportsDir, "journey-failures.txt");
-/** How much of that the summary prints: enough for a failed journey's report, not a flood. */
-const JOURNEY_REPORT_LINES = 60;
-const env = {
-  ...process.env,
-  JOURNEY_FAILURES_FILE: journeyFailuresFile,
-  CLOUDFLARE_CF_FETCH_ENABLED: "false",
-  WRANGLER_SEND_METRICS: "false",
-  ...(seeded ? { [SEEDED_STATE_VARIABLE]: seeded } : {}),
-};
-lines.push(`seeding the local state: ${seconds(startedMs)}`);
-
-for (const layer of LAYERS) {
-  const reportPath = join(reportsDir, layer.report);
+async function vitestLayer(layer: string, title: string, config: string, env: NodeJS.ProcessEnv): Promise<Outcome> {
+  const reportPath = join(reportsDir, `${layer}.json`);
   const layerStartedMs = Date.now();
-  console.log(`\n=== ${layer.name} ===`);
-  const run = spawnSync(
-    "vitest",
-    ["run", "--config", layer.config, "--reporter=default", "--reporter=json", `--outputFile.json=${reportPath}`],
-    { cwd: PROJECT_ROOT, stdio: "inherit", env },
+  const run = await runMeasured(
+    layer,
+    "npx",
+    ["vitest", "run", "--config", config, "--reporter=default", "--reporter=json", `--outputFile.json=${reportPath}`],
+    env,
   );
-  if (!existsSync(reportPath)) {
-    failed += 1;
-    lines.push(`${layer.name}: no report (vitest exited with ${run.status}) in ${seconds(layerStartedMs)}`);
-    continue;
-  }
+  const took = `${seconds(layerStartedMs)}, ${cpuText(run.cpuSeconds)}`;
+  if (!existsSync(reportPath))
+    return { passed: 0, failed: 1, lines: [`${title}: no report (vitest exited with ${run.status}) in ${took}`] };
   const report = JSON.parse(readFileSync(reportPath, "utf8")) as VitestReport;
   // A layer that ran nothing, or exited non-zero with no failed test (a crash in setup), counts as a failure.
-  const layerFailed =
-    report.numFailedTests + (run.status !== 0 && report.numFailedTests === 0 ? 1 : 0) + (report.numTotalTests === 0 ? 1 : 0);
-  passed += report.numPassedTests;
-  failed += layerFailed;
-  lines.push(`${layer.name}: ${report.numPassedTests} passed, ${layerFailed} failed in ${seconds(layerStartedMs)}`);
-  lines.push(...failuresOf(report));
-  if (layer.config === "vitest.e2e.config.ts" && existsSync(journeyFailuresFile)) {
-    const reported = readFileSync(journeyFailuresFile, "utf8").trimEnd().split("\n");
-    lines.push(...reported.slice(0, JOURNEY_REPORT_LINES).map((line) => `    ${line}`));
-    if (reported.length > JOURNEY_REPORT_LINES)
-      lines.push(`    (${reported.length - JOURNEY_REPORT_LINES} more lines in ${relative(PROJECT_ROOT, journeyFailuresFile)})`);
-  }
+  const failed = report.numFailedTests + (run.status !== 0 && report.numFailedTests === 0 ? 1 : 0) + (report.numTotalTests === 0 ? 1 : 0);
+  return {
+    passed: report.numPassedTests,
+    failed,
+    lines: [
+      `${title}: ${report.numPassedTests} passed, ${failed} failed in ${took}; slowest files:`,
+      ...slowestFilesOf(report),
+      ...failuresOf(report),
+    ],
+  };
+}
+
+/** The journeys' failures and slow requests, as the journeys wrote them. */
+function journeyReport(): string[] {
+  if (!existsSync(journeyFailuresFile)) return [];
+  const reported = readFileSync(journeyFailuresFile, "utf8").trimEnd().split("\n");
+  const more = reported.length - JOURNEY_REPORT_LINES;
+  return [
+    ...reported.slice(0, JOURNEY_REPORT_LINES).map((line) => `    ${line}`),
+    ...(more > 0 ? [`    (${more} more lines in ${relative(PROJECT_ROOT, journeyFailuresFile)})`] : []),
+  ];
 }
 
 // The size budgets and the accessibility audit of every page: the app was built by `pretest`, so the
 // bench measures that very build.
-console.log("\n=== size budgets and accessibility audit ===");
-const sizesStartedMs = Date.now();
-const sizesReport = join(reportsDir, "size.json");
-const sizes = spawnSync("node", ["scripts/bench-size.ts", "--no-build", "--report", sizesReport], {
-  cwd: PROJECT_ROOT,
-  stdio: "inherit",
-  env,
-});
-const sizesTook = seconds(sizesStartedMs);
-const found = existsSync(sizesReport)
-  ? (JSON.parse(readFileSync(sizesReport, "utf8")) as { sizeProblems: string[]; auditProblems: string[]; audited: number })
-  : undefined;
-const checks = [
-  { name: "size budgets", ok: found !== undefined && found.sizeProblems.length === 0 },
-  {
-    name: `accessibility audit (${found?.audited ?? 0} pages, English and Amharic)`,
-    ok: found !== undefined && found.audited > 0 && found.auditProblems.length === 0,
-  },
-];
-if (!found) lines.push(`size run: no report (exited with ${sizes.status})`);
-for (const check of checks) {
-  passed += check.ok ? 1 : 0;
-  failed += check.ok ? 0 : 1;
-  lines.push(`${check.name}: ${check.ok ? "1 passed, 0 failed" : "0 passed, 1 failed"} in ${sizesTook}`);
+async function sizeAndAccessibility(env: NodeJS.ProcessEnv): Promise<Outcome> {
+  const sizesStartedMs = Date.now();
+  const sizesReport = join(reportsDir, "size.json");
+  const run = await runMeasured("size", "node", ["scripts/bench-size.ts", "--no-build", "--report", sizesReport], env);
+  const took = `${seconds(sizesStartedMs)}, ${cpuText(run.cpuSeconds)}`;
+  const found = existsSync(sizesReport)
+    ? (JSON.parse(readFileSync(sizesReport, "utf8")) as { sizeProblems: string[]; auditProblems: string[]; audited: number })
+    : undefined;
+  const checks = [
+    { name: "size budgets", ok: found !== undefined && found.sizeProblems.length === 0 },
+    {
+      name: `accessibility audit (${found?.audited ?? 0} pages, English and Amharic)`,
+      ok: found !== undefined && found.audited > 0 && found.auditProblems.length === 0,
+    },
+  ];
+  const passed = checks.filter((check) => check.ok).length;
+  return {
+    passed,
+    failed: checks.length - passed,
+    lines: [
+      ...(found ? [] : [`size run: no report (exited with ${run.status})`]),
+      ...checks.map((check) => `${check.name}: ${check.ok ? "1 passed, 0 failed" : "0 passed, 1 failed"} in ${took}`),
+    ],
+  };
 }
-if (seeded) rmSync(seeded, { recursive: true, force: true });
 
-lines.push(`all layers: ${seconds(startedMs)}`);
-console.log(`\n${lines.join("\n")}`);
+// Migrated and seeded once (wrangler is slow to start), while the unit tests run: the journeys' servers
+// and the size run copy it. If that fails, each seeds its own and says why it could not.
+const seedingStartedMs = Date.now();
+const seeding = seededState({ quiet: true }).then(
+  (seeded) => ({ seeded, line: `seeding the local state: ${seconds(seedingStartedMs)}` }),
+  (error: unknown) => {
+    console.error(`Seeding the shared local state failed; each layer seeds its own.\n${String(error)}`);
+    return { seeded: undefined, line: `seeding the local state failed after ${seconds(seedingStartedMs)}` };
+  },
+);
+const seededEnv = async () => {
+  const { seeded } = await seeding;
+  return { ...baseEnv, ...(seeded ? { [SEEDED_STATE_VARIABLE]: seeded } : {}) };
+};
+
+// The lanes are about as long as each other: the journeys alone, against the rest.
+async function workersLane(): Promise<Outcome[]> {
+  const unit = await vitestLayer("unit", "domain unit tests", "vitest.unit.config.ts", baseEnv);
+  const workers = await vitestLayer("workers", "Workers-runtime tests", "vitest.config.ts", baseEnv);
+  const sizes = await sizeAndAccessibility(await seededEnv());
+  return [unit, workers, sizes];
+}
+
+async function browserLane(): Promise<Outcome[]> {
+  const journeys = await vitestLayer("journeys", "browser journeys", "vitest.e2e.config.ts", await seededEnv());
+  journeys.lines.push(...journeyReport());
+  return [{ passed: 0, failed: 0, lines: [(await seeding).line] }, journeys];
+}
+
+const outcomes = (await Promise.all([workersLane(), browserLane()])).flat();
+const { seeded } = await seeding;
+if (seeded) rmSync(seeded, { recursive: true, force: true });
+const passed = outcomes.reduce((sum, outcome) => sum + outcome.passed, 0);
+const failed = outcomes.reduce((sum, outcome) => sum + outcome.failed, 0);
+console.log(`\n${outcomes.flatMap((outcome) => outcome.lines).join("\n")}`);
+console.log(`all layers: ${seconds(startedMs)}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
