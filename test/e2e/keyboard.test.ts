@@ -45,7 +45,7 @@ describe("a patient using only the keyboard", () => {
     await tabUntil(page, (now) => now.tag === "input" && now.type === "file");
     await page.keyboard.press("Enter");
     await (await chooser).setFiles(photoOnDisk("arm.png"));
-    await page.locator('[data-testid="photo-upload"][data-status="done"]').waitFor({ timeout: 10_000 });
+    await page.locator('[data-testid="photo-upload"][data-status="done"]').waitFor();
     await tabUntil(page, (now) => now.tag === "input" && now.type === "file");
     expect(await page.getByTestId("sidebar-photos").textContent()).toContain("1 photo");
 

@@ -27,7 +27,7 @@ function photoOnDisk() {
 async function sendRequestWithPhoto(page: Page, origin = baseUrl) {
   await page.goto(`${origin}/patient/new-consultation`, { waitUntil: "networkidle" });
   await page.getByTestId("photo-input").setInputFiles(photoOnDisk());
-  await page.locator('[data-testid="photo-upload"][data-status="done"]').waitFor({ timeout: 10_000 });
+  await page.locator('[data-testid="photo-upload"][data-status="done"]').waitFor();
   await page.getByTestId("wizard-next").click();
   await page.waitForURL(/step=2/);
   const complaint = `Red patches on my elbows ${Date.now()}`;
@@ -72,7 +72,7 @@ describe("paying, closing and rating", () => {
     await expect.poll(() => doctorLinks.length).toBeGreaterThan(0);
     for (const link of doctorLinks) link.lost = true;
 
-    await patient.page.waitForURL(/\/patient\/payment\//, { timeout: 10_000 });
+    await patient.page.waitForURL(/\/patient\/payment\//);
     await patient.page.getByText("If the consultation cannot go ahead after you have paid, your payment is refunded.").waitFor();
     // Who accepted, before paying: the doctor's card.
     const card = patient.page.getByRole("region", { name: "Dr. Abebe Kebede" });
@@ -160,7 +160,7 @@ describe("paying, closing and rating", () => {
     const { doctor, patient } = await abebeAndNewPatient("Liya", origin);
     const complaint = await sendRequestWithPhoto(patient.page, origin);
     await acceptFromDashboard(doctor.page, complaint, origin);
-    await patient.page.waitForURL(/\/patient\/payment\//, { timeout: 10_000 });
+    await patient.page.waitForURL(/\/patient\/payment\//);
 
     const windowMs = inject("shortPaymentWindowSeconds") * 1_000;
     await patient.page.getByText("Payment Time Expired").waitFor({ timeout: windowMs + 15_000 });
@@ -182,7 +182,7 @@ describe("paying, closing and rating", () => {
     const doctorLinks = await droppableSockets(doctor.page, "consultation-room");
     const complaint = await sendRequestWithPhoto(patient.page, origin);
     await acceptFromDashboard(doctor.page, complaint, origin);
-    await patient.page.waitForURL(/\/patient\/payment\//, { timeout: 10_000 });
+    await patient.page.waitForURL(/\/patient\/payment\//);
     // The payment page's own socket is open, then the signal drops on both phones.
     await expect.poll(() => patientLinks.some((link) => /\/patient\/payment\//.test(link.openedOn))).toBe(true);
     await expect.poll(() => doctorLinks.length).toBeGreaterThan(0);

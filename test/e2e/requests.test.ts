@@ -20,7 +20,7 @@ describe("a request reaches the doctors live", () => {
     await patient.page.goto(`${baseUrl}/patient/new-consultation`, { waitUntil: "networkidle" });
     expect(await patient.page.getByTestId("step-indicator").textContent()).toBe("Step 1 of 3");
     await patient.page.getByTestId("photo-input").setInputFiles(photoOnDisk());
-    await patient.page.locator('[data-testid="photo-upload"][data-status="done"]').waitFor({ timeout: 10_000 });
+    await patient.page.locator('[data-testid="photo-upload"][data-status="done"]').waitFor();
     await patient.page.getByTestId("wizard-next").click();
     await patient.page.waitForURL(/step=2/);
     const complaint = `Blisters on my feet ${Date.now()}`;
