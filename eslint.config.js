@@ -41,8 +41,26 @@ export default tseslint.config(
     },
   },
   {
+    // Scripts and tests share test/support (issue 28): a script never reaches into a test layer, and
+    // the support module never into scripts, so neither side's files can drag in the other's.
+    files: ["scripts/**", "test/support/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: String.raw`(^|/)test/(e2e|workers|unit)/|(^|/)scripts/|^\.\./(e2e|workers|unit)/`,
+              message: "Scripts and tests share test/support; move what both need there.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // One writer per table (docs/decisions/0016, 0046, 0047): each table's moves are the only way its status changes.
-    files: ["app/**/*.{ts,tsx}", "party/**/*.ts", "server.ts", "scripts/**/*.ts"],
+    files: ["app/**/*.{ts,tsx}", "party/**/*.ts", "server.ts", "scripts/**/*.ts", "test/support/**/*.ts"],
     plugins: { qoda: { rules: { "one-writer": oneWriter } } },
     rules: {
       "qoda/one-writer": [

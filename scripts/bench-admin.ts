@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { benchAccount, inserts, printLatencies, SEED_COLUMNS, serveSeeded } from "./bench-stack.ts";
-import { benchPort } from "./local-stack.ts";
+import { benchAccount, inserts, printLatencies, SEED_COLUMNS, serveSeeded } from "../test/support/bench-stack.ts";
+import { benchPort } from "../test/support/local-stack.ts";
 
 const PORT = benchPort(8896);
 const DOCTORS = Number(process.env.BENCH_DOCTORS ?? 1_000);

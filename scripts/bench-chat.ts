@@ -11,9 +11,9 @@ import { join } from "node:path";
 
 import type WebSocket from "ws";
 
-import { benchAccount, printLatencies, serveSeeded, socketWithCookie } from "./bench-stack.ts";
-import { consultationSql, type DemoConsultation } from "./demo-data.ts";
-import { benchPort } from "./local-stack.ts";
+import { benchAccount, printLatencies, serveSeeded, socketWithCookie } from "../test/support/bench-stack.ts";
+import { consultationSql, type DemoConsultation } from "../test/support/demo-data.ts";
+import { benchPort } from "../test/support/local-stack.ts";
 
 const PORT = benchPort(8897);
 const CONSULTATIONS = Number(process.env.BENCH_CONSULTATIONS ?? 100);

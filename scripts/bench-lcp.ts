@@ -7,8 +7,8 @@
 // and exits 1 only when the run could not measure.
 import { type Browser, chromium } from "playwright-core";
 
-import { CHROMIUM_PATH, ensureChromium, LAUNCH_ARGS, launchWithoutEthiopicFonts } from "../test/e2e/chromium.ts";
-import { benchPort, startBenchServer } from "./local-stack.ts";
+import { CHROMIUM_PATH, ensureChromium, LAUNCH_ARGS, launchWithoutEthiopicFonts } from "../test/support/chromium.ts";
+import { benchPort, startBenchServer } from "../test/support/local-stack.ts";
 
 const PORT = benchPort(8795);
 const RUNS = 5;

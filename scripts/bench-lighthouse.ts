@@ -11,9 +11,9 @@ import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { type BrowserContext, chromium } from "playwright-core";
 
-import { CHROMIUM_PATH, ensureChromium, environmentWithoutEthiopicFonts, LAUNCH_ARGS } from "../test/e2e/chromium.ts";
-import { DEMO_PASSWORD, demoConsultationIn } from "./demo-data.ts";
-import { benchPort, startBenchServer } from "./local-stack.ts";
+import { CHROMIUM_PATH, ensureChromium, environmentWithoutEthiopicFonts, LAUNCH_ARGS } from "../test/support/chromium.ts";
+import { DEMO_PASSWORD, demoConsultationIn } from "../test/support/demo-data.ts";
+import { benchPort, startBenchServer } from "../test/support/local-stack.ts";
 
 const PORT = benchPort(8796);
 const RUNS = process.argv.includes("--runs") ? Number(process.argv[process.argv.indexOf("--runs") + 1]) : 3;

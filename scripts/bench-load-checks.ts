@@ -1,7 +1,7 @@
 // After `npm run bench:load` stops issuing: was anything lost or doubled? Read from the local D1 the
 // run wrote (and, for chat, from the consultation pages as their doctor sees them).
+import { queryLocalD1 } from "../test/support/local-stack.ts";
 import type { LoadClient, LoadRecord } from "./bench-load-flows.ts";
-import { queryLocalD1 } from "./local-stack.ts";
 
 export interface Check {
   name: string;

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 
 import { escrowReleased, type LedgerEntry, paymentCaptured } from "../app/domain/ledger.ts";
 import { CONSULTATION_FEE_SANTIM } from "../app/domain/money.ts";
-import { benchAccount, inserts, SEED_COLUMNS } from "./bench-stack.ts";
+import { benchAccount, inserts, SEED_COLUMNS } from "../test/support/bench-stack.ts";
 
 /** The sandbox's charge on a fee (3.5 %), as its captures record it. */
 const SANDBOX_CHARGE_SANTIM = 525;

@@ -14,11 +14,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 
+import { percentile, serveSeeded } from "../test/support/bench-stack.ts";
+import { benchPort } from "../test/support/local-stack.ts";
 import { type Check, integrityChecks } from "./bench-load-checks.ts";
 import { type Account, lifecycle, LoadClient, LoadRecord, payoutRun, read, type READS } from "./bench-load-flows.ts";
 import { loadPlatform } from "./bench-load-seed.ts";
-import { percentile, serveSeeded } from "./bench-stack.ts";
-import { benchPort } from "./local-stack.ts";
 
 const PORT = benchPort(8895);
 const USERS = Number(process.env.BENCH_USERS ?? 12);

@@ -11,8 +11,8 @@ import { join } from "node:path";
 
 import type WebSocket from "ws";
 
-import { benchAccount, printLatencies, serveSeeded, socketWithCookie } from "./bench-stack.ts";
-import { benchPort } from "./local-stack.ts";
+import { benchAccount, printLatencies, serveSeeded, socketWithCookie } from "../test/support/bench-stack.ts";
+import { benchPort } from "../test/support/local-stack.ts";
 
 const PORT = benchPort(8798);
 const DOCTORS = Number(process.env.BENCH_DOCTORS ?? 200);

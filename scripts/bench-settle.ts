@@ -12,8 +12,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { benchAccount, inserts, SEED_COLUMNS } from "./bench-stack.ts";
-import { benchPort, PROJECT_ROOT, run, startDevServer } from "./local-stack.ts";
+import { benchAccount, inserts, SEED_COLUMNS } from "../test/support/bench-stack.ts";
+import { benchPort, PROJECT_ROOT, run, startDevServer } from "../test/support/local-stack.ts";
 
 const PORT = benchPort(8899);
 /** Wrangler's DevTools port, through which the Worker's CPU is profiled. */

@@ -10,8 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 
-import { benchAccount, percentile, printLatencies, serveSeeded } from "./bench-stack.ts";
-import { benchPort, run } from "./local-stack.ts";
+import { benchAccount, percentile, printLatencies, serveSeeded } from "../test/support/bench-stack.ts";
+import { benchPort, run } from "../test/support/local-stack.ts";
 
 const PORT = benchPort(8898);
 /** Rounds of two new and two taken addresses (under the limit of 5 sign-ups an hour per client). */

@@ -19,9 +19,9 @@ import {
   type Response as PageResponse,
 } from "playwright-core";
 
-import { auditInBothLanguages } from "../test/e2e/accessibility.ts";
-import { CHROMIUM_PATH, ensureChromium, LAUNCH_ARGS, launchWithoutEthiopicFonts } from "../test/e2e/chromium.ts";
-import { DEMO_ACCOUNTS, DEMO_CONSULTATIONS, DEMO_PASSWORD, demoConsultationIn } from "./demo-data.ts";
+import { auditInBothLanguages } from "../test/support/accessibility.ts";
+import { CHROMIUM_PATH, ensureChromium, LAUNCH_ARGS, launchWithoutEthiopicFonts } from "../test/support/chromium.ts";
+import { DEMO_ACCOUNTS, DEMO_CONSULTATIONS, DEMO_PASSWORD, demoConsultationIn } from "../test/support/demo-data.ts";
 import {
   benchPort,
   build,
@@ -31,7 +31,7 @@ import {
   SEEDED_STATE_VARIABLE,
   seededState,
   startDevServer,
-} from "./local-stack.ts";
+} from "../test/support/local-stack.ts";
 
 const PORT = benchPort(8797);
 /** Where `--report <file>` writes what was measured and audited, for `npm test`'s summary. */

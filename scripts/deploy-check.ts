@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { build, PROJECT_ROOT, queryLocalD1, runForOutput } from "./local-stack.ts";
+import { build, PROJECT_ROOT, queryLocalD1, runForOutput } from "../test/support/local-stack.ts";
 
 /** The minified Worker's gzipped upload may not pass this (docs/performance.md, "Worker size"). */
 export const WORKER_GZIP_BUDGET_KIB = 720;

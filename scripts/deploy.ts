@@ -4,8 +4,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
+import { build, PROJECT_ROOT, run } from "../test/support/local-stack.ts";
 import { checkDeploy, DEPLOY_FLAGS } from "./deploy-check.ts";
-import { build, PROJECT_ROOT, run } from "./local-stack.ts";
 
 const PLACEHOLDER_DATABASE_ID = "00000000-0000-0000-0000-000000000000";
 if (readFileSync(join(PROJECT_ROOT, "wrangler.toml"), "utf8").includes(PLACEHOLDER_DATABASE_ID)) {

@@ -7,8 +7,8 @@ import { join } from "node:path";
 
 import { chromium } from "playwright-core";
 
-import { CHROMIUM_PATH, ensureChromium, LAUNCH_ARGS } from "../test/e2e/chromium.ts";
-import { PROJECT_ROOT } from "./local-stack.ts";
+import { CHROMIUM_PATH, ensureChromium, LAUNCH_ARGS } from "../test/support/chromium.ts";
+import { PROJECT_ROOT } from "../test/support/local-stack.ts";
 
 const PUBLIC = join(PROJECT_ROOT, "public");
 const favicon = readFileSync(join(PUBLIC, "favicon.svg"), "utf8");

@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 
+import { runForOutput } from "../test/support/local-stack.ts";
 import { type FirstAdmin, firstAdminProblem, firstAdminStatements } from "./first-admin-sql.ts";
-import { runForOutput } from "./local-stack.ts";
 
 const { values } = parseArgs({
   options: {

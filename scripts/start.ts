@@ -6,8 +6,8 @@ import { randomBytes } from "node:crypto";
 import { existsSync, rmSync, watch, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "./demo-data.ts";
-import { applyMigrations, build, PROJECT_ROOT, seedDemoData, startDevServer } from "./local-stack.ts";
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../test/support/demo-data.ts";
+import { applyMigrations, build, PROJECT_ROOT, seedDemoData, startDevServer } from "../test/support/local-stack.ts";
 
 const PORT = Number(process.env.PORT ?? 8787);
 const WATCHED_FOLDERS = ["app", "party", "public"];

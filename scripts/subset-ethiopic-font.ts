@@ -13,8 +13,8 @@ import { join, relative } from "node:path";
 import { format, resolveConfig } from "prettier";
 import subsetFont from "subset-font";
 
+import { PROJECT_ROOT } from "../test/support/local-stack.ts";
 import { ETHIOPIC_SYLLABARY, ethiopicLettersIn, unicodeRange } from "./ethiopic-letters.ts";
-import { PROJECT_ROOT } from "./local-stack.ts";
 
 const APP = join(PROJECT_ROOT, "app");
 const SOURCE = join(

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import subsetFont from "subset-font";
 
 import { LANGUAGE_NATIVE_NAMES } from "../app/domain/languages.ts";
-import { PROJECT_ROOT } from "./local-stack.ts";
+import { PROJECT_ROOT } from "../test/support/local-stack.ts";
 
 const WORDMARK_TEXT = `ቆዳ${LANGUAGE_NATIVE_NAMES.am}`;
 const source = join(PROJECT_ROOT, "node_modules", "@fontsource", "noto-sans-ethiopic", "files");

@@ -13,7 +13,7 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from "
 import { join, relative } from "node:path";
 import { createInterface } from "node:readline";
 
-import { PROJECT_ROOT, SEEDED_STATE_VARIABLE, seededState } from "./local-stack.ts";
+import { PROJECT_ROOT, SEEDED_STATE_VARIABLE, seededState } from "../test/support/local-stack.ts";
 
 type VitestReport = {
   numPassedTests: number;

@@ -4,7 +4,7 @@
 // machine (wrangler dev listens on the loopback only). Code below the entry reads only the header.
 
 const CLIENT_ADDRESS_HEADER = "CF-Connecting-IP";
-/** The first hop of every local request: wrangler dev is bound to 127.0.0.1 (scripts/local-stack.ts). */
+/** The first hop of every local request: wrangler dev is bound to 127.0.0.1 (test/support/local-stack.ts). */
 const LOCAL_FIRST_HOP = "127.0.0.1";
 
 /** `request` with a client address nobody could have forged: Cloudflare's, or the local first hop. */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 
-import { DEMO_PASSWORD } from "../../scripts/demo-data";
+import { DEMO_PASSWORD } from "../support/demo-data";
 import {
   baseUrl,
   endJourneys,

@@ -8,8 +8,8 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../../scripts/demo-data";
-import { expectAccessible } from "./accessibility";
+import { expectAccessible } from "../support/accessibility";
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../support/demo-data";
 import { baseUrl, documentRequestsLast, endJourneys, followEmailedLink, revalidated, signIn, startJourney, uniqueEmail } from "./journey";
 
 afterEach(endJourneys);

@@ -8,8 +8,8 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, licencePdf } from "../../scripts/demo-data";
-import { expectAccessible } from "./accessibility";
+import { expectAccessible } from "../support/accessibility";
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, licencePdf } from "../support/demo-data";
 import { baseUrl, endJourneys, followEmailedLink, hydrated, path, signIn, startJourney, STEP_TIMEOUT_MS, uniqueEmail } from "./journey";
 
 afterEach(endJourneys);

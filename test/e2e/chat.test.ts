@@ -1,8 +1,8 @@
 import type { Page, WebSocket } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { DEMO_PASSWORD, demoConsultationIn } from "../../scripts/demo-data";
-import { expectAccessible } from "./accessibility";
+import { expectAccessible } from "../support/accessibility";
+import { DEMO_PASSWORD, demoConsultationIn } from "../support/demo-data";
 import { baseUrl, endJourneys, path, photoOnDisk, signIn, startJourney } from "./journey";
 
 afterEach(endJourneys);

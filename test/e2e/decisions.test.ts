@@ -1,8 +1,8 @@
 import type { Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { DEMO_PASSWORD } from "../../scripts/demo-data";
-import { expectAccessible } from "./accessibility";
+import { expectAccessible } from "../support/accessibility";
+import { DEMO_PASSWORD } from "../support/demo-data";
 import { baseUrl, endJourneys, fillIntake, path, signIn, signUpNewPatient, startJourney, waitingCount } from "./journey";
 
 afterEach(endJourneys);

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterEach, describe, expect, inject, it } from "vitest";
 
-import { DEMO_CONSULTATIONS, DEMO_PASSWORD } from "../../scripts/demo-data";
+import { DEMO_CONSULTATIONS, DEMO_PASSWORD } from "../support/demo-data";
 import { baseUrl, endJourneys, sendRequestDirectly, signIn, signUpNewPatient, startJourney } from "./journey";
 
 afterEach(endJourneys);

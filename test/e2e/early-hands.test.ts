@@ -2,7 +2,7 @@
 // it is kept when the page hydrates, never silently dropped or cleared.
 import { afterEach, describe, expect, it } from "vitest";
 
-import { DEMO_PASSWORD } from "../../scripts/demo-data";
+import { DEMO_PASSWORD } from "../support/demo-data";
 import {
   baseUrl,
   endJourneys,

@@ -11,8 +11,8 @@ import { DatabaseSync } from "node:sqlite";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { benchAccount } from "../../scripts/bench-stack";
-import { copyState, type DevServer, freePort, run, SEEDED_STATE_VARIABLE, seededState, startDevServer } from "../../scripts/local-stack";
+import { benchAccount } from "../support/bench-stack";
+import { copyState, type DevServer, freePort, run, SEEDED_STATE_VARIABLE, seededState, startDevServer } from "../support/local-stack";
 
 /**
  * The payment window of the last test, which watches one run out while the server is down: the others

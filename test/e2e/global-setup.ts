@@ -8,6 +8,7 @@ import { appendFileSync, existsSync, rmSync } from "node:fs";
 import type { TestProject } from "vitest/node";
 
 import { PAYMENT_WINDOW_MS } from "../../app/domain/constants";
+import { ensureChromium } from "../support/chromium";
 import {
   copyState,
   type DevServer,
@@ -16,8 +17,7 @@ import {
   seededState,
   staleBuildReason,
   startDevServer,
-} from "../../scripts/local-stack";
-import { ensureChromium } from "./chromium";
+} from "../support/local-stack";
 
 // One fixed port per run; E2E_PORT lets a second checkout run its journeys beside this one.
 const E2E_PORT = Number(process.env.E2E_PORT ?? 8799);

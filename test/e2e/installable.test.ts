@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { chromium, type Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { CHROMIUM_PATH, LAUNCH_ARGS } from "./chromium";
+import { CHROMIUM_PATH, LAUNCH_ARGS } from "../support/chromium";
 import { baseUrl, endJourneys, startJourney } from "./journey";
 
 afterEach(endJourneys);

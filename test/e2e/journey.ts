@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { BrowserContext, Download, Locator, Page, Request, WebSocketRoute } from "playwright-core";
 import { afterAll, expect, inject, onTestFailed } from "vitest";
 
-import { closeSharedBrowser, openBrowser, recentPlaywrightCalls } from "./chromium";
+import { closeSharedBrowser, openBrowser, recentPlaywrightCalls } from "../support/chromium";
 
 export const baseUrl = inject("baseUrl");
 

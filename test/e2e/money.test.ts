@@ -4,12 +4,12 @@
 // sandbox; a payout run that the sandbox makes fail, back into the doctor's balance; then a run that
 // pays, and the doctor's payout details changed with their password, held for 48 hours. The
 // consultations are made through the app by new patients; the payouts start from Dr. Abebe's seeded
-// wallet and balance (scripts/demo-data.ts).
+// wallet and balance (test/support/demo-data.ts).
 import type { Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { DEMO_ACCOUNTS, DEMO_CONSULTATIONS, DEMO_PASSWORD } from "../../scripts/demo-data";
-import { expectAccessible } from "./accessibility";
+import { expectAccessible } from "../support/accessibility";
+import { DEMO_ACCOUNTS, DEMO_CONSULTATIONS, DEMO_PASSWORD } from "../support/demo-data";
 import { baseUrl, endJourneys, path, sendRequestDirectly, signIn, signUpNewPatient, startJourney } from "./journey";
 
 afterEach(endJourneys);

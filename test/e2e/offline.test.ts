@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, demoConsultationIn } from "../../scripts/demo-data";
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, demoConsultationIn } from "../support/demo-data";
 import {
   baseUrl,
   documentRequestsLast,

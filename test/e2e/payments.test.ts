@@ -8,8 +8,8 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterEach, describe, expect, inject, it } from "vitest";
 
-import { DEMO_PASSWORD } from "../../scripts/demo-data";
-import { expectAccessible } from "./accessibility";
+import { expectAccessible } from "../support/accessibility";
+import { DEMO_PASSWORD } from "../support/demo-data";
 import { baseUrl, droppableSockets, endJourneys, fillIntake, signIn, signUpNewPatient, startJourney } from "./journey";
 
 afterEach(endJourneys);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, inject, it } from "vitest";
 
-import { DEMO_PASSWORD } from "../../scripts/demo-data";
+import { DEMO_PASSWORD } from "../support/demo-data";
 import { baseUrl, endJourneys, fillIntake, path, photoOnDisk, signIn, startJourney, waitingCount } from "./journey";
 
 afterEach(endJourneys);

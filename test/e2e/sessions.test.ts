@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { DEMO_PASSWORD } from "../../scripts/demo-data";
+import { DEMO_PASSWORD } from "../support/demo-data";
 import { baseUrl, droppableSockets, endJourneys, fillIntake, signIn, startJourney } from "./journey";
 
 afterEach(endJourneys);

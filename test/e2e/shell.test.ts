@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { launchWithoutEthiopicFonts } from "./chromium";
+import { launchWithoutEthiopicFonts } from "../support/chromium";
 import { baseUrl, endJourneys, signUpNewPatient, startJourney } from "./journey";
 
 afterEach(endJourneys);

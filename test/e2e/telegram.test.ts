@@ -3,7 +3,7 @@
 // payment link.
 import { afterEach, describe, expect, it } from "vitest";
 
-import { DEMO_PASSWORD } from "../../scripts/demo-data";
+import { DEMO_PASSWORD } from "../support/demo-data";
 import { baseUrl, endJourneys, path, sendRequestDirectly, signIn, signUpNewPatient, startJourney } from "./journey";
 
 afterEach(endJourneys);

@@ -2,7 +2,7 @@
 // seed records as paid, or refunding a seeded consultation (its dispute, its late payment) fails.
 import { describe, expect, it } from "vitest";
 
-import { buildSeedSql, demoSandboxRecords } from "../../scripts/demo-data";
+import { buildSeedSql, demoSandboxRecords } from "../support/demo-data";
 
 /** The seed's payments rows, each as its columns and values (the seed writes plain SQL literals). */
 function seededPayments(seedSql: string) {

@@ -2,9 +2,9 @@
 // seed idempotent (INSERT OR IGNORE): running it again keeps whatever the data has become since.
 import { crc32, deflateSync } from "node:zlib";
 
-import { type Actor, type ConsultationMove, planCreation, planTransition } from "../app/domain/consultation-status.ts";
-import { followUpColumns, newPhotosDueAt } from "../app/domain/follow-ups.ts";
-import type { BodyArea, PhotoKind } from "../app/domain/intake.ts";
+import { type Actor, type ConsultationMove, planCreation, planTransition } from "../../app/domain/consultation-status.ts";
+import { followUpColumns, newPhotosDueAt } from "../../app/domain/follow-ups.ts";
+import type { BodyArea, PhotoKind } from "../../app/domain/intake.ts";
 import {
   chargeReversed,
   escrowReleased,
@@ -17,10 +17,10 @@ import {
   refundSettled,
   refundStarted,
   transferFeeCharged,
-} from "../app/domain/ledger.ts";
-import { CONSULTATION_FEE_SANTIM, splitRelease } from "../app/domain/money.ts";
-import type { DifferenceDetail } from "../app/domain/reconciliation-details.ts";
-import { hashPassword } from "../app/server/auth/password.server.ts";
+} from "../../app/domain/ledger.ts";
+import { CONSULTATION_FEE_SANTIM, splitRelease } from "../../app/domain/money.ts";
+import type { DifferenceDetail } from "../../app/domain/reconciliation-details.ts";
+import { hashPassword } from "../../app/server/auth/password.server.ts";
 
 export const DEMO_PASSWORD = "QodaDemo!2026";
 

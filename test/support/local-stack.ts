@@ -17,7 +17,7 @@ import {
   licencePdf,
 } from "./demo-data.ts";
 
-export const PROJECT_ROOT = new URL("..", import.meta.url).pathname;
+export const PROJECT_ROOT = new URL("../..", import.meta.url).pathname;
 
 /** Offline: no metrics, no lookups of Cloudflare's edge data. */
 const OFFLINE_ENV = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" };
