@@ -59,6 +59,23 @@ export default tseslint.config(
     },
   },
   {
+    // server/db holds queries only, one module per entity: it calls nothing above it (ARCHITECTURE.md, "The house").
+    files: ["app/server/db/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: String.raw`^(?:~/server/(?!db/)|\.\./)`,
+              message: "server/db imports no use case; compose its statements in the server module that owns the step.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // One writer per table (docs/decisions/0016, 0046, 0047): each table's moves are the only way its status changes.
     files: ["app/**/*.{ts,tsx}", "party/**/*.ts", "server.ts", "scripts/**/*.ts", "test/support/**/*.ts"],
     plugins: { qoda: { rules: { "one-writer": oneWriter } } },

@@ -58,12 +58,12 @@ export default defineConfig(async () => {
         // loading the app into it took about 6 s a file, half of this layer's CPU. Each such test makes
         // the people and consultations it needs, with fresh ids, so it does not mind the others' rows.
         {
-          extends: true,
+          extends: true as const,
           test: { name: "shared world", include: ["test/workers/**/*.test.ts"], exclude: WORLDS_OF_THEIR_OWN, isolate: false },
         },
         // These read or change the whole platform (its totals, the scheduled jobs over every row, the
         // first admin, the clock of every room), so each starts from an empty one.
-        { extends: true, test: { name: "world of its own", include: WORLDS_OF_THEIR_OWN } },
+        { extends: true as const, test: { name: "world of its own", include: WORLDS_OF_THEIR_OWN } },
       ],
     },
   };

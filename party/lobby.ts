@@ -8,7 +8,7 @@ import type { Connection, WSMessage } from "partyserver";
 
 import { type LobbyEvent, LobbyInbound, parseMessage, type RequestSummary, ROOMS } from "~/realtime/protocol";
 import type { RoomIdentity } from "~/realtime/room-contract";
-import { type QueuedRequest, summaryFor, waitingRequests, waitingRequestsAmong } from "~/server/db/requests.server";
+import { type QueuedRequest, summaryFor, waitingRequests, waitingRequestsAmong } from "~/server/waiting-requests.server";
 
 import { SessionBoundRoom } from "./session-bound-room";
 

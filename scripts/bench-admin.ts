@@ -8,7 +8,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { benchAccount, inserts, printLatencies, SEED_COLUMNS, serveSeeded } from "../test/support/bench-stack.ts";
+import type { ConsultationStatus } from "../app/domain/consultation-status.ts";
+import { consultationRow, inserts, paidPaymentRow, type Row } from "../test/support/bench-seed.ts";
+import { benchAccount, printLatencies, serveSeeded } from "../test/support/bench-stack.ts";
 import { benchPort } from "../test/support/local-stack.ts";
 
 const PORT = benchPort(8896);
@@ -29,7 +31,7 @@ try {
   const patients = Array.from({ length: PATIENTS }, (_, index) => benchAccount("patient", index, now));
 
   // Statuses in rough real proportions; times spread over the last 90 days.
-  const statuses = [
+  const statuses: ConsultationStatus[] = [
     "completed",
     "completed",
     "completed",
@@ -41,9 +43,9 @@ try {
     "cancelled",
     "accepted_awaiting_payment",
   ];
-  const consultations: Array<Array<string | number | null>> = [];
-  const payments: Array<Array<string | number | null>> = [];
-  const feedback: Array<Array<string | number | null>> = [];
+  const consultationRows: Array<Row<"consultations">> = [];
+  const paymentRows: Array<Row<"payments">> = [];
+  const feedback: Array<Row<"patient_feedback">> = [];
   for (let index = 0; index < CONSULTATIONS; index++) {
     const id = randomUUID();
     const status = statuses[index % statuses.length]!;
@@ -56,45 +58,66 @@ try {
     const completedAt = status === "completed" ? startedAt! + 30 * MINUTE_MS : null;
     const deadline = status === "accepted_awaiting_payment" ? now + 15 * MINUTE_MS : null;
     const title = `Bench complaint ${index}: itchy patches on the arm`;
-    consultations.push([
-      id,
-      patient.id,
-      doctor?.id ?? null,
-      status,
-      "normal",
-      title,
-      title,
-      acceptedAt,
-      startedAt,
-      completedAt,
-      createdAt,
-      createdAt,
-      deadline,
-    ]);
+    consultationRows.push({
+      ...consultationRow({
+        id,
+        patientId: patient.id,
+        doctorId: doctor?.id ?? null,
+        status,
+        title,
+        acceptedAt,
+        startedAt,
+        completedAt,
+        createdAt,
+        updatedAt: createdAt,
+      }),
+      paymentDeadlineAt: deadline === null ? null : new Date(deadline),
+    });
     if (startedAt)
-      payments.push([randomUUID(), id, patient.id, `bench-${index}`, "sandbox", 150, "ETB", "paid", startedAt, createdAt, startedAt]);
+      paymentRows.push(
+        paidPaymentRow({
+          id: randomUUID(),
+          consultationId: id,
+          patientId: patient.id,
+          txRef: `bench-${index}`,
+          amountSantim: 150,
+          paidAt: startedAt,
+          createdAt,
+        }),
+      );
     if (completedAt && index % 2 === 0)
-      feedback.push([randomUUID(), id, patient.id, doctor!.id, (index % 5) + 1, `Bench feedback ${index}`, completedAt + MINUTE_MS]);
+      feedback.push({
+        id: randomUUID(),
+        consultationId: id,
+        patientId: patient.id,
+        doctorId: doctor!.id,
+        rating: (index % 5) + 1,
+        feedbackMessage: `Bench feedback ${index}`,
+        createdAt: new Date(completedAt + MINUTE_MS),
+      });
   }
-  const audit = Array.from({ length: AUDIT_ENTRIES }, (_, index) => {
-    const consultation = consultations[index % consultations.length]!;
-    return [consultation[2] ?? admin.id, "consultation.viewed", "consultation", consultation[0]!, "127.0.0.1", now - index * 1_000];
+  const audit = Array.from({ length: AUDIT_ENTRIES }, (_, index): Row<"audit_log"> => {
+    const consultation = consultationRows[index % consultationRows.length]!;
+    return {
+      actorId: consultation.doctorId ?? admin.id,
+      action: "consultation.viewed",
+      targetType: "consultation",
+      targetId: consultation.id!,
+      ipAddress: "127.0.0.1",
+      createdAt: new Date(now - index * 1_000),
+    };
   });
 
   const server = await serveSeeded(PORT, stateDir, [
     ...[admin, ...doctors, ...patients].flatMap((account) => account.statements),
-    ...inserts("consultations", [...SEED_COLUMNS.consultation, "payment_deadline_at"], consultations),
-    ...inserts("payments", SEED_COLUMNS.payment, payments),
-    ...inserts(
-      "patient_feedback",
-      ["id", "consultation_id", "patient_id", "doctor_id", "rating", "feedback_message", "created_at"],
-      feedback,
-    ),
-    ...inserts("audit_log", ["actor_id", "action", "target_type", "target_id", "ip_address", "created_at"], audit),
+    ...inserts("consultations", consultationRows),
+    ...inserts("payments", paymentRows),
+    ...inserts("patient_feedback", feedback),
+    ...inserts("audit_log", audit),
   ]);
   stop = server.stop;
   console.log(
-    `Seeded ${DOCTORS} doctors, ${PATIENTS} patients, ${CONSULTATIONS} consultations, ${payments.length} payments, ${feedback.length} feedback, ${AUDIT_ENTRIES} audit entries.`,
+    `Seeded ${DOCTORS} doctors, ${PATIENTS} patients, ${CONSULTATIONS} consultations, ${paymentRows.length} payments, ${feedback.length} feedback, ${AUDIT_ENTRIES} audit entries.`,
   );
 
   const someDoctor = `doctor${Math.floor(DOCTORS / 2)}`;

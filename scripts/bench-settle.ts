@@ -7,12 +7,12 @@
 // until none is due (since ADR 0044 one run settles them all). Prints each run's time, releases and D1 work, the CPU time against the Workers
 // limit, and a check of the books: one release entry per consultation, the journal summing to zero.
 import { execFileSync } from "node:child_process";
-import { randomUUID } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { benchAccount, inserts, SEED_COLUMNS } from "../test/support/bench-stack.ts";
+import { paidConsultationInserts, paidConsultationRows } from "../test/support/bench-seed.ts";
+import { benchAccount } from "../test/support/bench-stack.ts";
 import { benchPort, PROJECT_ROOT, run, startDevServer } from "../test/support/local-stack.ts";
 
 const PORT = benchPort(8899);
@@ -72,53 +72,19 @@ function benchConfig(stateDir: string) {
 function seedStatements(now: number) {
   const doctors = Array.from({ length: DOCTORS }, (_, index) => benchAccount("doctor", index, now));
   const patients = Array.from({ length: PATIENTS }, (_, index) => benchAccount("patient", index, now));
-  const consultations: Array<Array<string | number | null>> = [];
-  const payments: Array<Array<string | number | null>> = [];
-  const escrows: Array<Array<string | number | null>> = [];
-  const entries: Array<Array<string | number | null>> = [];
-  const lines: Array<Array<string | number | null>> = [];
-  for (let index = 0; index < CONSULTATIONS; index++) {
-    const id = randomUUID();
-    const paymentId = randomUUID();
-    const entryId = randomUUID();
-    const patient = patients[index % PATIENTS]!;
-    const doctor = doctors[(index * 7) % DOCTORS]!;
-    const completedAt = now - RELEASE_AFTER_MS - MINUTE_MS - (index % (24 * 60)) * MINUTE_MS;
-    const startedAt = completedAt - 30 * MINUTE_MS;
-    const acceptedAt = startedAt - 5 * MINUTE_MS;
-    const title = `Bench complaint ${index}: itchy patches on the arm`;
-    consultations.push([
-      id,
-      patient.id,
-      doctor.id,
-      "completed",
-      "normal",
-      title,
-      title,
-      acceptedAt,
-      startedAt,
-      completedAt,
-      acceptedAt,
-      completedAt,
-    ]);
-    const txRef = `qoda-bench-${index}`;
-    payments.push([paymentId, id, patient.id, txRef, "sandbox", FEE_SANTIM, "ETB", "paid", startedAt, acceptedAt, startedAt]);
-    escrows.push([id, paymentId, doctor.id, FEE_SANTIM, "held", startedAt, startedAt]);
-    entries.push([entryId, `payment:${txRef}:captured`, "payment_captured", id, null, paymentId, 3, startedAt]);
-    lines.push(
-      [randomUUID(), entryId, "provider_clearing", "", FEE_SANTIM - CHARGE_SANTIM],
-      [randomUUID(), entryId, "provider_fees", "", CHARGE_SANTIM],
-      [randomUUID(), entryId, "escrow", id, -FEE_SANTIM],
-    );
-  }
-  return [
-    ...[...doctors, ...patients].flatMap((account) => account.statements),
-    ...inserts("consultations", SEED_COLUMNS.consultation, consultations),
-    ...inserts("payments", SEED_COLUMNS.payment, payments),
-    ...inserts("escrows", ["consultation_id", "payment_id", "doctor_id", "amount_santim", "status", "created_at", "updated_at"], escrows),
-    ...inserts("ledger_entries", SEED_COLUMNS.ledgerEntry, entries),
-    ...inserts("ledger_lines", SEED_COLUMNS.ledgerLine, lines),
-  ];
+  const paid = Array.from({ length: CONSULTATIONS }, (_, index) =>
+    paidConsultationRows({
+      patientId: patients[index % PATIENTS]!.id,
+      doctorId: doctors[(index * 7) % DOCTORS]!.id,
+      title: `Bench complaint ${index}: itchy patches on the arm`,
+      txRef: `qoda-bench-${index}`,
+      amountSantim: FEE_SANTIM,
+      chargeSantim: CHARGE_SANTIM,
+      completedAt: now - RELEASE_AFTER_MS - MINUTE_MS - (index % (24 * 60)) * MINUTE_MS,
+      releasedAt: null,
+    }),
+  );
+  return [...[...doctors, ...patients].flatMap((account) => account.statements), ...paidConsultationInserts(paid)];
 }
 
 const TICK_MS = 1000 / Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());

@@ -6,12 +6,14 @@
 // is refused by the database itself whatever code wrote it.
 //
 // Tables live in one file per area under ./schema/; this barrel is what the app, drizzle-kit
-// (drizzle.config.ts) and the tests import, so a new area file is added here.
-export * from "./schema/accounts";
-export * from "./schema/admin";
-export * from "./schema/consultations";
-export * from "./schema/money";
-export * from "./schema/payments";
-export * from "./schema/platform";
-export * from "./schema/reconciliation";
-export * from "./schema/telegram";
+// (drizzle.config.ts) and the tests import, so a new area file is added here. Its imports, and those of
+// the area files and the domain modules they load, name the .ts file: the bench seeds load the schema
+// under plain Node (scripts/bench-seed.ts), which adds no extension.
+export * from "./schema/accounts.ts";
+export * from "./schema/admin.ts";
+export * from "./schema/consultations.ts";
+export * from "./schema/money.ts";
+export * from "./schema/payments.ts";
+export * from "./schema/platform.ts";
+export * from "./schema/reconciliation.ts";
+export * from "./schema/telegram.ts";

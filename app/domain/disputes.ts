@@ -5,7 +5,7 @@ import { z } from "zod/mini";
 
 import { santimFromBirr } from "./money.ts";
 import type { StatusMoves } from "./status-moves";
-import { cleanText } from "./text-hygiene";
+import { cleanText } from "./text-hygiene.ts";
 
 export const DISPUTE_REASONS = ["not_helpful", "doctor_unresponsive", "wrong_advice", "technical_problem", "other"] as const;
 export const DISPUTE_STATUSES = ["open", "resolved"] as const;

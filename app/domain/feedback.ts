@@ -2,9 +2,9 @@
 // to be contacted, how and where. One schema for the form in the browser and the action on the server.
 import { z } from "zod/mini";
 
-import { MAX_CONTACT_VALUE_CHARS, MAX_FEEDBACK_MESSAGE_CHARS, RATING_MAX, RATING_MIN } from "./constants";
-import { normalizeEthiopianPhone } from "./phone";
-import { cleanLine, cleanText } from "./text-hygiene";
+import { MAX_CONTACT_VALUE_CHARS, MAX_FEEDBACK_MESSAGE_CHARS, RATING_MAX, RATING_MIN } from "./constants.ts";
+import { normalizeEthiopianPhone } from "./phone.ts";
+import { cleanLine, cleanText } from "./text-hygiene.ts";
 
 export const CONTACT_METHODS = ["telegram", "phone", "email"] as const;
 type ContactMethod = (typeof CONTACT_METHODS)[number];

@@ -4,7 +4,7 @@
 import { z } from "zod/mini";
 
 import { SANTIM_PER_BIRR, santimFromSum } from "./money.ts";
-import { cleanLine } from "./text-hygiene";
+import { cleanLine } from "./text-hygiene.ts";
 
 export const PAYOUT_STATUSES = ["pending", "succeeded", "failed"] as const;
 

@@ -10,7 +10,8 @@ import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireActiveDoctor } from "~/server/auth/guards.server";
 import { doctorConsultations, doctorFigures } from "~/server/db/consultation-lists.server";
 import { shownName } from "~/server/db/profiles.server";
-import { doctorCodeOf, waitingRequestsFor } from "~/server/db/requests.server";
+import { doctorCodeOf } from "~/server/db/requests.server";
+import { waitingRequestsFor } from "~/server/waiting-requests.server";
 
 /** Midnight in Addis Ababa (UTC+3, no daylight saving), for "completed today". */
 function startOfTodayInEthiopia(now: Date) {

@@ -16,7 +16,7 @@ import { getTranslator, pageTitle } from "~/i18n.server";
 import { loadAsDocument, staticPage } from "~/page-hydration";
 import { waitMessage } from "~/refusal-messages";
 import { contactMessageLimits } from "~/server/auth/client-limits.server";
-import { saveContactMessage } from "~/server/db/contact-messages.server";
+import { saveContactMessage } from "~/server/contact-form.server";
 import { readFormData } from "~/server/form-body.server";
 import { forgetRateLimitHits, takeAttempt } from "~/server/rate-limit.server";
 

@@ -4,8 +4,8 @@ import { getServerByName } from "partyserver";
 import { type ConsultationStatusEvent, ROOMS } from "~/realtime/protocol";
 import type { ChatDraft } from "~/realtime/room-contract";
 import type { Database } from "~/server/db/client.server";
-import type { QueuedRequest } from "~/server/db/requests.server";
 import { forgetSessionsConnections, roomsWithSessions } from "~/server/db/room-connections.server";
+import type { QueuedRequest } from "~/server/waiting-requests.server";
 
 // The generated Env types both namespaces with their room classes, so the stubs are typed without
 // importing party/ (which imports this module's callers).

@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { auditLog, mailOutbox, passwordCredentials, profiles, sessions, userRoles, users } from "~/db/schema";
 import { INVITE_LINK_LIFETIME_MS, PASSWORD_RESET_LINK_LIFETIME_MS } from "~/domain/constants";
+import { setDoctorStatus } from "~/server/admin/doctor-status.server";
 import { sendAccountLink } from "~/server/auth/account-links.server";
-import { setDoctorStatus } from "~/server/db/doctors.server";
 import { loadConfig } from "~/server/env.server";
 import { sendMail } from "~/server/mail/mailer.server";
 import { requireStandIns } from "~/server/stand-ins.server";

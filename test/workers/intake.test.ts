@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 
 import { consultations } from "~/db/schema";
-import { waitingRequests } from "~/server/db/requests.server";
+import { waitingRequests } from "~/server/waiting-requests.server";
 
 import { Visitor } from "./browser-like";
 import { createConsultation, db, INTAKE_FORM, signedIn } from "./fixtures";

@@ -10,8 +10,8 @@ import { doctors, roomConnections, sessions } from "~/db/schema";
 import { PASSWORD_RESET_LINK_LIFETIME_MS } from "~/domain/constants";
 import { sessionEndsAt } from "~/domain/session-lifetime";
 import { ROOM_CLOSE_CODES } from "~/realtime/protocol";
+import { setDoctorStatus } from "~/server/admin/doctor-status.server";
 import { setPassword } from "~/server/auth/accounts.server";
-import { setDoctorStatus } from "~/server/db/doctors.server";
 
 import type { ConsultationRoom } from "../../party/consultation";
 import type { DoctorsLobby } from "../../party/lobby";

@@ -3,10 +3,10 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-import { MIN_EXPERIENCE_YEARS } from "../../domain/constants";
-import { LANGUAGES } from "../../domain/languages";
-import { DEFAULT_DOCTOR_SPECIALTY, DOCTOR_STATUSES, ROLES } from "../../domain/roles";
-import { createdAt, id, isBoolean, oneOf, updatedAt } from "./columns";
+import { MIN_EXPERIENCE_YEARS } from "../../domain/constants.ts";
+import { LANGUAGES } from "../../domain/languages.ts";
+import { DEFAULT_DOCTOR_SPECIALTY, DOCTOR_STATUSES, ROLES } from "../../domain/roles.ts";
+import { createdAt, id, isBoolean, oneOf, updatedAt } from "./columns.ts";
 
 export const AUTH_TOKEN_PURPOSES = ["email_confirmation", "password_reset", "invite", "sign_in"] as const;
 

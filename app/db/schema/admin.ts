@@ -2,10 +2,10 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-import { MAX_LICENCE_BYTES, MIN_EXPERIENCE_YEARS } from "../../domain/constants";
-import { LANGUAGES } from "../../domain/languages";
-import { users } from "./accounts";
-import { createdAt, id, oneOf } from "./columns";
+import { MAX_LICENCE_BYTES, MIN_EXPERIENCE_YEARS } from "../../domain/constants.ts";
+import { LANGUAGES } from "../../domain/languages.ts";
+import { users } from "./accounts.ts";
+import { createdAt, id, oneOf } from "./columns.ts";
 
 export const REGISTRATION_STATUSES = ["pending", "approved", "rejected"] as const;
 

@@ -3,7 +3,7 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-import { MAX_PHOTO_BYTES, MAX_TITLE_CHARS, RATING_MAX, RATING_MIN } from "../../domain/constants";
+import { MAX_PHOTO_BYTES, MAX_TITLE_CHARS, RATING_MAX, RATING_MIN } from "../../domain/constants.ts";
 import {
   CONSULTATION_STATUSES,
   DECLINE_REASONS,
@@ -11,8 +11,8 @@ import {
   MAX_DECLINE_NOTE_CHARS,
   PRIORITIES,
   WITH_DOCTOR_STATUSES,
-} from "../../domain/consultation-status";
-import { CONTACT_METHODS } from "../../domain/feedback";
+} from "../../domain/consultation-status.ts";
+import { CONTACT_METHODS } from "../../domain/feedback.ts";
 import {
   BODY_AREAS,
   DURATION_UNITS,
@@ -22,9 +22,9 @@ import {
   PHOTO_KINDS,
   PREGNANCY_STATES,
   SEXES,
-} from "../../domain/intake";
-import { users } from "./accounts";
-import { createdAt, id, isBoolean, oneOf, quotedList, updatedAt } from "./columns";
+} from "../../domain/intake.ts";
+import { users } from "./accounts.ts";
+import { createdAt, id, isBoolean, oneOf, quotedList, updatedAt } from "./columns.ts";
 
 export const FILE_KINDS = ["photo", "chat_image"] as const;
 export const CHAT_STATUSES = ["active", "closed"] as const;

@@ -4,15 +4,15 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-import { DISPUTE_REASONS, DISPUTE_RESOLUTIONS, DISPUTE_STATUSES, MAX_DISPUTE_TEXT_CHARS } from "../../domain/disputes";
-import { ESCROW_REVIEW_REASONS, ESCROW_STATUSES } from "../../domain/escrow";
-import { LEDGER_ACCOUNTS, LEDGER_ENTRY_KINDS } from "../../domain/ledger";
-import { PAYOUT_CHANNELS, PAYOUT_STATUSES } from "../../domain/payouts";
-import { REFUND_CHANNELS, REFUND_REASONS, REFUND_STATUSES, STUCK_REASONS } from "../../domain/refunds";
-import { users } from "./accounts";
-import { createdAt, id, isBoolean, oneOf, updatedAt } from "./columns";
-import { consultations } from "./consultations";
-import { payments } from "./payments";
+import { DISPUTE_REASONS, DISPUTE_RESOLUTIONS, DISPUTE_STATUSES, MAX_DISPUTE_TEXT_CHARS } from "../../domain/disputes.ts";
+import { ESCROW_REVIEW_REASONS, ESCROW_STATUSES } from "../../domain/escrow.ts";
+import { LEDGER_ACCOUNTS, LEDGER_ENTRY_KINDS } from "../../domain/ledger.ts";
+import { PAYOUT_CHANNELS, PAYOUT_STATUSES } from "../../domain/payouts.ts";
+import { REFUND_CHANNELS, REFUND_REASONS, REFUND_STATUSES, STUCK_REASONS } from "../../domain/refunds.ts";
+import { users } from "./accounts.ts";
+import { createdAt, id, isBoolean, oneOf, updatedAt } from "./columns.ts";
+import { consultations } from "./consultations.ts";
+import { payments } from "./payments.ts";
 
 export const ledgerEntries = sqliteTable(
   "ledger_entries",

@@ -2,10 +2,10 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-import { PAYMENT_STATUSES } from "../../domain/payment-attempts";
-import { users } from "./accounts";
-import { createdAt, id, isBoolean, oneOf, updatedAt } from "./columns";
-import { consultations } from "./consultations";
+import { PAYMENT_STATUSES } from "../../domain/payment-attempts.ts";
+import { users } from "./accounts.ts";
+import { createdAt, id, isBoolean, oneOf, updatedAt } from "./columns.ts";
+import { consultations } from "./consultations.ts";
 
 export const PAYMENT_PROVIDERS = ["chapa", "sandbox"] as const;
 /**

@@ -2,7 +2,7 @@
 // changes their rooms check against), and rate-limit attempts.
 import { check, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
-import { createdAt, id, oneOf } from "./columns";
+import { createdAt, id, oneOf } from "./columns.ts";
 
 /** queued: waiting for its (next) attempt; sending: claimed by a sender until next_attempt_at; failed: given up. */
 export const MAIL_STATUSES = ["queued", "sending", "sent", "failed"] as const;

@@ -3,9 +3,9 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-import { DIFFERENCE_KINDS, DIFFERENCE_STATUSES, DIFFERENCE_SUBJECTS } from "../../domain/reconciliation";
-import { users } from "./accounts";
-import { createdAt, id, oneOf, updatedAt } from "./columns";
+import { DIFFERENCE_KINDS, DIFFERENCE_STATUSES, DIFFERENCE_SUBJECTS } from "../../domain/reconciliation.ts";
+import { users } from "./accounts.ts";
+import { createdAt, id, oneOf, updatedAt } from "./columns.ts";
 
 export const reconciliationRuns = sqliteTable(
   "reconciliation_runs",

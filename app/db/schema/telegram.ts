@@ -2,8 +2,8 @@
 // it, the outbox a sender works through, and (development only) what the Bot API stand-in received.
 import { check, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
-import { users } from "./accounts";
-import { createdAt, id, isBoolean, oneOf } from "./columns";
+import { users } from "./accounts.ts";
+import { createdAt, id, isBoolean, oneOf } from "./columns.ts";
 
 /** One chat per person and one person per chat. */
 export const telegramLinks = sqliteTable(

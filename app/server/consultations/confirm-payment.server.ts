@@ -12,19 +12,11 @@ import { consultations } from "~/db/schema";
 import type { LateReason } from "~/domain/late-payments";
 import { createDatabase, type Database } from "~/server/db/client.server";
 import { findConsultationById } from "~/server/db/consultations.server";
-import {
-  flagPaymentForReview,
-  latePaymentsOf,
-  markPaymentFailed,
-  markPaymentLate,
-  paidBy,
-  paidOfMove,
-  paymentByTxRef,
-  type PaymentRow,
-} from "~/server/db/payments.server";
+import { latePaymentsOf, markPaymentFailed, paidBy, paidOfMove, paymentByTxRef, type PaymentRow } from "~/server/db/payments.server";
 import type { AppConfig } from "~/server/env.server";
 import { captureOfMove } from "~/server/money/escrow.server";
 import { refundLatePayment } from "~/server/money/refunds.server";
+import { flagPaymentForReview, markPaymentLate } from "~/server/payments/flagged-payments.server";
 import { paymentProvider } from "~/server/payments/provider.server";
 import { paymentConfirmed } from "~/server/rooms.server";
 import { deliverTidings, NOTHING_OUTGOING, type Outgoing, tidingsStatements } from "~/server/tidings.server";

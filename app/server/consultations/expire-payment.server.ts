@@ -6,8 +6,8 @@ import { and, eq, lte } from "drizzle-orm";
 import { consultations } from "~/db/schema";
 import type { ConsultationStatusEvent } from "~/realtime/protocol";
 import { createDatabase, type Database } from "~/server/db/client.server";
-import { waitingRequest } from "~/server/db/requests.server";
 import { announceRequest, tellParticipants } from "~/server/rooms.server";
+import { waitingRequest } from "~/server/waiting-requests.server";
 
 import { moveConsultation } from "./move.server";
 

@@ -10,9 +10,9 @@ import { MAX_WAITING_REQUESTS_PER_PATIENT } from "~/domain/constants";
 import { intakeOf, type RequestDetails, type StoredIntake, storedIntakeOf, titleFromComplaint } from "~/domain/consultation-request";
 import type { followUpColumns } from "~/domain/follow-ups";
 import type { Database } from "~/server/db/client.server";
-import type { QueuedRequest } from "~/server/db/requests.server";
 import { everyPhotoStored } from "~/server/files.server";
 import { triageLines } from "~/server/intake-words.server";
+import type { QueuedRequest } from "~/server/waiting-requests.server";
 
 import { auditOfMove, createConsultation, moveConsultation, type MovedByThisCall } from "./move.server";
 

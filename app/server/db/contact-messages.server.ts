@@ -4,17 +4,12 @@ import { and, desc, eq, isNull, or, type SQL } from "drizzle-orm";
 import { contactMessages } from "~/db/schema";
 import type { ContactMessage } from "~/domain/contact-message";
 import type { PageRequest } from "~/domain/paging";
-import { auditStatement } from "~/server/audit.server";
 import type { Database } from "~/server/db/client.server";
 import { contains } from "~/server/db/search.server";
 
-export async function saveContactMessage(db: Database, request: Request, message: ContactMessage, now: Date) {
-  const id = crypto.randomUUID();
-  await db.batch([
-    db.insert(contactMessages).values({ id, ...message, createdAt: now }),
-    auditStatement(db, request, { action: "contact.submitted", actorId: null, targetType: "contact_message", targetId: id }),
-  ]);
-  return id;
+/** A message sent through the contact form, as `id`: the statement for its sender's batch. */
+export function contactMessageInsert(db: Database, id: string, message: ContactMessage, now: Date) {
+  return db.insert(contactMessages).values({ id, ...message, createdAt: now });
 }
 
 export async function listContactMessages(db: Database, options: { search: string; unreadOnly: boolean; page: PageRequest }) {

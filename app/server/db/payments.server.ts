@@ -1,15 +1,12 @@
 // Payments: one row per attempt, each with its own tx_ref, recorded before the provider is called.
 import { and, desc, eq, gte, inArray, isNotNull, isNull, lte, max, type SQL, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 
 import { consultations, type PaymentReviewReason, payments, refunds } from "~/db/schema";
 import { isUuid } from "~/domain/ids";
 import { lateReason } from "~/domain/late-payments";
 import { PAYMENT_MOVES } from "~/domain/payment-attempts";
 import { assertMove } from "~/domain/status-moves";
-import { auditIfChanged } from "~/server/audit.server";
 import type { Database } from "~/server/db/client.server";
-import { captureOfLatePayment } from "~/server/money/escrow.server";
 
 export type PaymentRow = typeof payments.$inferSelect;
 type PaymentStatus = PaymentRow["status"];
@@ -136,41 +133,17 @@ export function refundedOutsideOf(db: Database, paymentId: string, adminId: stri
 
 /**
  * A verified payment that did not start the consultation (the window had closed, or another payment
- * already had): kept, flagged for an admin to refund. True only for the call that flagged it.
+ * already had) marked kept and flagged for an admin to refund: the statement for its batch, which
+ * returns the row only to the call that marked it.
  */
-export async function markPaymentLate(
-  db: Database,
-  capture: Parameters<typeof captureOfLatePayment>[2],
-  providerReference: string | null,
-  now: Date,
-  /** Rows written with the mark (the patient's tidings), given the condition that this call made it. */
-  alsoWrite: (flaggedByThisCall: SQL) => Array<BatchItem<"sqlite">> = () => [],
-): Promise<boolean> {
-  const { txRef } = capture;
-  const flaggedByThisCall = sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.txRef} = ${txRef} AND ${payments.status} = 'paid_after_expiry' AND ${payments.updatedAt} = ${now.getTime()})`;
-  const [flagged] = await db.batch([
-    paymentMove(db, {
-      from: ["initialized", "failed"],
-      to: "paid_after_expiry",
-      where: eq(payments.txRef, txRef),
-      set: { needsAdminReview: true, paidAt: now, providerReference },
-      now,
-    }).returning({ id: payments.id }),
-    // Audited in the same batch, and only by the call that flagged it (the row it just wrote).
-    auditIfChanged(db, payments, and(eq(payments.txRef, txRef), eq(payments.status, "paid_after_expiry"), eq(payments.updatedAt, now)), {
-      action: "payment.late",
-      actorId: null,
-      targetType: "consultation",
-      targetId: payments.consultationId,
-      ipAddress: null,
-      details: sql<string>`json_object('txRef', ${payments.txRef})`,
-      now,
-    }),
-    // The money is ours to give back: captured into the consultation's escrow, to be refunded from there.
-    ...captureOfLatePayment(db, flaggedByThisCall, capture, now),
-    ...alsoWrite(flaggedByThisCall),
-  ]);
-  return flagged.length === 1;
+export function lateMarkOf(db: Database, txRef: string, providerReference: string | null, now: Date) {
+  return paymentMove(db, {
+    from: ["initialized", "failed"],
+    to: "paid_after_expiry",
+    where: eq(payments.txRef, txRef),
+    set: { needsAdminReview: true, paidAt: now, providerReference },
+    now,
+  }).returning({ id: payments.id });
 }
 
 /**
@@ -194,34 +167,16 @@ export interface ProviderAnswer {
 }
 
 /**
- * Flags an attempt not settled as paid for an admin, with why and what the provider said. Once: a
- * replayed webhook or the job's next run finds it flagged and changes nothing. Audited in the same
- * batch, only by the call that flagged it. True for that call.
+ * An attempt not settled as paid flagged for an admin, with why and what the provider said, once (one
+ * already flagged is left as it is): the statement for its batch, which returns the row only to the
+ * call that flagged it.
  */
-export async function flagPaymentForReview(
-  db: Database,
-  txRef: string,
-  reason: PaymentReviewReason,
-  answer: ProviderAnswer | null,
-  now: Date,
-): Promise<boolean> {
-  const [flagged] = await db.batch([
-    db
-      .update(payments)
-      .set({ needsAdminReview: true, reviewReason: reason, providerAnswer: answer ? JSON.stringify(answer) : null, updatedAt: now })
-      .where(and(eq(payments.txRef, txRef), inArray(payments.status, ["initialized", "failed"]), isNull(payments.reviewReason)))
-      .returning({ id: payments.id }),
-    auditIfChanged(db, payments, and(eq(payments.txRef, txRef), sql`changes() = 1`), {
-      action: "payment.flagged",
-      actorId: null,
-      targetType: "consultation",
-      targetId: payments.consultationId,
-      ipAddress: null,
-      details: sql<string>`json_object('txRef', ${payments.txRef}, 'reason', ${payments.reviewReason})`,
-      now,
-    }),
-  ]);
-  return flagged.length === 1;
+export function reviewFlagOf(db: Database, txRef: string, reason: PaymentReviewReason, answer: ProviderAnswer | null, now: Date) {
+  return db
+    .update(payments)
+    .set({ needsAdminReview: true, reviewReason: reason, providerAnswer: answer ? JSON.stringify(answer) : null, updatedAt: now })
+    .where(and(eq(payments.txRef, txRef), inArray(payments.status, ["initialized", "failed"]), isNull(payments.reviewReason)))
+    .returning({ id: payments.id });
 }
 
 /** Payments of a consultation that arrived too late, newest first: why, and whether an admin has refunded it. */

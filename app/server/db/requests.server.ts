@@ -1,15 +1,12 @@
-// Reading patients' requests: their drafts, doctor codes, and the summaries doctors see in the queue
-// (writing them is app/server/consultations/'s).
+// Reading patients' requests: their drafts, doctor codes, and the requests waiting in the queue (worded
+// for doctors by app/server/waiting-requests.server.ts; writing them is app/server/consultations/'s).
 import { and, asc, count, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 
 import { consultationFiles, consultations, doctors, profiles } from "~/db/schema";
-import { intakeOf, type StoredIntake } from "~/domain/consultation-request";
-import { isReservedForAnother } from "~/domain/reservations";
-import { cleanLine } from "~/domain/text-hygiene";
-import { byQueueOrder, type RequestSummary } from "~/realtime/protocol";
+import type { StoredIntake } from "~/domain/consultation-request";
+import type { RequestSummary } from "~/realtime/protocol";
 import type { Database } from "~/server/db/client.server";
 import { intakeColumns } from "~/server/db/intake-columns.server";
-import { triageLines } from "~/server/intake-words.server";
 
 /** The patient's own draft, or undefined (someone else's id finds nothing). */
 export async function findOwnDraft(db: Database, draftId: string, patientId: string) {
@@ -26,27 +23,6 @@ export async function isActiveDoctorCode(db: Database, code: string) {
   return doctor !== undefined;
 }
 
-/**
- * A waiting request as the lobby holds it: what doctors see of it, and, for a follow-up, the earlier
- * consultation and the doctor it is kept for until `reservedUntil` (ms since the epoch).
- */
-export interface QueuedRequest {
-  summary: Omit<RequestSummary, "followUpOf">;
-  followUpOfId: string | null;
-  reservedForDoctorId: string | null;
-  reservedUntil: number | null;
-}
-
-/**
- * What `doctorId` sees of a waiting request at `now`: nothing while it is kept for another doctor; a
- * follow-up names the earlier consultation only to the doctor it is kept for (the one it was with).
- */
-export function summaryFor(request: QueuedRequest, doctorId: string, now: number): RequestSummary | null {
-  if (isReservedForAnother(request, doctorId, now)) return null;
-  const ofTheirs = request.followUpOfId !== null && request.reservedForDoctorId === doctorId;
-  return ofTheirs ? { ...request.summary, followUpOf: request.followUpOfId! } : request.summary;
-}
-
 const summaryColumns = {
   id: consultations.id,
   title: consultations.title,
@@ -61,22 +37,21 @@ const summaryColumns = {
   reservedUntil: consultations.reservedUntil,
 };
 
-async function withPhotoCounts(
-  db: Database,
-  rows: Array<
-    {
-      id: string;
-      title: string;
-      priority: RequestSummary["priority"];
-      createdAt: Date;
-      requestedDoctorCode: string | null;
-      patientFirstName: string | null;
-      followUpOfId: string | null;
-      reservedForDoctorId: string | null;
-      reservedUntil: Date | null;
-    } & StoredIntake
-  >,
-): Promise<QueuedRequest[]> {
+/** A request waiting for a doctor as D1 holds it, with how many photos it has. */
+export type WaitingRequestRow = {
+  id: string;
+  title: string;
+  priority: RequestSummary["priority"];
+  createdAt: Date;
+  requestedDoctorCode: string | null;
+  patientFirstName: string | null;
+  followUpOfId: string | null;
+  reservedForDoctorId: string | null;
+  reservedUntil: Date | null;
+  photoCount: number;
+} & StoredIntake;
+
+async function withPhotoCounts(db: Database, rows: Array<Omit<WaitingRequestRow, "photoCount">>): Promise<WaitingRequestRow[]> {
   if (rows.length === 0) return [];
   const photoCounts = new Map<string, number>();
   for (let start = 0; start < rows.length; start += 90) {
@@ -88,34 +63,11 @@ async function withPhotoCounts(
       .groupBy(consultationFiles.consultationId);
     for (const row of counted) photoCounts.set(row.consultationId, row.photos);
   }
-  const triages = await Promise.all(rows.map((row) => triageLines(intakeOf(row))));
-  return rows
-    .map((row, index) => ({
-      summary: {
-        id: row.id,
-        // Cleaned again on the way out, for rows written before input was cleaned.
-        title: cleanLine(row.title),
-        priority: row.priority,
-        waitingSince: row.createdAt.getTime(),
-        patientFirstName: cleanLine(row.patientFirstName ?? ""),
-        photoCount: photoCounts.get(row.id) ?? 0,
-        requestedDoctorCode: row.requestedDoctorCode,
-        triage: triages[index]!,
-      },
-      followUpOfId: row.followUpOfId,
-      reservedForDoctorId: row.reservedForDoctorId,
-      reservedUntil: row.reservedUntil?.getTime() ?? null,
-    }))
-    .sort((a, b) => byQueueOrder(a.summary, b.summary));
+  return rows.map((row) => ({ ...row, photoCount: photoCounts.get(row.id) ?? 0 }));
 }
 
-/** The requests waiting for a doctor that `doctorId` may see at `now`, in queue order. */
-export async function waitingRequestsFor(db: Database, doctorId: string, now: Date): Promise<RequestSummary[]> {
-  return (await waitingRequests(db)).flatMap((request) => summaryFor(request, doctorId, now.getTime()) ?? []);
-}
-
-/** Every request waiting for a doctor, in queue order, with whom each is kept for. */
-export async function waitingRequests(db: Database): Promise<QueuedRequest[]> {
+/** Every request waiting for a doctor, with whom each is kept for. */
+export async function waitingRequestRows(db: Database): Promise<WaitingRequestRow[]> {
   const rows = await db
     .select(summaryColumns)
     .from(consultations)
@@ -126,7 +78,7 @@ export async function waitingRequests(db: Database): Promise<QueuedRequest[]> {
 }
 
 /** The waiting requests among `consultationIds` (those no longer waiting are left out). */
-export async function waitingRequestsAmong(db: Database, consultationIds: string[]): Promise<QueuedRequest[]> {
+export async function waitingRequestRowsAmong(db: Database, consultationIds: string[]): Promise<WaitingRequestRow[]> {
   const rows = [];
   // In slices: D1 binds at most 100 parameters to a statement.
   for (let start = 0; start < consultationIds.length; start += 90) {
@@ -140,10 +92,6 @@ export async function waitingRequestsAmong(db: Database, consultationIds: string
     );
   }
   return withPhotoCounts(db, rows);
-}
-
-export async function waitingRequest(db: Database, consultationId: string): Promise<QueuedRequest | null> {
-  return (await waitingRequestsAmong(db, [consultationId]))[0] ?? null;
 }
 
 /** How many requests wait that `doctorId` may see at `now` (the rule of `isReservedForAnother`, as SQL). */

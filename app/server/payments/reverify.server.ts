@@ -8,8 +8,9 @@ import { and, asc, eq, gt, isNull, lt, lte } from "drizzle-orm";
 import { payments } from "~/db/schema";
 import { confirmPayment } from "~/server/consultations/confirm-payment.server";
 import { createDatabase } from "~/server/db/client.server";
-import { flagPaymentForReview, markPaymentAsked } from "~/server/db/payments.server";
+import { markPaymentAsked } from "~/server/db/payments.server";
 import type { AppConfig } from "~/server/env.server";
+import { flagPaymentForReview } from "~/server/payments/flagged-payments.server";
 
 /** How long an attempt is asked about: longer than any checkout stays open, and than Chapa retries its webhook (72 h). */
 const REVERIFY_FOR_MS = 7 * 24 * 60 * 60_000;
