@@ -6,7 +6,6 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { TFunction } from "i18next";
 
-import type { WordedTimeline } from "~/components/patient/consultation-timeline";
 import { disputes, escrows, ledgerEntries, ledgerLines, patientFeedback, payments } from "~/db/schema";
 import {
   consultationTimeline,
@@ -17,6 +16,7 @@ import {
 } from "~/domain/consultation-timeline";
 import { formatMoment } from "~/domain/dates";
 import { birrText } from "~/domain/money";
+import type { WordedTimeline } from "~/domain/views/worded-timeline";
 import { detectLanguage, getTranslator } from "~/i18n.server";
 import type enServer from "~/locales/en/server.json";
 import type { ConsultationRow } from "~/server/consultations/move.server";

@@ -8,11 +8,11 @@ import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { and, eq, sql } from "drizzle-orm";
 import type { TFunction } from "i18next";
 
-import type { WordedPanelProps } from "~/components/worded-panel";
 import { doctorPayoutAccounts, passwordCredentials } from "~/db/schema";
 import { formatMoment } from "~/domain/dates";
 import { birrText, CONSULTATION_FEE_SANTIM, PLATFORM_FEE_PERCENT } from "~/domain/money";
 import { MIN_PAYOUT_SANTIM, PAYOUT_ACCOUNT_INTENT, PayoutAccountSchema, payoutHoldEndsAt } from "~/domain/payouts";
+import type { WordedPanelProps } from "~/domain/views/worded-panel";
 import { parseForm } from "~/forms";
 import { translatedFieldErrors } from "~/forms.server";
 import { detectLanguage, getTranslator } from "~/i18n.server";

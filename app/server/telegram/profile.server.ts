@@ -3,9 +3,9 @@
 import { redirect } from "@remix-run/cloudflare";
 import type { TFunction } from "i18next";
 
-import type { WordedPanelProps } from "~/components/worded-panel";
 import { formatDay } from "~/domain/dates";
 import type { Language } from "~/domain/languages";
+import type { WordedPanelProps } from "~/domain/views/worded-panel";
 import type { Database } from "~/server/db/client.server";
 import type { AppConfig, TelegramBotConfig } from "~/server/env.server";
 import { createTelegramLinkToken, setWantsNewRequests, telegramLinkOf, unlinkTelegram } from "~/server/telegram/links.server";
