@@ -6,7 +6,7 @@ import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
 import { SubmitButton } from "~/components/form-basics";
-import type { WordedPanelProps } from "~/domain/views/worded-panel";
+import type { WordedPanelProps } from "~/domain/views/panel-words";
 
 /** `headingLevel` 1 when the panel is the page (its title is the page's heading). */
 export function WordedPanel({ id, title, lines, link, form, headingLevel = 2 }: WordedPanelProps & { headingLevel?: 1 | 2 }) {

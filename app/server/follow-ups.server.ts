@@ -17,7 +17,7 @@ import {
   followUpRefusal,
   followUpRefusalHttpStatus,
 } from "~/domain/follow-ups";
-import type { WordedPanelProps } from "~/domain/views/worded-panel";
+import type { WordedPanelProps } from "~/domain/views/panel-words";
 import type { TextKey } from "~/i18n";
 import { recordAudit } from "~/server/audit.server";
 import type { ConsultationRow } from "~/server/consultation-access.server";

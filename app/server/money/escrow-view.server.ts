@@ -10,7 +10,7 @@ import { DISPUTE_INTENTS, DISPUTE_REASONS } from "~/domain/disputes";
 import { DISPUTE_WINDOW_MS, releaseDueAt } from "~/domain/escrow";
 import type { LateReason } from "~/domain/late-payments";
 import { birrText } from "~/domain/money";
-import type { WordedPanelProps } from "~/domain/views/worded-panel";
+import type { WordedPanelProps } from "~/domain/views/panel-words";
 import type { ConsultationRow } from "~/server/consultations/move.server";
 import type { Database } from "~/server/db/client.server";
 
