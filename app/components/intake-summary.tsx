@@ -1,11 +1,6 @@
 import { Fragment } from "react";
 
-/** The intake as a doctor or an admin reads it, worded on the server (app/server/intake-words.server.ts). */
-export interface IntakeView {
-  heading: string;
-  triage: string;
-  rows: { label: string; text: string }[];
-}
+import type { IntakeView } from "~/domain/views/intake-view";
 
 /** The triage line and what the patient answered; nothing for a consultation from before the intake. */
 export function IntakeSummary({ intake }: { intake: IntakeView | null }) {

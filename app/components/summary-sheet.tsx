@@ -1,17 +1,7 @@
 import { Link } from "@remix-run/react";
 
 import { DocumentBrand } from "~/components/document-brand";
-import type { Language } from "~/domain/languages";
-
-/** A consultation's summary worded in one language (by summary-document.server.ts). */
-export interface SummaryDocument {
-  language: Language;
-  heading: string;
-  issuer: string;
-  facts: Array<{ label: string; value: string }>;
-  sections: Array<{ title: string; parts: Array<{ title: string; body: string }> }>;
-  disclaimer: string;
-}
+import type { SummaryDocument } from "~/domain/views/summary-document";
 
 interface SummarySheetProps {
   documents: SummaryDocument[];

@@ -6,35 +6,7 @@ import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
 import { SubmitButton } from "~/components/form-basics";
-
-interface WordedField {
-  name: string;
-  label: string;
-  /** A password is never filled in again: its `value` is ignored. */
-  kind: "select" | "textarea" | "text" | "password";
-  options?: Array<{ value: string; label: string }>;
-  value?: string;
-  error?: string;
-}
-
-export interface WordedPanelProps {
-  id: string;
-  title: string;
-  lines: string[];
-  /** A page that says more (the payment's receipt). */
-  link?: { to: string; label: string };
-  form?: {
-    /** Where it posts; by default the page it is on. */
-    action?: string;
-    intent: string;
-    fields: WordedField[];
-    submit: string;
-    /** Shown folded behind this line until opened (a disclosure: no script needed). */
-    disclosure?: string;
-    /** Open the disclosure (the form came back with errors). */
-    open?: boolean;
-  };
-}
+import type { WordedPanelProps } from "~/domain/views/panel-words";
 
 /** `headingLevel` 1 when the panel is the page (its title is the page's heading). */
 export function WordedPanel({ id, title, lines, link, form, headingLevel = 2 }: WordedPanelProps & { headingLevel?: 1 | 2 }) {

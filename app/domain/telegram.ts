@@ -25,5 +25,8 @@ export const TELEGRAM_LINK_TOKEN_LIFETIME_MS = 15 * 60_000;
 /** At most one "new message" per consultation in this long. */
 export const TELEGRAM_NEW_MESSAGE_INTERVAL_MS = 10 * 60_000;
 
+/** The intents of the Telegram page's forms (part of a profile). */
+export const TELEGRAM_PROFILE_INTENTS = { link: "link-telegram", unlink: "unlink-telegram", newRequests: "telegram-new-requests" } as const;
+
 /** Bot API deep-link payloads: 1–64 characters of A–Z, a–z, 0–9, _ and -. */
 export const isDeepLinkPayload = (value: string) => /^[A-Za-z0-9_-]{1,64}$/.test(value);

@@ -10,8 +10,9 @@ import { StatCard } from "~/components/stat-card";
 import { pageRequest } from "~/domain/paging";
 import { ADD_ADMIN_INTENT, ADD_DOCTOR_INTENT, USER_TABS, userTabOf } from "~/domain/staff-intents";
 import { getTranslator, pageTitle } from "~/i18n.server";
-import { handleStaffAccountAction, platformCounts, registeredUsers } from "~/server/admin/dashboard.server";
 import { requireAdmin } from "~/server/auth/guards.server";
+
+import { handleStaffAccountAction, platformCounts, registeredUsers } from "./admin.dashboard.server";
 
 // The admin's home: the platform's figures, the forms that add doctors and admins, and every
 // registered user by role, a page at a time.

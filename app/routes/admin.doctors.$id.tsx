@@ -7,9 +7,11 @@ import { DoctorStatusBadge, PersonName, useAdminDate } from "~/components/admin/
 import { SubmitButton } from "~/components/form-basics";
 import { DOCTOR_STATUS_INTENTS, type DoctorStatusIntent } from "~/domain/staff-intents";
 import { getTranslator, pageTitle } from "~/i18n.server";
-import { handleDoctorAction, loadDoctorForAdmin } from "~/server/admin/doctors.server";
+import { loadDoctorForAdmin } from "~/server/admin/doctors.server";
 import { requireAdmin } from "~/server/auth/guards.server";
 import { spokenLanguages } from "~/server/doctor-card.server";
+
+import { handleDoctorAction } from "./admin.doctors.$id.server";
 
 // One doctor for an admin: their details and files, the edit form, and activation or deactivation
 // behind a confirmation (a page state, `?confirm=`, so it works without JavaScript too).

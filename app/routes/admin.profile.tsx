@@ -4,7 +4,8 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { ProfilePage } from "~/components/profile-page";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireAdmin } from "~/server/auth/guards.server";
-import { handleProfileAction, loadProfile } from "~/server/profile.server";
+
+import { handleProfileAction, loadProfile } from "./profile.server";
 
 export async function loader(args: LoaderFunctionArgs) {
   const user = await requireAdmin(args);

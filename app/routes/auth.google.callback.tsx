@@ -11,8 +11,9 @@ import {
   revokeUnprovenCredentials,
 } from "~/server/auth/accounts.server";
 import { afterGoogleCookie, googleAuthenticator, type GoogleProfile } from "~/server/auth/google.server";
-import { completeSignIn } from "~/server/auth/sign-in.server";
 import { redirectWithToast } from "~/server/toast.server";
+
+import { completeSignIn } from "./sign-in.server";
 
 // Public: where Google sends the person back. A first Google sign-in creates a patient, who still has
 // to give consent at the sign-in gate.

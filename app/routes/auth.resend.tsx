@@ -8,7 +8,8 @@ import { guestTexts } from "~/i18n";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { sendAccountLinkTo } from "~/server/auth/account-links.server";
 import { resendLimits } from "~/server/auth/client-limits.server";
-import { handleEmailRequest } from "~/server/auth/email-request.server";
+
+import { handleEmailRequest } from "./email-request.server";
 
 // Public: a new confirmation link for an account that has not confirmed its email yet.
 // Its texts are the guest's, which a signed-in reader following an account link loads too.

@@ -15,7 +15,7 @@ import { PaymentCountdown } from "~/components/payment-countdown";
 import { PhotoViewer } from "~/components/photo-viewer";
 import { useConsultationRoom } from "~/components/realtime/use-consultation-room";
 import { useStillWaiting } from "~/components/realtime/use-still-waiting";
-import { WordedPanel, type WordedPanelProps } from "~/components/worded-panel";
+import { WordedPanel } from "~/components/worded-panel";
 import { CHAT_INTENTS, hasChat } from "~/domain/chat";
 import { ACCEPT_CONFIRMATION_SHOWN_MS, formatConsultationId } from "~/domain/constants";
 import { CLOSING_INTENTS, type ClosingRefusal } from "~/domain/consultation-closing";
@@ -25,6 +25,7 @@ import { isActiveStatus } from "~/domain/consultation-status";
 import { DeclineSchema } from "~/domain/decline-schema";
 import { DISPUTE_INTENTS } from "~/domain/disputes";
 import { SummarySchema } from "~/domain/summary-schema";
+import type { WordedPanelProps } from "~/domain/views/panel-words";
 import { parseForm } from "~/forms";
 import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
 import { CLOSING_REFUSAL_MESSAGES, DECISION_REFUSAL_MESSAGES } from "~/refusal-messages";
@@ -43,9 +44,10 @@ import { earlierConsultationPanel } from "~/server/follow-ups.server";
 import { readFormData } from "~/server/form-body.server";
 import { photoCaption } from "~/server/guided-photos.server";
 import { intakeView } from "~/server/intake-words.server";
-import { answerDisputeAction } from "~/server/money/doctor-money-actions.server";
 import { doctorMoneyPanel } from "~/server/money/escrow-view.server";
 import { redirectWithToast } from "~/server/toast.server";
+
+import { answerDisputeAction } from "./doctor.consultation.$id.server";
 
 // Shown once the consultation is completed, so a consultation under way does not ship it.
 const ConsultationSummary = lazy(() =>

@@ -6,8 +6,9 @@ import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
 import { requireActiveDoctor } from "~/server/auth/guards.server";
 import { cardSummary } from "~/server/doctor-card-settings.server";
 import { payoutAccountSummary } from "~/server/money/payout-account.server";
-import { handleProfileAction, loadProfile } from "~/server/profile.server";
 import { telegramSummary } from "~/server/telegram/profile.server";
+
+import { handleProfileAction, loadProfile } from "./profile.server";
 
 export async function loader(args: LoaderFunctionArgs) {
   const user = await requireActiveDoctor(args);

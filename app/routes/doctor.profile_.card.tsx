@@ -8,7 +8,8 @@ import { preparePhoto } from "~/components/request-wizard/downscale";
 import { DOCTOR_PICTURE_LONG_SIDE_PX } from "~/domain/constants";
 import { pageTitle } from "~/i18n.server";
 import { requireActiveDoctor } from "~/server/auth/guards.server";
-import { cardSettingsAction, cardSettingsPage } from "~/server/doctor-card-settings.server";
+
+import { cardSettingsAction, cardSettingsPage } from "./doctor.profile_.card.server";
 
 // Active doctors: what patients read of them before paying (part of their profile): the card as a
 // patient sees it, their picture (upload, replace, remove) and the languages they consult in. Plain

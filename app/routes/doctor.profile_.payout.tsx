@@ -5,7 +5,8 @@ import { WordedPanel } from "~/components/worded-panel";
 import { getTranslator, pageTitle } from "~/i18n.server";
 import { requireActiveDoctor } from "~/server/auth/guards.server";
 import { readFormData } from "~/server/form-body.server";
-import { payoutAccountPanel, savePayoutAccountAction } from "~/server/money/payout-account.server";
+
+import { payoutAccountPanel, savePayoutAccountAction } from "./doctor.profile_.payout.server";
 
 // Active doctors: where their earnings are paid (a bank or wallet from the provider's list, the name on
 // the account and its number), part of their profile; a change is audited and emailed to them.

@@ -5,7 +5,9 @@ import { WordedPanel } from "~/components/worded-panel";
 import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
 import { requireActiveDoctor } from "~/server/auth/guards.server";
 import { readFormData } from "~/server/form-body.server";
-import { telegramPanels, telegramProfileAction } from "~/server/telegram/profile.server";
+import { telegramPanels } from "~/server/telegram/profile.server";
+
+import { telegramProfileAction } from "./telegram-profile.server";
 
 // Doctors: Telegram notifications, part of their profile. Linking goes through the bot's deep link
 // with a one-time token; unlinking is here or /stop in the bot.

@@ -9,7 +9,8 @@ import { getTranslator, pageTitle } from "~/i18n.server";
 import { recordAudit } from "~/server/audit.server";
 import { sendAccountLinkTo } from "~/server/auth/account-links.server";
 import { resetLimits } from "~/server/auth/client-limits.server";
-import { handleEmailRequest } from "~/server/auth/email-request.server";
+
+import { handleEmailRequest } from "./email-request.server";
 
 // Public: asks for a password reset link (valid one hour, once).
 // Its texts are the guest's, which a signed-in reader following an account link loads too.

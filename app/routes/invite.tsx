@@ -6,7 +6,8 @@ import { AuthCard } from "~/components/auth-card";
 import { SetPasswordForm } from "~/components/set-password-form";
 import { guestTexts } from "~/i18n";
 import { getTranslator, pageTitle } from "~/i18n.server";
-import { handleSetPassword, linkIsUsable } from "~/server/auth/set-password.server";
+
+import { handleSetPassword, linkIsUsable } from "./set-password.server";
 
 // Public: the invite link an admin-created account receives (72 hours, once) to set its own password.
 // Its texts are the guest's, which a signed-in reader following an account link loads too.

@@ -19,9 +19,10 @@ import { afterResponse } from "~/server/after-response.server";
 import { recordAudit } from "~/server/audit.server";
 import { resendConfirmation } from "~/server/auth/account-links.server";
 import { getSessionUser } from "~/server/auth/guards.server";
-import { AFTER_SIGN_IN_DEFAULT, completeSignIn } from "~/server/auth/sign-in.server";
 import { attemptPasswordSignIn } from "~/server/auth/sign-in-attempt.server";
 import { readFormData } from "~/server/form-body.server";
+
+import { AFTER_SIGN_IN_DEFAULT, completeSignIn } from "./sign-in.server";
 
 /** Why the sign-in did not happen, and the way on: a new confirmation link, or a sign-in link while attempts must wait. */
 type FormError = TextMessage & { resendFor?: string; signInLinkFor?: string };

@@ -23,7 +23,7 @@ import { requirePatient } from "~/server/auth/guards.server";
 import type { SessionUser } from "~/server/auth/session.server";
 import { chatForPage, sendChatMessageFromForm } from "~/server/chat.server";
 import { requireConsultationAccess } from "~/server/consultation-access.server";
-import { patientTimelineFor } from "~/server/consultation-timeline.server";
+import { patientTimeline } from "~/server/consultation-timeline.server";
 import { consultationForPage } from "~/server/consultation-view.server";
 import { withdrawConsultation } from "~/server/consultations/withdraw.server";
 import { feedbackOf } from "~/server/db/feedback.server";
@@ -33,13 +33,9 @@ import { countStoredFiles, deleteConsultationPhotos, listPhotos } from "~/server
 import { askAgainPanel } from "~/server/follow-ups.server";
 import { readFormData } from "~/server/form-body.server";
 import { latePaymentNotice, receiptPath } from "~/server/money/escrow-view.server";
-import {
-  CONFIRM_COMPLETE_INTENT,
-  confirmCompleteAction,
-  openDisputeAction,
-  patientMoneyPanelsFor,
-} from "~/server/money/patient-money-actions.server";
 import { redirectWithToast } from "~/server/toast.server";
+
+import { CONFIRM_COMPLETE_INTENT, confirmCompleteAction, openDisputeAction, patientMoneyPanelsFor } from "./patient-money-actions.server";
 
 // Shown once the consultation is completed, so a consultation under way does not ship them.
 const DeletePhotosForm = lazy(() =>
@@ -69,14 +65,14 @@ export async function loader(args: LoaderFunctionArgs) {
   // patient watched it end on this page (ENDED_HERE): it stays, with what the end changed, and asks there.
   const endedHere = new URL(request.url).searchParams.has(ENDED_HERE);
   if (consultation.status === "completed" && !feedback && !endedHere) throw redirect(`/patient/feedback/${consultation.id}`);
+  const [t, language] = await Promise.all([getTranslator(request), detectLanguage(request)]);
   const [doctor, photos, latePayments, storedFiles, timeline] = await Promise.all([
     profileName(context.db, consultation.doctorId),
     listPhotos(context.db, consultation.id),
     latePaymentsOf(context.db, consultation.id),
     countStoredFiles(context.db, consultation.id),
-    patientTimelineFor(args, consultation),
+    patientTimeline(context.db, t, language, consultation),
   ]);
-  const [t, language] = await Promise.all([getTranslator(request), detectLanguage(request)]);
   const doctorName = t("doctorCard.name", { name: doctor?.firstName ?? "" });
   return {
     title: pageTitle(`${t("consultation.title")} ${formatConsultationId(consultation.id)}`),

@@ -12,7 +12,7 @@ import { startAgainPath } from "~/domain/consultation-decisions";
 import { minutesWaited } from "~/domain/consultation-request";
 import type { ConsultationStatus } from "~/domain/consultation-status";
 import { labelled } from "~/domain/label-colon";
-import { getTranslator, pageTitle } from "~/i18n.server";
+import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
 import { requirePatient } from "~/server/auth/guards.server";
 import { followedTimeline } from "~/server/consultation-timeline.server";
 import { mostRecentChat, patientConsultations } from "~/server/db/consultation-lists.server";
@@ -38,7 +38,7 @@ export async function loader(args: LoaderFunctionArgs) {
     createdAt: row.createdAt.toISOString(),
     declined: row.declineReason !== null,
   });
-  const followed = await followedTimeline(args, patient.userId, rows);
+  const followed = await followedTimeline(context.db, t, await detectLanguage(request), patient.userId, rows);
   return {
     title: pageTitle(t("dashboard.title")),
     firstName: patient.firstName ?? "",

@@ -17,14 +17,10 @@ import { feedbackOf, saveFeedback } from "~/server/db/feedback.server";
 import { profileName } from "~/server/db/profiles.server";
 import { countStoredFiles } from "~/server/files.server";
 import { readFormData } from "~/server/form-body.server";
-import {
-  CONFIRM_COMPLETE_INTENT,
-  confirmCompleteAction,
-  openDisputeAction,
-  patientMoneyPanelsFor,
-} from "~/server/money/patient-money-actions.server";
 import { tellTimelineMoved } from "~/server/rooms.server";
 import { redirectWithToast } from "~/server/toast.server";
+
+import { CONFIRM_COMPLETE_INTENT, confirmCompleteAction, openDisputeAction, patientMoneyPanelsFor } from "./patient-money-actions.server";
 
 /** Only a completed consultation of the patient's own, not yet rated, is rated here; anything else goes to its page. */
 async function consultationToRate(args: LoaderFunctionArgs) {

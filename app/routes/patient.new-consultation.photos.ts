@@ -4,7 +4,8 @@ import { DESCRIBE_PHOTO_INTENT } from "~/domain/photo-description";
 import { getTranslator } from "~/i18n.server";
 import { requirePatient } from "~/server/auth/guards.server";
 import { postOnly } from "~/server/methods.server";
-import { describePhoto, receivePhotos, refusalMessages, uploadTooLarge } from "~/server/new-consultation.server";
+
+import { describePhoto, receivePhotos, refusalMessages, uploadTooLarge } from "./patient.new-consultation.server";
 
 export const loader = postOnly;
 

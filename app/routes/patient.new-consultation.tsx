@@ -23,6 +23,8 @@ import { followUpIdOf, followUpRefusedPanel, wizardFollowUp } from "~/server/fol
 import { readFormData } from "~/server/form-body.server";
 import { photoStepWords } from "~/server/guided-photos.server";
 import { intakeFormWords } from "~/server/intake-words.server";
+import { redirectWithToast } from "~/server/toast.server";
+
 import {
   describePhoto,
   keepDetails,
@@ -31,8 +33,7 @@ import {
   removePhoto,
   submitNewConsultation,
   uploadTooLarge,
-} from "~/server/new-consultation.server";
-import { redirectWithToast } from "~/server/toast.server";
+} from "./patient.new-consultation.server";
 
 // Only the thank-you step waits live for a doctor: its realtime code loads with that step alone.
 const LiveRequestStatus = lazy(() =>

@@ -8,8 +8,9 @@ import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
 import { requirePatient } from "~/server/auth/guards.server";
 import { readFormData } from "~/server/form-body.server";
 import { handleCloseAccount, privacySection } from "~/server/privacy/privacy-section.server";
-import { handleProfileAction, loadProfile } from "~/server/profile.server";
 import { telegramSummary } from "~/server/telegram/profile.server";
+
+import { handleProfileAction, loadProfile } from "./profile.server";
 
 export async function loader(args: LoaderFunctionArgs) {
   const user = await requirePatient(args);

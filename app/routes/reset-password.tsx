@@ -6,7 +6,8 @@ import { AuthCard } from "~/components/auth-card";
 import { SetPasswordForm } from "~/components/set-password-form";
 import { guestTexts } from "~/i18n";
 import { getTranslator, pageTitle } from "~/i18n.server";
-import { handleSetPassword, linkIsUsable } from "~/server/auth/set-password.server";
+
+import { handleSetPassword, linkIsUsable } from "./set-password.server";
 
 // Public: the link from a password reset email (one hour, once). Every session of the account ends.
 // Its texts are the guest's, which a signed-in reader following an account link loads too.

@@ -12,9 +12,10 @@ import { recordAudit } from "~/server/audit.server";
 import { sendAccountLinkTo } from "~/server/auth/account-links.server";
 import { findUserById, markEmailConfirmed, revokeUnprovenCredentials } from "~/server/auth/accounts.server";
 import { signInLinkLimits } from "~/server/auth/client-limits.server";
-import { handleEmailRequest } from "~/server/auth/email-request.server";
 import { peekOneTimeLink, redeemOneTimeLink } from "~/server/auth/one-time-links.server";
-import { completeSignIn } from "~/server/auth/sign-in.server";
+
+import { handleEmailRequest } from "./email-request.server";
+import { completeSignIn } from "./sign-in.server";
 
 // Public: a way in by email for someone whose password attempts must wait (guessing from their
 // network locks it for a while). Without a token it asks for the address; the emailed link (15

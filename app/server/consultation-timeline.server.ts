@@ -2,11 +2,9 @@
 // no events of its own): the consultation's times, the payment that started it, its escrow (the patient's
 // confirmation), its dispute, the ledger's entries that released or refunded its money, and the rating.
 // Ordered by the domain (app/domain/consultation-timeline.ts), worded here in the reader's language.
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { TFunction } from "i18next";
 
-import type { WordedTimeline } from "~/components/patient/consultation-timeline";
 import { disputes, escrows, ledgerEntries, ledgerLines, patientFeedback, payments } from "~/db/schema";
 import {
   consultationTimeline,
@@ -17,7 +15,7 @@ import {
 } from "~/domain/consultation-timeline";
 import { formatMoment } from "~/domain/dates";
 import { birrText } from "~/domain/money";
-import { detectLanguage, getTranslator } from "~/i18n.server";
+import type { WordedTimeline } from "~/domain/views/worded-timeline";
 import type enServer from "~/locales/en/server.json";
 import type { ConsultationRow } from "~/server/consultations/move.server";
 import type { Database } from "~/server/db/client.server";
@@ -121,7 +119,7 @@ function labelOf(t: TFunction, step: TimelineStep, details: TimelineDetails): st
 }
 
 /** The patient's timeline of their consultation, in their language: each step's words and time (Addis Ababa's, 24-hour). */
-async function patientTimeline(db: Database, t: TFunction, language: string, consultation: Consultation): Promise<WordedTimeline> {
+export async function patientTimeline(db: Database, t: TFunction, language: string, consultation: Consultation): Promise<WordedTimeline> {
   const { facts, details } = await timelineFactsOf(db, consultation);
   const steps = consultationTimeline(facts);
   return {
@@ -138,27 +136,20 @@ async function patientTimeline(db: Database, t: TFunction, language: string, con
   };
 }
 
-/** The timeline for a loader, in the request's language. */
-export async function patientTimelineFor(
-  { context, request }: Pick<LoaderFunctionArgs, "context" | "request">,
-  consultation: Consultation,
-) {
-  const [t, language] = await Promise.all([getTranslator(request), detectLanguage(request)]);
-  return patientTimeline(context.db, t, language, consultation);
-}
-
 /**
  * What the patient's dashboard follows (`newestFirst`: their consultations, drafts left out): the
  * consultation under way, else the one waiting for a doctor, else the newest; with its timeline. Null
  * when they have none.
  */
 export async function followedTimeline(
-  args: Pick<LoaderFunctionArgs, "context" | "request">,
+  db: Database,
+  t: TFunction,
+  language: string,
   patientId: string,
   newestFirst: Array<{ id: string; status: ConsultationRow["status"] }>,
 ) {
   const followed = consultationToFollow(newestFirst);
-  const consultation = followed ? await findOwnConsultation(args.context.db, followed.id, patientId) : undefined;
+  const consultation = followed ? await findOwnConsultation(db, followed.id, patientId) : undefined;
   if (!consultation) return null;
-  return { id: consultation.id, title: consultation.title, timeline: await patientTimelineFor(args, consultation) };
+  return { id: consultation.id, title: consultation.title, timeline: await patientTimeline(db, t, language, consultation) };
 }

@@ -1,9 +1,9 @@
 // What a consultation page sends to the browser: the fields people read, nothing more.
 import type { TFunction } from "i18next";
 
-import type { DoctorClosingTexts } from "~/components/doctor/closing-texts";
 import { SUMMARY_ERRORS } from "~/domain/consultation-closing";
 import { newPhotosDaysOf } from "~/domain/follow-ups";
+import type { DoctorClosingTexts } from "~/domain/views/doctor-closing-texts";
 import { CLOSING_REFUSAL_MESSAGES } from "~/refusal-messages";
 import type { ConsultationRow } from "~/server/consultation-access.server";
 

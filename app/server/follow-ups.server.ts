@@ -5,7 +5,6 @@
 import { eq } from "drizzle-orm";
 import type { TFunction } from "i18next";
 
-import type { WordedPanelProps } from "~/components/worded-panel";
 import { doctors } from "~/db/schema";
 import { DOCTOR_RESPONSE_PROMISE_MINUTES } from "~/domain/constants";
 import { formatDay } from "~/domain/dates";
@@ -18,6 +17,7 @@ import {
   followUpRefusal,
   followUpRefusalHttpStatus,
 } from "~/domain/follow-ups";
+import type { WordedPanelProps } from "~/domain/views/panel-words";
 import type { TextKey } from "~/i18n";
 import { recordAudit } from "~/server/audit.server";
 import type { ConsultationRow } from "~/server/consultation-access.server";

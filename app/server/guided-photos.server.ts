@@ -2,9 +2,9 @@
 // the line a doctor reads under each request photo.
 import type { TFunction } from "i18next";
 
-import type { PhotoStepWords } from "~/components/request-wizard/photo-words";
 import { BODY_AREAS, PHOTO_KINDS } from "~/domain/intake";
 import type { PhotoDescription } from "~/domain/photo-description";
+import type { PhotoStepWords } from "~/domain/views/photo-step-words";
 
 /** The example drawings of the guide (public/photo-guide/*.svg), in the order they are shown. */
 const GUIDE_EXAMPLES = ["closeUp", "distance", "light", "coin"] as const;

@@ -2,7 +2,6 @@
 // shipped as script), the triage line in each language, and the intake as a doctor reads it.
 import type { TFunction } from "i18next";
 
-import type { IntakeView } from "~/components/intake-summary";
 import {
   BODY_AREAS,
   DURATION_UNITS,
@@ -16,6 +15,7 @@ import {
 } from "~/domain/intake";
 import { labelled } from "~/domain/label-colon";
 import { type Language, LANGUAGES } from "~/domain/languages";
+import type { IntakeView } from "~/domain/views/intake-view";
 import { getTranslatorFor } from "~/i18n.server";
 
 type Translate = TFunction<"common">;

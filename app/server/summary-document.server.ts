@@ -4,13 +4,13 @@
 // one beside it. The page that shows it ships no script and prints on one A4 page.
 import { eq } from "drizzle-orm";
 
-import type { SummaryDocument } from "~/components/summary-sheet";
 import { doctors } from "~/db/schema";
 import { formatConsultationId } from "~/domain/constants";
 import { intakeOf } from "~/domain/consultation-request";
 import { formatDocumentDay } from "~/domain/dates";
 import { labelled } from "~/domain/label-colon";
 import type { Language } from "~/domain/languages";
+import type { SummaryDocument } from "~/domain/views/summary-document";
 import { detectLanguage, getTranslatorFor, pageTitle } from "~/i18n.server";
 import type { ConsultationRow } from "~/server/consultation-access.server";
 import type { Database } from "~/server/db/client.server";

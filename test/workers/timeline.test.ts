@@ -6,9 +6,9 @@ import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 
-import type { WordedTimeline } from "~/components/patient/consultation-timeline";
 import { consultations, disputes, payments, refunds } from "~/db/schema";
 import { formatMoment } from "~/domain/dates";
+import type { WordedTimeline } from "~/domain/views/worded-timeline";
 import { confirmPayment } from "~/server/consultations/confirm-payment.server";
 import { runHousekeeping } from "~/server/jobs.server";
 import { resolveDispute } from "~/server/money/disputes.server";

@@ -1,7 +1,7 @@
 // The dashboard's two forms that add staff accounts: a doctor (with their licence) and an admin. Both
 // post to the dashboard's action with their own intent and work without JavaScript; the account's
 // owner gets an invite link by email, never a password from anyone.
-import { type FieldMetadata, getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { type FieldMetadata, getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
@@ -13,18 +13,10 @@ import { useLazyValidation } from "~/components/forms/use-lazy-validation";
 import { LICENCE_CONTENT_TYPES } from "~/domain/constants";
 import type { AddAdminSchema, AddDoctorSchema } from "~/domain/staff-forms";
 import { ADD_ADMIN_INTENT, ADD_DOCTOR_INTENT } from "~/domain/staff-intents";
-import type { TextKey } from "~/i18n";
+import type { StaffFormAnswer } from "~/staff-form-answer";
 
 const loadValidateAddDoctor = () => import("~/components/admin/validators").then((module) => module.validateAddDoctor);
 const loadValidateAddAdmin = () => import("~/components/admin/validators").then((module) => module.validateAddAdmin);
-
-/** What the dashboard's action answers when it made no account. */
-export interface StaffFormAnswer {
-  intent: string;
-  result: SubmissionResult<string[]>;
-  failure: TextKey;
-  reason: TextKey;
-}
 
 /** A file picker bound to conform; the browser's own `accept` only narrows the picker, the server judges the bytes. */
 export function FileField({

@@ -5,8 +5,7 @@ import type { SummaryText } from "~/components/consultation-summary";
 import { SubmitButton } from "~/components/form-basics";
 import { MAX_SUMMARY_FIELD_CHARS } from "~/domain/constants";
 import { CLOSING_INTENTS } from "~/domain/consultation-closing";
-
-import type { DoctorClosingTexts } from "./closing-texts";
+import type { DoctorClosingTexts } from "~/domain/views/doctor-closing-texts";
 
 const FIELDS = ["observations", "diagnosis", "treatmentPlan"] as const;
 const FORM_ID = "summary-form";

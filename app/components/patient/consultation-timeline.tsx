@@ -4,19 +4,7 @@
 import { type ReactNode, useEffect, useId, useState } from "react";
 
 import type { RoomLink } from "~/components/realtime/use-consultation-room";
-import type { ConsultationStatus } from "~/domain/consultation-status";
-import type { TimelineStepState } from "~/domain/consultation-timeline";
-
-export interface WordedTimeline {
-  consultationId: string;
-  /** The status it was read at: a room that reports another has more to tell. */
-  status: ConsultationStatus;
-  /** More may still happen to it: its page keeps listening to its room. */
-  goesOn: boolean;
-  /** What a screen reader hears of a step still to come. */
-  toCome: string;
-  steps: Array<{ label: string; state: TimelineStepState; time: string | null; dateTime: string | null }>;
-}
+import type { WordedTimeline } from "~/domain/views/worded-timeline";
 
 /** Where the timeline is read again (a resource route of the patient's own). */
 const timelinePath = (consultationId: string) => `/patient/consultation/${consultationId}/timeline`;

@@ -3,8 +3,7 @@ import { useState } from "react";
 
 import { useHydrated } from "~/components/use-hydrated";
 import { DESCRIBE_PHOTO_INTENT } from "~/domain/photo-description";
-
-import type { PhotoStepWords } from "./photo-words";
+import type { PhotoStepWords } from "~/domain/views/photo-step-words";
 
 /** The two lists of what a photo shows (its kind and body area), each with its label; empty is "not chosen". */
 export function PhotoDescriptionFields({

@@ -1,4 +1,4 @@
-import type { PhotoStepWords } from "./photo-words";
+import type { PhotoStepWords } from "~/domain/views/photo-step-words";
 
 /** How to take photos a doctor can use: four small drawings (static files, no script) and a line each. */
 export function PhotoGuide({ guide }: { guide: PhotoStepWords["guide"] }) {

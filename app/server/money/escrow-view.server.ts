@@ -4,13 +4,13 @@
 // they may use them, and a dispute's course and outcome.
 import type { TFunction } from "i18next";
 
-import type { WordedPanelProps } from "~/components/worded-panel";
 import { DISPUTE_WINDOW_HOURS } from "~/domain/constants";
 import { formatDay, formatMoment } from "~/domain/dates";
 import { DISPUTE_INTENTS, DISPUTE_REASONS } from "~/domain/disputes";
 import { DISPUTE_WINDOW_MS, releaseDueAt } from "~/domain/escrow";
 import type { LateReason } from "~/domain/late-payments";
 import { birrText } from "~/domain/money";
+import type { WordedPanelProps } from "~/domain/views/panel-words";
 import type { ConsultationRow } from "~/server/consultations/move.server";
 import type { Database } from "~/server/db/client.server";
 

@@ -1,24 +1,17 @@
-// The Telegram part of a profile (patients and doctors): link through the bot's deep link, unlink, and
-// for doctors, whether every new request is sent too. Worded here; the page ships none of its texts.
-import { redirect } from "@remix-run/cloudflare";
+// The Telegram part of a profile (patients and doctors), worded here (the page ships none of its texts):
+// a summary line for the profile, and the page's panels to link, unlink, and for doctors, choose whether
+// every new request is sent too. The forms' answers are the pages' (app/routes/telegram-profile.server.ts).
 import type { TFunction } from "i18next";
 
-import type { WordedPanelProps } from "~/components/worded-panel";
 import { formatDay } from "~/domain/dates";
 import type { Language } from "~/domain/languages";
+import { TELEGRAM_PROFILE_INTENTS } from "~/domain/telegram";
+import type { WordedPanelProps } from "~/domain/views/panel-words";
 import type { Database } from "~/server/db/client.server";
-import type { AppConfig, TelegramBotConfig } from "~/server/env.server";
-import { createTelegramLinkToken, setWantsNewRequests, telegramLinkOf, unlinkTelegram } from "~/server/telegram/links.server";
-import { redirectWithToast } from "~/server/toast.server";
+import type { AppConfig } from "~/server/env.server";
+import { telegramLinkOf } from "~/server/telegram/links.server";
 
 type Translate = TFunction<"common">;
-
-const INTENTS = { link: "link-telegram", unlink: "unlink-telegram", newRequests: "telegram-new-requests" } as const;
-
-/** Where the person's phone opens the bot: t.me, or the stand-in's chat page outside production. */
-function telegramDeepLink(bot: TelegramBotConfig, token: string) {
-  return bot.standIn ? `/dev/telegram/start?start=${token}` : `https://t.me/${bot.username}?start=${token}`;
-}
 
 /** The profile's Telegram section (a line and a link to its page), or null where Telegram is off. */
 export async function telegramSummary(
@@ -56,7 +49,7 @@ export async function telegramPanels(
         id: "telegram",
         title,
         lines: [intro, t("telegram.profile.notLinked")],
-        form: { intent: INTENTS.link, fields: [], submit: t("telegram.profile.link") },
+        form: { intent: TELEGRAM_PROFILE_INTENTS.link, fields: [], submit: t("telegram.profile.link") },
       },
     ];
   const panels: WordedPanelProps[] = [
@@ -64,7 +57,7 @@ export async function telegramPanels(
       id: "telegram",
       title,
       lines: [intro, t("telegram.profile.linked", { date: formatDay(link.linkedAt, language) }), t("telegram.profile.stopHint")],
-      form: { intent: INTENTS.unlink, fields: [], submit: t("telegram.profile.unlink") },
+      form: { intent: TELEGRAM_PROFILE_INTENTS.unlink, fields: [], submit: t("telegram.profile.unlink") },
     },
   ];
   if (user.role === "doctor")
@@ -73,7 +66,7 @@ export async function telegramPanels(
       title: t("telegram.profile.newRequests.title"),
       lines: [t("telegram.profile.newRequests.intro")],
       form: {
-        intent: INTENTS.newRequests,
+        intent: TELEGRAM_PROFILE_INTENTS.newRequests,
         fields: [
           {
             name: "wants",
@@ -90,32 +83,4 @@ export async function telegramPanels(
       },
     });
   return panels;
-}
-
-/** Link: a fresh token and off to the bot. Unlink, or a doctor's choice: saved, back with a toast. */
-export async function telegramProfileAction(
-  db: Database,
-  config: AppConfig,
-  t: Translate,
-  user: { userId: string; role: "patient" | "doctor" },
-  form: FormData,
-  backTo: string,
-) {
-  const refuse = (status: number, message: string) =>
-    new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-  if (!config.telegram) throw refuse(404, t("telegram.profile.unavailable"));
-  const intent = form.get("intent");
-  if (intent === INTENTS.link)
-    return redirect(telegramDeepLink(config.telegram, await createTelegramLinkToken(db, user.userId, new Date())));
-  if (intent === INTENTS.unlink) {
-    await unlinkTelegram(db, user.userId);
-    return redirectWithToast(backTo, { kind: "success", title: "telegram.profile.unlinkedToast" }, config);
-  }
-  if (intent === INTENTS.newRequests && user.role === "doctor") {
-    const wants = form.get("wants");
-    if (wants !== "yes" && wants !== "no") throw refuse(400, t("telegram.profile.errors.chooseYesOrNo"));
-    await setWantsNewRequests(db, user.userId, wants === "yes");
-    return redirectWithToast(backTo, { kind: "success", title: "telegram.profile.newRequests.savedToast" }, config);
-  }
-  throw refuse(400, t("telegram.profile.errors.unknownRequest"));
 }

@@ -1,4 +1,5 @@
-// The work behind the new-consultation wizard: photos into a draft, and the final submit.
+// The new-consultation wizard's server half (patient.new-consultation.tsx, and its photos route
+// patient.new-consultation.photos.ts): photos into a draft, and the final submit.
 import type { SubmissionResult } from "@conform-to/react";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 

@@ -1,6 +1,7 @@
-// The patient's money forms on a consultation (its page and its feedback page): "my consultation is
-// complete", which releases the escrow at once, and opening a dispute, which freezes it. Each answers
-// with a toast on the page the patient came back to, or the form again with its errors in their words.
+// The patient's money forms on a consultation, a server half its page and its feedback page share
+// (patient.consultation.$id.tsx, patient.feedback.$id.tsx): "my consultation is complete", which releases
+// the escrow at once, and opening a dispute, which freezes it. Each answers with a toast on the page the
+// patient came back to, or the form again with its errors in their words.
 import { type ActionFunctionArgs, data } from "@remix-run/cloudflare";
 
 import { OpenDisputeSchema } from "~/domain/disputes";
@@ -12,14 +13,13 @@ import type { SessionUser } from "~/server/auth/session.server";
 import { requireConsultationAccess } from "~/server/consultation-access.server";
 import { feedbackOf } from "~/server/db/feedback.server";
 import { profileName } from "~/server/db/profiles.server";
+import { openDispute, openDisputeRefusal } from "~/server/money/disputes.server";
+import { confirmConsultationComplete } from "~/server/money/escrow.server";
+import { patientMoneyPanels } from "~/server/money/escrow-view.server";
 import { tellTimelineMoved } from "~/server/rooms.server";
 import { redirectWithToast } from "~/server/toast.server";
 
-import { openDispute, openDisputeRefusal } from "./disputes.server";
-import { confirmConsultationComplete } from "./escrow.server";
-import { patientMoneyPanels } from "./escrow-view.server";
-
-export { CONFIRM_COMPLETE_INTENT } from "./escrow-view.server";
+export { CONFIRM_COMPLETE_INTENT } from "~/server/money/escrow-view.server";
 
 /** The patient's money panels for a consultation page, in their language. */
 export async function patientMoneyPanelsFor(

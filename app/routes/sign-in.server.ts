@@ -1,5 +1,6 @@
 // Completing a sign-in, whichever way the person proved who they are: a new session (a new id every
-// time), the old one ended, the audit entry, their language, and the way on.
+// time), the old one ended, the audit entry, their language, and the way on. The server half shared by
+// the pages that sign someone in: login.tsx, sign-in-link.tsx and auth.google.callback.tsx.
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { redirect } from "@remix-run/cloudflare";
 import { and, eq } from "drizzle-orm";

@@ -4,7 +4,6 @@ import type { SubmissionResult } from "@conform-to/react";
 import { type AppLoadContext, data } from "@remix-run/cloudflare";
 import { desc, eq, isNull, ne, or } from "drizzle-orm";
 
-import type { StaffFormAnswer } from "~/components/admin/staff-account-forms";
 import { consultations, doctors, profiles, userRoles, users } from "~/db/schema";
 import { type PageRequest, toPage } from "~/domain/paging";
 import { AddAdminSchema, AddDoctorSchema } from "~/domain/staff-forms";
@@ -18,6 +17,7 @@ import type { SessionUser } from "~/server/auth/session.server";
 import type { Database } from "~/server/db/client.server";
 import { readFormData } from "~/server/form-body.server";
 import { redirectWithToast } from "~/server/toast.server";
+import type { StaffFormAnswer } from "~/staff-form-answer";
 
 /** Real figures from D1. A user without a role row counts as a patient, as everywhere else. */
 export async function platformCounts(db: Database) {

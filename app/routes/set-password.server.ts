@@ -1,5 +1,6 @@
 // Setting a password from a one-time link: a reset (ends every session) or an invite. Either confirms
 // the email, which the link proved (the owner of an address someone else signed up with takes it back).
+// The server half shared by reset-password.tsx and invite.tsx.
 import { type AppLoadContext, data } from "@remix-run/cloudflare";
 
 import { SetPasswordSchema } from "~/domain/auth-schemas";

@@ -1,4 +1,4 @@
-// The doctor's money form on a consultation: their one answer to a patient's dispute.
+// The doctor's consultation page, its server half: the doctor's one answer to a patient's dispute.
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 
 import { AnswerDisputeSchema } from "~/domain/disputes";
@@ -6,10 +6,9 @@ import { parseForm } from "~/forms";
 import { translatedFieldErrors } from "~/forms.server";
 import { detectLanguage, getTranslator } from "~/i18n.server";
 import type { SessionUser } from "~/server/auth/session.server";
+import { answerDispute, answerDisputeRefusal } from "~/server/money/disputes.server";
+import { doctorMoneyPanel } from "~/server/money/escrow-view.server";
 import { redirectWithToast } from "~/server/toast.server";
-
-import { answerDispute, answerDisputeRefusal } from "./disputes.server";
-import { doctorMoneyPanel } from "./escrow-view.server";
 
 /**
  * The dispute panel again with the form's error in the doctor's words; otherwise it throws the redirect

@@ -1,6 +1,7 @@
 // The shared action of "send me a link" forms: validate, rate-limit per account and client, and answer
 // the same whether or not an account matched, so the form cannot be used to find out who has one. The
-// lookup and the mail happen after the answer, so its timing says nothing either.
+// lookup and the mail happen after the answer, so its timing says nothing either. Shared by
+// forgot-password.tsx, sign-in-link.tsx and auth.resend.tsx.
 import { type AppLoadContext, data } from "@remix-run/cloudflare";
 
 import { EmailOnlySchema } from "~/domain/auth-schemas";

@@ -1,4 +1,5 @@
-// The profile page every role has: edit name, phone and language; change the password.
+// The profile page every role has (admin.profile.tsx, doctor.profile.tsx, patient.profile.tsx), its
+// server half: edit name, phone and language; change the password.
 import { type AppLoadContext, data } from "@remix-run/cloudflare";
 import { eq } from "drizzle-orm";
 
