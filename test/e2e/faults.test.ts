@@ -135,7 +135,9 @@ beforeAll(async () => {
   await run("wrangler", ["d1", "execute", "DB", "--local", `--file=${seed}`, "--persist-to", stateDir], { quiet: true });
   port = await freePort();
   await start();
-}, 120_000);
+  // A hang detector, not a stopwatch: seeding its own state and starting wrangler took 5 minutes on a
+  // machine loaded ten times over.
+}, 600_000);
 
 afterAll(async () => {
   if (server) await server.stop();
