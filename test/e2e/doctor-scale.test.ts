@@ -1,8 +1,8 @@
 import type { Page } from "playwright-core";
-import { afterEach, describe, expect, inject, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 
 import { DEMO_CONSULTATIONS, DEMO_PASSWORD } from "../support/demo-data";
-import { baseUrl, endJourneys, sendRequestDirectly, signIn, signUpNewPatient, startJourney } from "./journey";
+import { baseUrl, endJourneys, sendRequestDirectly, shortWindowBaseUrl, signIn, signUpNewPatient, startJourney } from "./journey";
 
 afterEach(endJourneys);
 
@@ -13,7 +13,7 @@ afterEach(endJourneys);
  * (`shortWindowBaseUrl`) and waits until every consultation still awaiting payment there is one of the
  * demo's (whose 15-minute windows, set when the state was seeded, outlast the run).
  */
-const origin = inject("shortWindowBaseUrl");
+const origin = shortWindowBaseUrl;
 
 async function waitUntilOnlyDemoPaymentsAwait(page: Page) {
   const demoConcerns = DEMO_CONSULTATIONS.map((consultation) => consultation.mainConcern);

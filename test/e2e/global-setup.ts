@@ -1,9 +1,11 @@
 // Starts the app for the browser journeys: fresh local D1/R2/rooms, migrated and seeded once (by
 // `npm test`, which hands the directory over, or here), copied for each server, served by `wrangler dev`;
-// stopped by PID afterwards. Two servers: the journeys' own on E2E_PORT with the real payment window,
-// and one with a 5-second window for the journey that watches a window close, so no other journey
-// waits on it and that one waits seconds, not a minute.
+// stopped by PID afterwards. Journey files run in lanes (`JOURNEY_LANES`), each against servers of its
+// own with its own copy of the state, so two files running at once never meet in one database: the
+// journeys' own server (the first lane's on E2E_PORT) with the real payment window, and one with a
+// 5-second window for the journeys that watch a window close, so they wait seconds, not a minute.
 import { appendFileSync, existsSync, rmSync } from "node:fs";
+import { availableParallelism } from "node:os";
 
 import type { TestProject } from "vitest/node";
 
@@ -12,7 +14,7 @@ import { ensureChromium } from "../support/chromium";
 import {
   copyState,
   type DevServer,
-  freePort,
+  freePorts,
   SEEDED_STATE_VARIABLE,
   seededState,
   staleBuildReason,
@@ -24,12 +26,25 @@ const E2E_PORT = Number(process.env.E2E_PORT ?? 8799);
 /** The shortest window the app accepts: long enough to reach the payment page, short enough to watch it close. */
 const SHORT_PAYMENT_WINDOW_SECONDS = 5;
 
+/**
+ * How many journey files run at once. One journey keeps about two cores busy (measured: chat.test.ts used
+ * 94 s of CPU in 52 s, 60 % of it Chromium's), so a lane per two cores; on this 2-core machine one lane,
+ * as a second only made both slower.
+ */
+export const JOURNEY_LANES = Number(process.env.JOURNEY_LANES ?? Math.max(1, Math.floor(availableParallelism() / 2)));
+
+/** One lane's servers. */
+export interface JourneyLane {
+  baseUrl: string;
+  /** A server like `baseUrl`'s, with its own copy of the seeded state and a 5-second payment window. */
+  shortWindowBaseUrl: string;
+}
+
 declare module "vitest" {
   export interface ProvidedContext {
-    baseUrl: string;
+    /** One per lane; a journey file takes its worker's (`VITEST_POOL_ID`, 1 to JOURNEY_LANES). */
+    journeyLanes: JourneyLane[];
     paymentWindowSeconds: number;
-    /** A server like `baseUrl`'s, with its own copy of the seeded state and a 5-second payment window. */
-    shortWindowBaseUrl: string;
     shortPaymentWindowSeconds: number;
   }
 }
@@ -57,15 +72,33 @@ export async function setup(project: TestProject) {
     servers.push(server);
     return server;
   };
-  const [main, shortWindow] = await Promise.all([
-    serve(E2E_PORT, E2E_PORT + 1000, {}),
-    Promise.all([freePort(), freePort()]).then(([port, inspectorPort]) =>
-      serve(port, inspectorPort, { PAYMENT_WINDOW_SECONDS: String(SHORT_PAYMENT_WINDOW_SECONDS) }),
-    ),
-  ]);
-  project.provide("baseUrl", main.url);
+  // A free port is free when probed; a server starting beside this one may take it before wrangler
+  // binds it. Then wrangler exits saying so, and new ports are tried once.
+  const serveOnFreePort = async (vars: Record<string, string>, attempt = 1): Promise<DevServer> => {
+    const [port, inspectorPort] = (await freePorts(2)) as [number, number];
+    try {
+      return await serve(port, inspectorPort, vars);
+    } catch (error) {
+      if (attempt > 1 || !String(error).includes("Address already in use")) throw error;
+      return serveOnFreePort(vars, attempt + 1);
+    }
+  };
+  const shortWindow = { PAYMENT_WINDOW_SECONDS: String(SHORT_PAYMENT_WINDOW_SECONDS) };
+  const lanes = await Promise.all(
+    Array.from({ length: JOURNEY_LANES }, async (_, lane) => {
+      const [main, short] = await Promise.all([
+        lane === 0 ? serve(E2E_PORT, E2E_PORT + 1000, {}) : serveOnFreePort({}),
+        serveOnFreePort(shortWindow),
+      ]);
+      return { baseUrl: main.url, shortWindowBaseUrl: short.url };
+    }),
+  ).catch(async (error: unknown) => {
+    // Vitest does not tear down a setup that failed: the servers that did start are stopped here.
+    await teardown();
+    throw error;
+  });
+  project.provide("journeyLanes", lanes);
   project.provide("paymentWindowSeconds", PAYMENT_WINDOW_MS / 1000);
-  project.provide("shortWindowBaseUrl", shortWindow.url);
   project.provide("shortPaymentWindowSeconds", SHORT_PAYMENT_WINDOW_SECONDS);
 }
 

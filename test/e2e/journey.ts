@@ -8,7 +8,12 @@ import { afterAll, expect, inject, onTestFailed } from "vitest";
 
 import { closeSharedBrowser, openBrowser, recentPlaywrightCalls } from "../support/chromium";
 
-export const baseUrl = inject("baseUrl");
+// This file's lane: the servers of the worker it runs in, which no file running at the same time uses.
+const lanes = inject("journeyLanes");
+const lane = lanes[(Number(process.env.VITEST_POOL_ID ?? 1) - 1) % lanes.length]!;
+export const baseUrl = lane.baseUrl;
+/** The lane's server with a 5-second payment window (`shortPaymentWindowSeconds`). */
+export const shortWindowBaseUrl = lane.shortWindowBaseUrl;
 
 /**
  * How long one step may take before it fails by its own name, well before the test's 60 s hide which it

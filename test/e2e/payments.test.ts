@@ -10,7 +10,7 @@ import { afterEach, describe, expect, inject, it } from "vitest";
 
 import { expectAccessible } from "../support/accessibility";
 import { DEMO_PASSWORD } from "../support/demo-data";
-import { baseUrl, droppableSockets, endJourneys, fillIntake, signIn, signUpNewPatient, startJourney } from "./journey";
+import { baseUrl, droppableSockets, endJourneys, fillIntake, shortWindowBaseUrl, signIn, signUpNewPatient, startJourney } from "./journey";
 
 afterEach(endJourneys);
 
@@ -156,7 +156,7 @@ describe("paying, closing and rating", () => {
 
   it("a payment window left to close sends the request back to the queue, and both sides hear it", async () => {
     // On the server whose window is seconds long, so the journey watches it close.
-    const origin = inject("shortWindowBaseUrl");
+    const origin = shortWindowBaseUrl;
     const { doctor, patient } = await abebeAndNewPatient("Liya", origin);
     const complaint = await sendRequestWithPhoto(patient.page, origin);
     await acceptFromDashboard(doctor.page, complaint, origin);
@@ -175,7 +175,7 @@ describe("paying, closing and rating", () => {
   }, 120_000);
 
   it("when both pages' connections come back after the window closed unheard, the patient is told and the doctor sees the request back in the queue", async () => {
-    const origin = inject("shortWindowBaseUrl");
+    const origin = shortWindowBaseUrl;
     const { doctor, patient } = await abebeAndNewPatient("Meron", origin);
     // Every consultation socket of both pages passes through here; a lost one hears nothing, not even its closing.
     const patientLinks = await droppableSockets(patient.page, "consultation-room");

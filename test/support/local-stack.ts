@@ -207,15 +207,24 @@ export async function copyState(from: string, prefix = "qoda-state-") {
 export const SEEDED_STATE_VARIABLE = "QODA_SEEDED_STATE";
 
 /** A port the system says is free now (for a server nobody needs to find by a fixed number). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
+export async function freePort(): Promise<number> {
+  return (await freePorts(1))[0]!;
+}
+
+/** `count` different free ports: every probe stays open until all are chosen, so none is handed out twice. */
+export async function freePorts(count: number): Promise<number[]> {
+  const probes = Array.from({ length: count }, () => createServer());
+  const ports = await Promise.all(
+    probes.map(
+      (probe) =>
+        new Promise<number>((resolve, reject) => {
+          probe.once("error", reject);
+          probe.listen(0, "127.0.0.1", () => resolve((probe.address() as { port: number }).port));
+        }),
+    ),
+  );
+  await Promise.all(probes.map((probe) => new Promise((resolve) => probe.close(resolve))));
+  return ports;
 }
 
 /** A bench's port: its own default, or BENCH_PORT, so two checkouts can run the same bench side by side. */
