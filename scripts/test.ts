@@ -50,16 +50,42 @@ const baseEnv = {
 };
 
 /**
- * Runs one command to its end with its output prefixed and kept in a log, and measures the CPU its
- * processes used: bash's `times` sums the user and system time of every child it waited for, and each
- * of those includes the children it waited for in turn (vitest's workers, workerd, chromium).
+ * Where a layer's processes are counted: a cgroup of its own when the machine lets us make one (cgroup v1's
+ * cpuacct or v2), so the CPU of every process it started is counted, even of those killed by process
+ * group and never waited for (wrangler's workerd, Chromium's renderers). Otherwise bash's `times` sums
+ * only the children waited for: a lower bound, printed as such.
  */
+function cpuCgroupOf(layer: string): { dir: string; usageFile: string } | undefined {
+  const name = `qoda-test-${layer}-${process.pid}`;
+  if (existsSync("/sys/fs/cgroup/cpuacct/cpuacct.usage")) return { dir: `/sys/fs/cgroup/cpuacct/${name}`, usageFile: "cpuacct.usage" };
+  if (existsSync("/sys/fs/cgroup/cgroup.controllers")) return { dir: `/sys/fs/cgroup/${name}`, usageFile: "cpu.stat" };
+  return undefined;
+}
+
+// bash joins the layer's cgroup (if it can) before starting the command, so everything the command
+// starts is counted there; afterwards it leaves and removes the group.
+const MEASURED = `
+cg=""
+if [ -n "$CPU_CGROUP" ] && mkdir "$CPU_CGROUP" 2>/dev/null; then
+  if echo $$ > "$CPU_CGROUP/cgroup.procs" 2>/dev/null; then cg="$CPU_CGROUP"; else rmdir "$CPU_CGROUP"; fi
+fi
+"$@"; status=$?
+times > "$CPU_FILE"
+if [ -n "$cg" ]; then
+  cat "$cg/$CPU_USAGE_FILE" > "$CPU_FILE.cgroup"
+  echo $$ > "$(dirname "$cg")/cgroup.procs"
+  rmdir "$cg" 2>/dev/null
+fi
+exit $status`;
+
+/** Runs one command to its end with its output prefixed and kept in a log, and measures the CPU its processes used. */
 function runMeasured(layer: string, command: string, args: string[], env: NodeJS.ProcessEnv) {
   const cpuFile = join(reportsDir, `${layer}.cpu`);
+  const cgroup = cpuCgroupOf(layer);
   const log = createWriteStream(join(reportsDir, `${layer}.log`));
-  const child = spawn("bash", ["-c", '"$@"; status=$?; times > "$CPU_FILE"; exit $status', "bash", command, ...args], {
+  const child = spawn("bash", ["-c", MEASURED, "bash", command, ...args], {
     cwd: PROJECT_ROOT,
-    env: { ...env, CPU_FILE: cpuFile, FORCE_COLOR: "0" },
+    env: { ...env, CPU_FILE: cpuFile, CPU_CGROUP: cgroup?.dir ?? "", CPU_USAGE_FILE: cgroup?.usageFile ?? "", FORCE_COLOR: "0" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   for (const stream of [child.stdout, child.stderr])
@@ -67,20 +93,31 @@ function runMeasured(layer: string, command: string, args: string[], env: NodeJS
       log.write(`${line}\n`);
       console.log(`[${layer}] ${line}`);
     });
-  return new Promise<{ status: number | null; cpuSeconds: number | undefined }>((resolve) => {
+  return new Promise<{ status: number | null; cpu: Cpu | undefined }>((resolve) => {
     child.on("close", (status) => {
       log.end();
-      resolve({ status, cpuSeconds: cpuSecondsOf(cpuFile) });
+      resolve({ status, cpu: cpuOf(cpuFile) });
     });
   });
 }
 
-/** The children's user and system time from bash's `times` (its second line: `0m12.340s 0m1.200s`). */
-function cpuSecondsOf(cpuFile: string): number | undefined {
+/** Seconds of CPU, and whether every process was counted or only those waited for. */
+type Cpu = { seconds: number; everyProcess: boolean };
+
+function cpuOf(cpuFile: string): Cpu | undefined {
+  const cgroupFile = `${cpuFile}.cgroup`;
+  if (existsSync(cgroupFile)) {
+    const text = readFileSync(cgroupFile, "utf8");
+    // v1's cpuacct.usage is nanoseconds; v2's cpu.stat has a usage_usec line.
+    const usec = /usage_usec (\d+)/.exec(text);
+    const seconds = usec ? Number(usec[1]) / 1e6 : Number(text.trim()) / 1e9;
+    if (Number.isFinite(seconds) && seconds > 0) return { seconds, everyProcess: true };
+  }
   if (!existsSync(cpuFile)) return undefined;
+  // bash's `times`: its second line is the children's user and system time (`0m12.340s 0m1.200s`).
   const childrenLine = readFileSync(cpuFile, "utf8").trim().split("\n")[1] ?? "";
   const times = [...childrenLine.matchAll(/(\d+)m([\d.]+)s/g)].map(([, minutes, secs]) => Number(minutes) * 60 + Number(secs));
-  return times.length === 2 ? times[0]! + times[1]! : undefined;
+  return times.length === 2 ? { seconds: times[0]! + times[1]!, everyProcess: false } : undefined;
 }
 
 // Each failed test by file and name with the first line of its error, so the summary (which is all a
@@ -106,7 +143,8 @@ function slowestFilesOf(report: VitestReport): string[] {
     .map((file) => `    ${file.seconds.toFixed(0).padStart(4)} s  ${file.name}`);
 }
 
-const cpuText = (cpuSeconds: number | undefined) => (cpuSeconds === undefined ? "CPU unknown" : `CPU ${Math.round(cpuSeconds)} s`);
+const cpuText = (cpu: Cpu | undefined) =>
+  cpu === undefined ? "CPU unknown" : `CPU ${cpu.everyProcess ? "" : "at least "}${Math.round(cpu.seconds)} s`;
 
 async function vitestLayer(layer: string, title: string, config: string, env: NodeJS.ProcessEnv): Promise<Outcome> {
   const reportPath = join(reportsDir, `${layer}.json`);
@@ -117,7 +155,7 @@ async function vitestLayer(layer: string, title: string, config: string, env: No
     ["vitest", "run", "--config", config, "--reporter=default", "--reporter=json", `--outputFile.json=${reportPath}`],
     env,
   );
-  const took = `${seconds(layerStartedMs)}, ${cpuText(run.cpuSeconds)}`;
+  const took = `${seconds(layerStartedMs)}, ${cpuText(run.cpu)}`;
   if (!existsSync(reportPath))
     return { passed: 0, failed: 1, lines: [`${title}: no report (vitest exited with ${run.status}) in ${took}`] };
   const report = JSON.parse(readFileSync(reportPath, "utf8")) as VitestReport;
@@ -151,7 +189,7 @@ async function sizeAndAccessibility(env: NodeJS.ProcessEnv): Promise<Outcome> {
   const sizesStartedMs = Date.now();
   const sizesReport = join(reportsDir, "size.json");
   const run = await runMeasured("size", "node", ["scripts/bench-size.ts", "--no-build", "--report", sizesReport], env);
-  const took = `${seconds(sizesStartedMs)}, ${cpuText(run.cpuSeconds)}`;
+  const took = `${seconds(sizesStartedMs)}, ${cpuText(run.cpu)}`;
   const found = existsSync(sizesReport)
     ? (JSON.parse(readFileSync(sizesReport, "utf8")) as { sizeProblems: string[]; auditProblems: string[]; audited: number })
     : undefined;
