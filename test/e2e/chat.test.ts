@@ -79,7 +79,7 @@ const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.s
 
 describe("the consultation chat", () => {
   it("patient and doctor chat both ways live, with text and a photo, at 360 px", async () => {
-    const patient = await startJourney();
+    const patient = await startJourney({ slowPhone: true });
     const doctor = await startJourney();
     const patientSockets = await openChat(patient.page, "hana@qoda.test", `/patient/consultation/${inProgress}`);
     const doctorSockets = await openChat(doctor.page, "dr.abebe@qoda.test", `/doctor/consultation/${inProgress}`);

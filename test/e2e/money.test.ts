@@ -117,7 +117,7 @@ describe("the money of a consultation", () => {
 
   it("in Amharic: a patient disputes, the doctor answers once, an admin refunds 50 ETB, and the refund is on the page, the receipt and the sandbox", async () => {
     const doctor = await startJourney();
-    const patient = await startJourney();
+    const patient = await startJourney({ slowPhone: true });
     const admin = await startJourney();
     const id = await endedConsultation(doctor.page, patient.page, "Bethlehem");
     const words = "ሽፍታው ከሁለት ሳምንት በኋላም አልተሻለም፤ ምክሩም ግልጽ አልነበረም።";

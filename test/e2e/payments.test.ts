@@ -49,10 +49,13 @@ async function acceptFromDashboard(page: Page, complaint: string, origin = baseU
   await page.getByTestId("awaiting-payment").waitFor();
 }
 
-/** Dr. Abebe signed in on his dashboard, and a new patient called `firstName` signed in, both on `origin`. */
-async function abebeAndNewPatient(firstName: string, origin = baseUrl) {
+/**
+ * Dr. Abebe signed in on his dashboard, and a new patient called `firstName` signed in, both on `origin`;
+ * the patient on a slow phone when asked.
+ */
+async function abebeAndNewPatient(firstName: string, origin = baseUrl, patientPhone: { slowPhone?: boolean } = {}) {
   const doctor = await startJourney();
-  const patient = await startJourney();
+  const patient = await startJourney(patientPhone);
   await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD, origin);
   await doctor.page.waitForURL(/\/doctor\/dashboard$/);
   await signUpNewPatient(patient.page, firstName, origin);
@@ -61,7 +64,8 @@ async function abebeAndNewPatient(firstName: string, origin = baseUrl) {
 
 describe("paying, closing and rating", () => {
   it("the patient pays in the sandbox, the doctor ends with a summary, the patient rates it and deletes the photos", async () => {
-    const { doctor, patient } = await abebeAndNewPatient("Selam");
+    // The path every patient takes, on a low-end phone: requests, pays, reads the summary, rates.
+    const { doctor, patient } = await abebeAndNewPatient("Selam", baseUrl, { slowPhone: true });
     const doctorLinks = await droppableSockets(doctor.page, "consultation-room");
     const complaint = await sendRequestWithPhoto(patient.page);
     await acceptFromDashboard(doctor.page, complaint);
