@@ -248,6 +248,27 @@ function slowRequestLines(output: string, thresholdMs: number): string[] {
     .filter((line) => Number(REQUEST_LOG_LINE.exec(line)?.[1] ?? 0) >= thresholdMs);
 }
 
+/**
+ * The process groups of the servers started here and still running: wrangler runs detached (so a crash
+ * test can kill its whole group), so it would outlive a runner that exits before stopping it (a setup
+ * past its time limit). They are killed when this process exits.
+ */
+const runningServerGroups = new Set<number>();
+process.once("exit", () => {
+  for (const group of runningServerGroups)
+    try {
+      process.kill(-group, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+});
+
+/**
+ * How long a server may take to answer /health: a hang detector, not a stopwatch. Its first /health
+ * took 8 s in a CI run beside the other lane, and a loaded machine is slower still.
+ */
+const SERVER_READY_LIMIT_MS = 180_000;
+
 /** Starts `wrangler dev` in its own process group and resolves once /health answers. */
 export async function startDevServer(options: {
   port: number;
@@ -294,6 +315,11 @@ export async function startDevServer(options: {
       detached: true,
     },
   );
+  const group = child.pid;
+  if (group !== undefined) {
+    runningServerGroups.add(group);
+    child.once("exit", () => runningServerGroups.delete(group));
+  }
   let output = "";
   child.stdout?.on("data", (chunk) => (output += chunk));
   child.stderr?.on("data", (chunk) => (output += chunk));
@@ -306,7 +332,7 @@ export async function startDevServer(options: {
       setTimeout(() => child.exitCode === null && child.pid && process.kill(-child.pid, "SIGKILL"), 5_000).unref();
     });
 
-  const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
+  const deadline = Date.now() + (options.readyTimeoutMs ?? SERVER_READY_LIMIT_MS);
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}\n${output}`);
     try {
