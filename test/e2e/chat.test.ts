@@ -134,7 +134,7 @@ describe("the consultation chat", () => {
     for (const { page } of [patient, doctor]) expect(await fitsWidth(page)).toBe(true);
     expect(patient.problems.join("\n")).toBe("");
     expect(doctor.problems.join("\n")).toBe("");
-  }, 90_000);
+  });
 
   it("sends with Enter on a computer, and Shift+Enter starts a new line", async () => {
     const doctor = await startJourney();

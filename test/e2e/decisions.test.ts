@@ -59,7 +59,7 @@ describe("a doctor declines, and the patient hears why", () => {
     await mail.first().waitFor();
     expect(doctor.problems.join("\n")).toBe("");
     expect(patient.problems.join("\n")).toBe("");
-  }, 90_000);
+  });
 });
 
 describe("a patient withdraws a waiting request", () => {

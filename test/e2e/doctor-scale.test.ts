@@ -62,7 +62,7 @@ describe("a doctor's screen when many requests arrive", () => {
         .waitFor();
     }
     expect(doctor.problems.join("\n")).toBe("");
-  }, 180_000);
+  });
 
   it("fits a 360 px phone in Amharic, figures included, and shows High in orange", async () => {
     const { page, problems } = await startJourney();

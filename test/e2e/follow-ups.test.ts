@@ -102,5 +102,5 @@ describe("a follow-up with the same doctor", () => {
 
     expect(doctor.problems).toEqual([]);
     expect(patient.problems).toEqual([]);
-  }, 90_000);
+  });
 });

@@ -103,7 +103,7 @@ describe("a patient using only the keyboard", () => {
     await page.getByTestId("photo-dialog").waitFor({ state: "detached" });
     expect(await focused(page)).toMatchObject({ tag: "a", text: "Photo 1" });
     expect(problems.join("\n")).toBe("");
-  }, 90_000);
+  });
 });
 
 describe("a doctor using only the keyboard", () => {
@@ -140,5 +140,5 @@ describe("a doctor using only the keyboard", () => {
     await page.keyboard.press("Enter");
     await expect.poll(async () => (await focused(page)).text).toBe("Consultation Accepted");
     expect(problems.join("\n")).toBe("");
-  }, 90_000);
+  });
 });

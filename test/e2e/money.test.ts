@@ -217,7 +217,7 @@ describe("the money of a consultation", () => {
     expect(await sandboxRefund.textContent()).toContain("50 ብር");
     expect(await sandboxRefund.textContent()).toContain("ተመላሽ ተደርጓል");
     for (const journey of [doctor, patient, admin]) expect(journey.problems).toEqual([]);
-  }, 90_000);
+  });
 
   it("with the sandbox set to fail transfers, a payout run fails: the doctor reads why, and the money is back in Available", async () => {
     const doctor = await startJourney();

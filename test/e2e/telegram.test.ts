@@ -51,5 +51,5 @@ describe("Telegram notifications", () => {
     expect(path(patient.page)).toMatch(/^\/patient\/payment\//);
     expect(doctor.problems.join("\n")).toBe("");
     expect(patient.problems.join("\n")).toBe("");
-  }, 90_000);
+  });
 });

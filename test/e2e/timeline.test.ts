@@ -121,5 +121,5 @@ describe("a consultation's timeline", () => {
     await expectAccessible(dashboard);
     expect(doctor.problems.join("\n")).toBe("");
     expect(patient.problems.join("\n")).toBe("");
-  }, 120_000);
+  });
 });
