@@ -34,7 +34,9 @@ async function seriousViolations(page: Page): Promise<string[]> {
     }
   });
   // Evaluated through the debugging protocol, so the page's Content-Security-Policy does not apply.
-  await page.evaluate(axeSource);
+  // Once per document: compiling its 550 KB took longer than an audit, and a page reached by a client-side
+  // navigation still has it.
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: Violation[] }> } }).axe;
     const result = await axe.run(document, { resultTypes: ["violations"] });
