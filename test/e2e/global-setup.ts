@@ -29,7 +29,7 @@ const SHORT_PAYMENT_WINDOW_SECONDS = 5;
 /**
  * How many journey files run at once. One journey keeps about two cores busy (measured: chat.test.ts used
  * 94 s of CPU in 52 s, 60 % of it Chromium's), so a lane per two cores; on this 2-core machine one lane,
- * as a second only made both slower.
+ * as a second only cost more CPU on cores already full.
  */
 export const JOURNEY_LANES = Number(process.env.JOURNEY_LANES ?? Math.max(1, Math.floor(availableParallelism() / 2)));
 
