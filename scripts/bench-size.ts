@@ -279,7 +279,7 @@ let stateDir: string | undefined;
 let server: Awaited<ReturnType<typeof startDevServer>> | undefined;
 try {
   if (!process.argv.includes("--no-build") || !existsSync(join(PROJECT_ROOT, "build", "server", "index.js"))) await build({ quiet: true });
-  stateDir = seeded ? await copyState(seeded, "qoda-size-state-") : await seededState({ quiet: true });
+  stateDir = seeded ? await copyState(seeded, "qoda-size-state-") : await seededState();
   await queryLocalD1(
     stateDir,
     "UPDATE profiles SET consent_terms = 0, consent_privacy = 0 WHERE user_id = (SELECT id FROM users WHERE email = 'dawit@qoda.test')",

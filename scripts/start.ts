@@ -30,7 +30,7 @@ await build({ quiet: true });
 console.log("Applying migrations to the local D1…");
 await applyMigrations(undefined, { quiet: true });
 console.log("Seeding demo data…");
-await seedDemoData(undefined, { quiet: true });
+await seedDemoData();
 
 const server = await startDevServer({ port: PORT, inheritOutput: false, localTraces: true });
 const width = Math.max(...DEMO_ACCOUNTS.map((account) => account.email.length));

@@ -214,7 +214,7 @@ async function sizeAndAccessibility(env: NodeJS.ProcessEnv): Promise<Outcome> {
 // Migrated and seeded once (wrangler is slow to start), while the unit tests run: the journeys' servers
 // and the size run copy it. If that fails, each seeds its own and says why it could not.
 const seedingStartedMs = Date.now();
-const seeding = seededState({ quiet: true }).then(
+const seeding = seededState().then(
   (seeded) => ({ seeded, line: `seeding the local state: ${seconds(seedingStartedMs)}` }),
   (error: unknown) => {
     console.error(`Seeding the shared local state failed; each layer seeds its own.\n${String(error)}`);

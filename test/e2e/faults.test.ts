@@ -129,7 +129,7 @@ function consultationsTitled(title: string) {
 
 beforeAll(async () => {
   const seeded = process.env[SEEDED_STATE_VARIABLE];
-  stateDir = seeded ? await copyState(seeded, "qoda-faults-") : await seededState({ quiet: true });
+  stateDir = seeded ? await copyState(seeded, "qoda-faults-") : await seededState();
   const seed = join(stateDir, "faults-accounts.sql");
   writeFileSync(seed, [...[...patients, doctor, admin].flatMap((account) => account.statements), payoutAccount].join("\n"));
   await run("wrangler", ["d1", "execute", "DB", "--local", `--file=${seed}`, "--persist-to", stateDir], { quiet: true });

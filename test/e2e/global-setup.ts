@@ -57,7 +57,7 @@ export async function setup(project: TestProject) {
   if (stale) throw new Error(stale);
   ensureChromium();
   const handedOver = process.env[SEEDED_STATE_VARIABLE];
-  const seeded = handedOver && existsSync(handedOver) ? handedOver : await seededState({ quiet: true });
+  const seeded = handedOver && existsSync(handedOver) ? handedOver : await seededState();
   if (seeded !== handedOver) stateDirs.push(seeded);
   const serve = async (port: number, inspectorPort: number, vars: Record<string, string>) => {
     const stateDir = await copyState(seeded, "qoda-e2e-");

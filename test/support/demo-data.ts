@@ -995,7 +995,8 @@ export function demoSandboxRecords(now: Date) {
 }
 
 /** The SQL that seeds the demo data; safe to run any number of times. */
-export async function buildSeedSql(now: Date): Promise<string> {
+/** The demo's rows as SQL statements, one per row, in the order they are written. */
+export async function seedStatements(now: Date): Promise<string[]> {
   const at = (minutesAgo: number) => now.getTime() - minutesAgo * MINUTE_MS;
   const statements: string[] = [];
   const passwordHash = await hashPassword(DEMO_PASSWORD);
@@ -1320,5 +1321,5 @@ export async function buildSeedSql(now: Date): Promise<string> {
       created_at: at(60 * 24),
     }),
   );
-  return statements.join("\n");
+  return statements;
 }

@@ -7,14 +7,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 
+import { readD1Migrations } from "@cloudflare/vitest-plugin";
+import { getPlatformProxy } from "wrangler";
+
 import {
-  buildSeedSql,
   DEMO_PHOTOS,
   DEMO_REGISTRATIONS,
   demoDoctorPictures,
   demoPhotoPng,
   demoSandboxRecords,
   licencePdf,
+  seedStatements,
 } from "./demo-data.ts";
 
 export const PROJECT_ROOT = new URL("../..", import.meta.url).pathname;
@@ -90,91 +93,98 @@ export function staleBuildReason(): string | null {
 export const applyMigrations = (persistTo?: string, options?: { quiet?: boolean }) =>
   run("wrangler", ["d1", "migrations", "apply", "DB", "--local", ...persistArgs(persistTo)], options);
 
-export async function seedDemoData(persistTo?: string, options?: { quiet?: boolean }) {
-  const dir = mkdtempSync(join(tmpdir(), "qoda-seed-"));
-  const file = join(dir, "seed.sql");
-  const now = new Date();
-  writeFileSync(file, await buildSeedSql(now));
-  await run("wrangler", ["d1", "execute", "DB", "--local", `--file=${file}`, ...persistArgs(persistTo)], options);
-  // The demo applications' licence files, so admins can open them (the same keys again: same files).
-  // What the payment sandbox keeps of every paid demo payment, so refunding one (the open dispute, the late
-  // payment asked again) finds its transaction.
-  for (const [index, { key, record }] of demoSandboxRecords(now).entries()) {
-    const json = join(dir, `sandbox-${index}.json`);
-    writeFileSync(json, JSON.stringify(record));
-    await run(
-      "wrangler",
-      [
-        "r2",
-        "object",
-        "put",
-        `qoda-files/${key}`,
-        "--local",
-        `--file=${json}`,
-        "--content-type=application/json",
-        ...persistArgs(persistTo),
-      ],
-      options,
-    );
-  }
-  // The demo doctors' pictures, as patients see them on the card before paying.
-  for (const [index, { key, png }] of demoDoctorPictures().entries()) {
-    const picture = join(dir, `doctor-${index}.png`);
-    writeFileSync(picture, png);
-    await run(
-      "wrangler",
-      ["r2", "object", "put", `qoda-files/${key}`, "--local", `--file=${picture}`, "--content-type=image/png", ...persistArgs(persistTo)],
-      options,
-    );
-  }
-  // The demo's request photos, so doctors (and their patients) see them.
-  for (const photo of DEMO_PHOTOS) {
-    const file = join(dir, `${photo.id}.png`);
-    writeFileSync(file, demoPhotoPng(photo.spotRadius));
-    await run(
-      "wrangler",
-      [
-        "r2",
-        "object",
-        "put",
-        `qoda-files/${photo.storageKey}`,
-        "--local",
-        `--file=${file}`,
-        "--content-type=image/png",
-        ...persistArgs(persistTo),
-      ],
-      options,
-    );
-  }
-  for (const registration of DEMO_REGISTRATIONS) {
-    const licence = join(dir, registration.licenceName);
-    writeFileSync(licence, licencePdf(registration.fullName));
-    await run(
-      "wrangler",
-      [
-        "r2",
-        "object",
-        "put",
-        `qoda-files/${registration.licenceKey}`,
-        "--local",
-        `--file=${licence}`,
-        "--content-type=application/pdf",
-        ...persistArgs(persistTo),
-      ],
-      options,
-    );
+type LocalPlatform = { DB: D1Database; FILES: R2Bucket };
+
+/**
+ * The local D1 and R2 that `wrangler dev --persist-to <persistTo>` serves (`.wrangler/state` by default),
+ * opened in this process for `work`: one platform for a whole seed, where a wrangler command per file cost
+ * 3 s of CPU each, most of a seed's minute.
+ */
+async function withLocalPlatform(persistTo: string | undefined, work: (platform: LocalPlatform) => Promise<void>) {
+  // Offline, as for every wrangler command here, and quiet: the platform has D1 and R2 but no Worker (the
+  // Durable Objects' classes live in the app's), which wrangler warns about and workerd reports as an error.
+  const quietOffline = { CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", WRANGLER_LOG: "error" };
+  const before = Object.fromEntries(Object.keys(quietOffline).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, quietOffline);
+  const consoleError = console.error;
+  console.error = (...args: unknown[]) => {
+    if (!String(args[0]).includes("no such Durable Object class is exported")) consoleError(...args);
+  };
+  try {
+    const platform = await getPlatformProxy<LocalPlatform>({
+      configPath: join(PROJECT_ROOT, "wrangler.toml"),
+      persist: { path: join(persistTo ?? join(PROJECT_ROOT, ".wrangler", "state"), "v3") },
+      remoteBindings: false,
+    });
+    try {
+      await work(platform.env);
+    } finally {
+      await platform.dispose();
+    }
+  } finally {
+    console.error = consoleError;
+    for (const [name, value] of Object.entries(before)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
   }
 }
+
+/**
+ * Applies migrations/ as `wrangler d1 migrations apply` does (each migration and its row in
+ * d1_migrations in one batch), so wrangler later sees them applied.
+ */
+async function migrate({ DB }: LocalPlatform) {
+  await DB.prepare(
+    "CREATE TABLE IF NOT EXISTS d1_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL)",
+  ).run();
+  const applied = new Set((await DB.prepare("SELECT name FROM d1_migrations").all<{ name: string }>()).results.map((row) => row.name));
+  for (const migration of await readD1Migrations(join(PROJECT_ROOT, "migrations"))) {
+    if (applied.has(migration.name)) continue;
+    await DB.batch([
+      ...migration.queries.map((query) => DB.prepare(query)),
+      DB.prepare("INSERT INTO d1_migrations (name) VALUES (?)").bind(migration.name),
+    ]);
+  }
+}
+
+/** Writes the demo's rows into D1 and its files into R2. */
+async function seed({ DB, FILES }: LocalPlatform) {
+  const now = new Date();
+  // One batch: all the rows or none.
+  await DB.batch((await seedStatements(now)).map((statement) => DB.prepare(statement)));
+  const files = [
+    // What the payment sandbox keeps of every paid demo payment, so refunding one (the open dispute, the
+    // late payment asked again) finds its transaction.
+    ...demoSandboxRecords(now).map(({ key, record }) => ({ key, body: JSON.stringify(record), contentType: "application/json" })),
+    // The demo doctors' pictures, as patients see them on the card before paying.
+    ...demoDoctorPictures().map(({ key, png }) => ({ key, body: png, contentType: "image/png" })),
+    // The demo's request photos, so doctors (and their patients) see them.
+    ...DEMO_PHOTOS.map((photo) => ({ key: photo.storageKey, body: demoPhotoPng(photo.spotRadius), contentType: "image/png" })),
+    // The demo applications' licence files, so admins can open them.
+    ...DEMO_REGISTRATIONS.map((registration) => ({
+      key: registration.licenceKey,
+      body: licencePdf(registration.fullName),
+      contentType: "application/pdf",
+    })),
+  ];
+  for (const { key, body, contentType } of files) await FILES.put(key, body, { httpMetadata: { contentType } });
+}
+
+/** Seeds the local state `npm start` serves (its migrations applied by wrangler first). */
+export const seedDemoData = (persistTo?: string) => withLocalPlatform(persistTo, seed);
 
 /**
  * Migrates and seeds a new state directory once; `copyState` then gives each server its own copy, so
  * several servers (the journeys', the payment-expiry one, the size bench's) start from the same rows
  * without running wrangler again for each.
  */
-export async function seededState(options?: { quiet?: boolean }) {
+export async function seededState() {
   const stateDir = mkdtempSync(join(tmpdir(), "qoda-seeded-"));
-  await applyMigrations(stateDir, options);
-  await seedDemoData(stateDir, options);
+  await withLocalPlatform(stateDir, async (platform) => {
+    await migrate(platform);
+    await seed(platform);
+  });
   writeFileSync(join(stateDir, SEEDED_AT_FILE), String(Date.now()));
   return stateDir;
 }
@@ -353,7 +363,7 @@ export async function startDevServer(options: {
  */
 export async function startBenchServer(port: number): Promise<Pick<DevServer, "url" | "stop">> {
   if (!process.argv.includes("--no-build")) await build({ quiet: true });
-  const stateDir = await seededState({ quiet: true });
+  const stateDir = await seededState();
   const forget = () => rmSync(stateDir, { recursive: true, force: true });
   const server = await startDevServer({
     port,

@@ -2,7 +2,7 @@
 // seed records as paid, or refunding a seeded consultation (its dispute, its late payment) fails.
 import { describe, expect, it } from "vitest";
 
-import { buildSeedSql, demoSandboxRecords } from "../support/demo-data";
+import { demoSandboxRecords, seedStatements } from "../support/demo-data";
 
 /** The seed's payments rows, each as its columns and values (the seed writes plain SQL literals). */
 function seededPayments(seedSql: string) {
@@ -18,7 +18,7 @@ function seededPayments(seedSql: string) {
 describe("the demo's payment sandbox", () => {
   it("holds a transaction of the same amount for every payment the seed records as paid, reversed for the one charged back", async () => {
     const now = new Date("2026-11-01T09:00:00Z");
-    const seedSql = await buildSeedSql(now);
+    const seedSql = (await seedStatements(now)).join("\n");
     const paid = seededPayments(seedSql).filter((payment) => ["paid", "paid_after_expiry"].includes(String(payment.status)));
     expect(paid.length).toBeGreaterThan(3);
     const sandbox = new Map(demoSandboxRecords(now).map(({ key, record }) => [key, record]));
@@ -41,7 +41,7 @@ describe("the demo's payment sandbox", () => {
 
 describe("the demo's money for an admin", () => {
   it("has a frozen chargeback, a refund stuck before an admin and the chargeback's difference to resolve", async () => {
-    const seedSql = await buildSeedSql(new Date("2026-11-01T09:00:00Z"));
+    const seedSql = (await seedStatements(new Date("2026-11-01T09:00:00Z"))).join("\n");
     expect(seedSql).toMatch(/INSERT OR IGNORE INTO escrows \([^)]*\) VALUES \([^)]*'charged_back'/);
     expect(seedSql).toMatch(/INSERT OR IGNORE INTO refunds \([^)]*\) VALUES \([^)]*'pending'[^)]*'attempts_exhausted'/);
     expect(seedSql.match(/INSERT OR IGNORE INTO reconciliation_differences/g)).toHaveLength(1);
