@@ -67,7 +67,7 @@ let failed = false;
 try {
   server = await startBenchServer(PORT);
   const withEthiopicFont = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: LAUNCH_ARGS });
-  const withoutEthiopicFont = await launchWithoutEthiopicFonts();
+  const withoutEthiopicFont = await launchWithoutEthiopicFonts(CHROMIUM_PATH);
   const cases = [
     { label: "English", browser: withEthiopicFont, locale: "en-US" },
     { label: "Amharic, phone without an Ethiopic font", browser: withoutEthiopicFont, locale: "am-ET" },

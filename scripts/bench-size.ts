@@ -1,5 +1,5 @@
 // `npm run bench:size`: what a first visit to each page downloads, measured in a real browser (Debian's
-// chromium, cache off) against its own `wrangler dev` (port 8797 or BENCH_PORT, fresh seeded state):
+// chromium-headless-shell, cache off) against its own `wrangler dev` (port 8797 or BENCH_PORT, fresh seeded state):
 // gzipped JS and CSS, the font files the page draws with, and the whole visit (and the Amharic landing
 // page's whole visit on a phone without an Ethiopic font). Each page is then audited
 // with axe in English and in Amharic (the run's one accessibility audit of every page). Fails when a page
@@ -20,7 +20,7 @@ import {
 } from "playwright-core";
 
 import { auditInBothLanguages } from "../test/support/accessibility.ts";
-import { CHROMIUM_PATH, ensureChromium, LAUNCH_ARGS, launchWithoutEthiopicFonts } from "../test/support/chromium.ts";
+import { ensureChromium, LAUNCH_ARGS, launchWithoutEthiopicFonts, TEST_CHROMIUM_PATH } from "../test/support/chromium.ts";
 import { DEMO_ACCOUNTS, DEMO_CONSULTATIONS, DEMO_PASSWORD, demoConsultationIn } from "../test/support/demo-data.ts";
 import {
   benchPort,
@@ -293,7 +293,7 @@ try {
 
   const visits: Visit[] = [];
   const auditedAddresses = new Set<string>();
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: LAUNCH_ARGS });
+  const browser = await chromium.launch({ executablePath: TEST_CHROMIUM_PATH, headless: true, args: LAUNCH_ARGS });
   const storageStates = new Map<Visitor, StorageState | undefined>();
   for (const as of ["anonymous", "patient", "patientWithoutConsent", "doctor", "admin"] as const)
     storageStates.set(as, await signIn(browser, as, baseUrl));
