@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 import { JOURNEY_LANES } from "./test/e2e/global-setup";
 
-// Layer (c): browser journeys. Debian's chromium, driven by playwright-core, against real `wrangler dev`
+// Layer (c): browser journeys. Debian's chromium-headless-shell, driven by playwright-core, against real `wrangler dev`
 // servers with fresh local state (test/e2e/global-setup.ts).
 export default defineConfig({
   resolve: { alias: { "~": new URL("./app", import.meta.url).pathname } },
@@ -15,8 +15,7 @@ export default defineConfig({
     maxWorkers: JOURNEY_LANES,
     // A hang detector, not a stopwatch, and the same for every journey: each step fails by its own name
     // after 15 s, so this only ends a journey that stopped moving. A whole journey on a slow phone (CPU 4×
-    // slower, slow 4G) took 91 s beside the Workers lane, and the crash test starts wrangler again several
-    // times in one test; a machine loaded four times over takes longer still.
+    // slower, slow 4G) took 91 s beside the Workers lane; a machine loaded four times over takes longer still.
     testTimeout: 300_000,
     // Pages hydrate after their scripts load; give live updates time on a loaded machine.
     expect: { poll: { timeout: 10_000 } },

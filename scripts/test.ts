@@ -1,9 +1,9 @@
 // `npm test`: every test layer, in two lanes that run at once on the machine's two cores.
 //   Workers lane:  (a) domain unit tests, then (b) Workers-runtime tests (real D1, R2, Durable Objects),
-//                  then (d) the size budgets and the accessibility audit of every page in both languages
-//                  (`bench:size`, one check each).
+//                  then the crash test (a `wrangler dev` killed mid-operation), then (d) the size budgets
+//                  and the accessibility audit of every page in both languages (`bench:size`, one check each).
 //   Browser lane:  (c) browser journeys.
-// The journeys and the size run start from one seeded local state, made once while the unit tests run;
+// The journeys, the crash test and the size run start from one seeded local state, made as the lanes start;
 // otherwise the lanes share nothing: each layer has its own D1 and its own servers. Every layer runs even if an
 // earlier one failed; the command fails if any did. Each layer's output goes to test-results/<layer>.log
 // and, prefixed with the layer's name, to this terminal. Each layer's line gives its wall time and the CPU
@@ -211,8 +211,8 @@ async function sizeAndAccessibility(env: NodeJS.ProcessEnv): Promise<Outcome> {
   };
 }
 
-// Migrated and seeded once (wrangler is slow to start), while the unit tests run: the journeys' servers
-// and the size run copy it. If that fails, each seeds its own and says why it could not.
+// Migrated and seeded once, as the lanes start: the journeys' servers, the crash test and the size run
+// copy it. If that fails, each seeds its own and says why it could not.
 const seedingStartedMs = Date.now();
 const seeding = seededState().then(
   (seeded) => ({ seeded, line: `seeding the local state: ${seconds(seedingStartedMs)}` }),
@@ -230,8 +230,9 @@ const seededEnv = async () => {
 async function workersLane(): Promise<Outcome[]> {
   const unit = await vitestLayer("unit", "domain unit tests", "vitest.unit.config.ts", baseEnv);
   const workers = await vitestLayer("workers", "Workers-runtime tests", "vitest.config.ts", baseEnv);
+  const crash = await vitestLayer("crash", "crash test (a server killed mid-operation)", "vitest.crash.config.ts", await seededEnv());
   const sizes = await sizeAndAccessibility(await seededEnv());
-  return [unit, workers, sizes];
+  return [unit, workers, crash, sizes];
 }
 
 async function browserLane(): Promise<Outcome[]> {
