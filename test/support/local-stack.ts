@@ -289,7 +289,6 @@ export async function startDevServer(options: {
   configPath?: string;
   vars?: Record<string, string>;
   inheritOutput?: boolean;
-  readyTimeoutMs?: number;
   /** Serves /__scheduled, which runs the scheduled job (the cron's housekeeping) on request. */
   testScheduled?: boolean;
   /**
@@ -342,7 +341,7 @@ export async function startDevServer(options: {
       setTimeout(() => child.exitCode === null && child.pid && process.kill(-child.pid, "SIGKILL"), 5_000).unref();
     });
 
-  const deadline = Date.now() + (options.readyTimeoutMs ?? SERVER_READY_LIMIT_MS);
+  const deadline = Date.now() + SERVER_READY_LIMIT_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}\n${output}`);
     try {
