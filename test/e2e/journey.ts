@@ -16,7 +16,7 @@ export const baseUrl = lane.baseUrl;
 export const shortWindowBaseUrl = lane.shortWindowBaseUrl;
 
 /**
- * How long one step may take before it fails by its own name, well before the test's 300 s limit hides which it
+ * How long one step may take before it fails by its own name, well before the test's 600 s limit hides which it
  * was. Requests sent straight to the server (`page.request`) pass it themselves: they wait 30 s otherwise.
  */
 export const STEP_TIMEOUT_MS = 15_000;
