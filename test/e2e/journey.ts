@@ -139,11 +139,21 @@ export async function downloadedFile(download: Download): Promise<string> {
   return (await saving)!;
 }
 
+/**
+ * How long a page may take to hydrate: a hang detector. A slow phone's page whose scripts were held took
+ * more than 10 s to hydrate once they were let go, on a loaded machine.
+ */
+const HYDRATION_LIMIT_MS = 60_000;
+
 // Resolves once React has hydrated the element (it carries React's props), so a click on it runs the
 // app's handler instead of following the server-rendered link or form.
 export async function hydrated(element: Locator) {
   await element.waitFor();
-  await expect.poll(() => element.evaluate((node) => Object.keys(node).some((key) => key.startsWith("__reactProps")))).toBe(true);
+  await expect
+    .poll(() => element.evaluate((node) => Object.keys(node).some((key) => key.startsWith("__reactProps"))), {
+      timeout: HYDRATION_LIMIT_MS,
+    })
+    .toBe(true);
 }
 
 /**
