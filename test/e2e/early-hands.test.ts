@@ -2,7 +2,7 @@
 // it is kept when the page hydrates, never silently dropped or cleared.
 import { afterEach, describe, expect, it } from "vitest";
 
-import { DEMO_PASSWORD } from "../support/demo-data";
+import { DEMO_PASSWORD, demoConsultationIn } from "../support/demo-data";
 import {
   baseUrl,
   endJourneys,
@@ -89,5 +89,23 @@ describe("news that arrives while a part of the page still hydrates", () => {
     await letGo();
     await patient.page.waitForURL(/\/patient\/payment\//);
     expect(patient.problems.join("\n")).toBe("");
+  });
+
+  it("waits for that part instead of throwing it away (no React #421): the doctors' queue reaches a completed consultation whose summary is slow to load", async () => {
+    const doctor = await startJourney({ slowPhone: true });
+    await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
+    await doctor.page.waitForURL(/\/doctor\/dashboard$/);
+    // The summary is a chunk of its own; the header's bell opens the lobby, whose queue every doctor page reads.
+    const letGo = await holdScripts(doctor.page, /^\/assets\/consultation-summary-[^/]*\.js$/);
+    const lobbyFrames: string[] = [];
+    doctor.page.on("websocket", (socket) => {
+      if (socket.url().includes("lobby")) socket.on("framereceived", ({ payload }) => lobbyFrames.push(String(payload)));
+    });
+    await doctor.page.goto(`${baseUrl}/doctor/consultation/${demoConsultationIn("completed").id}`);
+    await expect.poll(() => lobbyFrames.some((frame) => frame.includes('"queue"'))).toBe(true);
+    await doctor.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+    await letGo();
+    await hydrated(doctor.page.getByTestId("printable-summary"));
+    expect(doctor.problems.join("\n")).toBe("");
   });
 });

@@ -1,23 +1,13 @@
-import { useSyncExternalStore } from "react";
+import { createNewsStore, useNews } from "./news-store";
 
 // Set once a room says the session that opened this page's sockets has ended (signed out elsewhere,
 // timed out, deactivated): the page stops listening and says so.
-let sessionEnded = false;
-const listeners = new Set<() => void>();
+const sessionEnded = createNewsStore(false);
 
 export function markSessionEnded() {
-  if (sessionEnded) return;
-  sessionEnded = true;
-  for (const listener of listeners) listener();
+  sessionEnded.publish(true);
 }
 
 export function useSessionEnded() {
-  return useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    () => sessionEnded,
-    () => false,
-  );
+  return useNews(sessionEnded, false);
 }
