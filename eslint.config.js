@@ -35,6 +35,11 @@ export default tseslint.config(
               regex: String.raw`\.server(?:[./]|$)`,
               message: "A component imports no .server module; move what it needs to app/domain or a shared module.",
             },
+            {
+              // Routes stand above components: a shape both need (an action's answer) belongs in app/domain.
+              regex: String.raw`^~/routes/`,
+              message: "A component imports no route; move the shape both need to app/domain.",
+            },
           ],
         },
       ],

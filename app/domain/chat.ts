@@ -25,6 +25,11 @@ export function shownChatMessages(params: URLSearchParams): number {
 /** The `intent` the chat form posts to its consultation page (without JavaScript). */
 export const CHAT_INTENTS = { send: "send-message" } as const;
 
+/** What the chat's photo upload answers a page with JavaScript: null once the photo is sent, else why not, in the sender's language. */
+export interface ChatImageAnswer {
+  error: string | null;
+}
+
 interface ChatParties {
   status: ConsultationStatus;
   patientId: string;

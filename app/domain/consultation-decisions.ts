@@ -11,6 +11,12 @@ export const DELETE_PHOTOS_INTENT = "delete-photos";
 export type DecisionRefusal = "not_found" | "not_permitted" | "already_taken" | "declined" | "withdrawn" | "not_waiting" | "reserved";
 export type DecisionOutcome = { ok: true } | { ok: false; reason: DecisionRefusal };
 
+/** What the consultation page's action answers a decision posted from elsewhere (the bell's Accept): the intent, and why not. */
+export interface DecisionAnswer {
+  intent: string | null;
+  refusal: DecisionRefusal | null;
+}
+
 /**
  * Why a request a doctor wanted to decide on is not theirs to decide on: taken, declined, withdrawn, or
  * (still waiting) kept for another doctor for now.

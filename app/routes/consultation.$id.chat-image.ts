@@ -1,13 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 
+import type { ChatImageAnswer } from "~/domain/chat";
 import { requireRole } from "~/server/auth/guards.server";
 import { sendChatImageFromUpload } from "~/server/chat.server";
 import { postOnly } from "~/server/methods.server";
-
-/** What the upload answers: null once the photo is sent, else why not, in the sender's language. */
-export interface ChatImageAnswer {
-  error: string | null;
-}
 
 export const loader = postOnly;
 

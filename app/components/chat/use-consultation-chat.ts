@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 
 import type { RoomLink } from "~/components/realtime/use-consultation-room";
+import type { ChatImageAnswer } from "~/domain/chat";
 import type { ChatMessage } from "~/realtime/protocol";
-import type { ChatImageAnswer } from "~/routes/consultation.$id.chat-image";
 
 import type { ChatTexts } from "./chat-texts";
 

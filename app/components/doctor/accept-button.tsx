@@ -2,10 +2,9 @@ import { useFetcher } from "@remix-run/react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 
-import { DECISION_INTENTS } from "~/domain/consultation-decisions";
+import { DECISION_INTENTS, type DecisionAnswer } from "~/domain/consultation-decisions";
 import type { RequestSummary } from "~/realtime/protocol";
 import { DECISION_REFUSAL_MESSAGES } from "~/refusal-messages";
-import type { action } from "~/routes/doctor.consultation.$id";
 
 /**
  * Accepts a request from the bell or a toast (the consultation page's own action answers) and says how
@@ -21,7 +20,7 @@ export function AcceptButton({
   onAccepted: (id: string) => void;
 }) {
   const { t } = useTranslation();
-  const fetcher = useFetcher<typeof action>();
+  const fetcher = useFetcher<DecisionAnswer>();
   const answer = fetcher.data;
   const accepted = answer?.intent === DECISION_INTENTS.accept && answer.refusal === null;
   useEffect(() => {

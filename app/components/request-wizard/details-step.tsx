@@ -11,7 +11,8 @@ import type { RequestDetailsSchema } from "~/domain/consultation-request";
 import { PRIORITIES } from "~/domain/consultation-status";
 import type { IntakeFormWords } from "~/domain/intake";
 import type { TextKey } from "~/i18n";
-import { useHeldRequest } from "~/offline/request-queue";
+
+import { useHeldRequest } from "./request-queue";
 
 const loadValidateRequestDetails = () => import("~/components/forms/validators").then((module) => module.validateRequestDetails);
 

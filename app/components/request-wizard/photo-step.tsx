@@ -6,12 +6,12 @@ import { useHydrated } from "~/components/use-hydrated";
 import { MAX_PHOTOS_PER_REQUEST } from "~/domain/constants";
 import type { PhotoQualityIssue } from "~/domain/photo-quality";
 import type { PhotoStepWords } from "~/domain/views/photo-step-words";
-import { dropHeldPhoto, heldPhotos, holdPhoto } from "~/offline/request-queue";
 
 import { type PhotoDescription, preparePhoto, uploadPhoto } from "./downscale";
 import { PhotoDescriptionFields, PhotoDescriptionForm } from "./photo-description-form";
 import { PhotoGuide } from "./photo-guide";
 import type { DescribedPhoto } from "./photo-words";
+import { dropHeldPhoto, heldPhotos, holdPhoto } from "./request-queue";
 
 /**
  * "review": the photo looks too dark or blurry; it waits for the patient to retake it or send it anyway.

@@ -1,8 +1,9 @@
 import { useSubmit } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 
-import { uploadPhoto } from "~/components/request-wizard/downscale";
 import { OFFLINE_STORES } from "~/offline/stores";
+
+import { uploadPhoto } from "./downscale";
 
 /** A request written without a connection: the form's fields (its submission key among them) and where it goes. */
 interface HeldRequest {
