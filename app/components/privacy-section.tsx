@@ -2,7 +2,7 @@ import { Form, Link } from "@remix-run/react";
 
 import { FormAlert, SubmitButton } from "~/components/form-basics";
 
-/** The section's words, worded by the server (app/server/privacy/privacy-section.server.ts). */
+/** The section's words, worded by the server (app/routes/patient.profile.server.ts). */
 interface PrivacyWords {
   intent: string;
   exportHref: string;

@@ -7,9 +7,9 @@ import { CLOSE_ACCOUNT_INTENT } from "~/domain/retention";
 import { detectLanguage, getTranslator, pageTitle } from "~/i18n.server";
 import { requirePatient } from "~/server/auth/guards.server";
 import { readFormData } from "~/server/form-body.server";
-import { handleCloseAccount, privacySection } from "~/server/privacy/privacy-section.server";
 import { telegramSummary } from "~/server/telegram/profile.server";
 
+import { handleCloseAccount, privacySection } from "./patient.profile.server";
 import { handleProfileAction, loadProfile } from "./profile.server";
 
 export async function loader(args: LoaderFunctionArgs) {
