@@ -9,9 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import type { ConsultationStatus } from "../app/domain/consultation-status.ts";
-import { consultationRow, inserts, paidPaymentRow, type Row } from "../test/support/bench-seed.ts";
+import { consultationRow, paidPaymentRow } from "../test/support/bench-seed.ts";
 import { benchAccount, printLatencies, serveSeeded } from "../test/support/bench-stack.ts";
 import { benchPort } from "../test/support/local-stack.ts";
+import { inserts, type Row } from "../test/support/seed-rows.ts";
 
 const PORT = benchPort(8896);
 const DOCTORS = Number(process.env.BENCH_DOCTORS ?? 1_000);

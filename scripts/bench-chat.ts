@@ -40,7 +40,7 @@ function consultationRow(id: string, patientId: string, doctorId: string, now: n
     ["accept", 0],
     ["confirmPayment", 0],
   ];
-  return consultationSql({ id, patientId, doctorId, moves, priority: "normal", mainConcern: "Bench chat", minutesAgo: 0 }, now);
+  return consultationSql({ id, patientId, doctorId, moves, priority: "normal", mainConcern: "Bench chat", minutesAgo: 0 }, now).sql;
 }
 
 /** A participant's socket, resolved once the room has sent the history; `onText` hears the other person's texts. */

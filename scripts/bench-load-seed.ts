@@ -3,8 +3,9 @@
 // payments, escrows and ledger entries written as the ledger module writes them (so the books balance
 // and every doctor has money waiting for the first payout run).
 import { CONSULTATION_FEE_SANTIM } from "../app/domain/money.ts";
-import { inserts, paidConsultationInserts, paidConsultationRows, type Row } from "../test/support/bench-seed.ts";
+import { paidConsultationInserts, paidConsultationRows } from "../test/support/bench-seed.ts";
 import { benchAccount } from "../test/support/bench-stack.ts";
+import { inserts, type Row } from "../test/support/seed-rows.ts";
 
 /** The sandbox's charge on a fee (3.5 %), as its captures record it. */
 const SANDBOX_CHARGE_SANTIM = 525;

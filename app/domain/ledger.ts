@@ -80,6 +80,26 @@ export interface LedgerEntry extends LedgerEntryLinks {
   lines: LedgerLine[];
 }
 
+/**
+ * An entry as the ledger's tables hold it: the entry's row and its lines' rows, under the id its writer
+ * gives it (the ledger module's, or the demo seed's fixed one).
+ */
+export function ledgerEntryRows(entry: LedgerEntry, entryId: string, createdAt: Date) {
+  return {
+    entry: {
+      id: entryId,
+      idempotencyKey: entry.idempotencyKey,
+      kind: entry.kind,
+      consultationId: entry.consultationId ?? null,
+      doctorId: entry.doctorId ?? null,
+      paymentId: entry.paymentId ?? null,
+      lineCount: entry.lines.length,
+      createdAt,
+    },
+    lines: entry.lines.map((line) => ({ entryId, account: line.account, subject: line.subject, amountSantim: line.amountSantim })),
+  };
+}
+
 export type LedgerRefusal = "unbalanced" | "not_an_amount" | "too_few_lines" | "wrong_subject";
 
 /** Why an entry cannot be written, or null when it keeps every rule of the ledger. */

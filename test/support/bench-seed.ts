@@ -1,62 +1,8 @@
-// The rows the benches seed, typed by the drizzle schema (app/db/schema.ts) and written as SQL, so that
+// The rows the benches seed, typed by the drizzle schema and written as SQL (seed-rows.ts), so that
 // tens of thousands go in through one `wrangler d1 execute`: consultations, and paid ones with their
 // payment, escrow and ledger entries as the app writes them, built once here for every bench.
-import { getTableColumns, getTableName, is } from "drizzle-orm";
-import { SQLiteTable } from "drizzle-orm/sqlite-core";
-
-import * as schema from "../../app/db/schema.ts";
-import { escrowReleased, type LedgerEntry, paymentCaptured } from "../../app/domain/ledger.ts";
-
-type Schema = typeof schema;
-/** Each table of the schema by its name in SQL. */
-type Tables = { [Key in keyof Schema as Schema[Key] extends SQLiteTable ? Schema[Key]["_"]["name"] : never]: Schema[Key] };
-type TableName = keyof Tables;
-/** A row of the table named `Name` as drizzle's insert takes it: timestamps as Dates, booleans as booleans. */
-export type Row<Name extends TableName> = Tables[Name]["$inferInsert"];
-
-const tables = new Map<string, SQLiteTable>(
-  Object.values(schema).flatMap((value) => (is(value, SQLiteTable) ? [[getTableName(value), value] as const] : [])),
-);
-
-const quote = (value: string) => `'${value.replace(/'/g, "''")}'`;
-
-function literal(value: unknown): string {
-  if (typeof value === "number" && Number.isFinite(value)) return String(value);
-  if (typeof value === "string") return quote(value);
-  throw new Error(`No SQL literal for ${String(value)}`);
-}
-
-/**
- * `rows` of the table named `name` as multi-row INSERTs of 200 each (one statement per batch keeps the
- * seed file quick to run), each value as its column stores it. Every row names the same columns; a column a row leaves
- * out gets the schema's $defaultFn, as drizzle's own insert gives it, or else the database's default.
- */
-export function inserts<Name extends TableName>(name: Name, rows: Array<Row<Name>>): string[] {
-  const table = tables.get(name)!;
-  const cellsOf = rows as Array<Record<string, unknown>>;
-  if (cellsOf.length === 0) return [];
-  const given = (row: Record<string, unknown>) =>
-    Object.keys(row)
-      .filter((key) => row[key] !== undefined)
-      .sort()
-      .join();
-  const first = cellsOf[0]!;
-  const columns = Object.entries(getTableColumns(table)).filter(([key, column]) => first[key] !== undefined || column.defaultFn);
-  const values = cellsOf.map((row) => {
-    if (given(row) !== given(first)) throw new Error(`A row of ${name} names other columns than its first`);
-    const cells = columns.map(([key, column]) => {
-      const value = row[key] === undefined ? column.defaultFn!() : row[key];
-      return value === null ? "NULL" : literal(column.mapToDriverValue(value));
-    });
-    return `(${cells.join(", ")})`;
-  });
-  const names = columns.map(([, column]) => column.name).join(", ");
-  const statements: string[] = [];
-  for (let start = 0; start < values.length; start += 200) {
-    statements.push(`INSERT INTO ${name} (${names}) VALUES ${values.slice(start, start + 200).join(", ")};`);
-  }
-  return statements;
-}
+import { escrowReleased, paymentCaptured } from "../../app/domain/ledger.ts";
+import { inserts, ledgerRows, type Row } from "./seed-rows.ts";
 
 const MINUTE_MS = 60_000;
 const at = (ms: number | null) => (ms === null ? null : new Date(ms));
@@ -120,29 +66,6 @@ function escrowRow(payment: Row<"payments">, doctorId: string, releasedAt: numbe
     createdAt: payment.paidAt!,
     updatedAt: at(releasedAt) ?? payment.paidAt!,
   };
-}
-
-/** A ledger entry (app/domain/ledger.ts builds it, as the app does) as its row and its lines' rows, written at `createdAt` (ms). */
-function ledgerRows(entry: LedgerEntry, createdAt: number) {
-  const id = crypto.randomUUID();
-  const entryRow: Row<"ledger_entries"> = {
-    id,
-    idempotencyKey: entry.idempotencyKey,
-    kind: entry.kind,
-    consultationId: entry.consultationId ?? null,
-    doctorId: entry.doctorId ?? null,
-    paymentId: entry.paymentId ?? null,
-    lineCount: entry.lines.length,
-    createdAt: new Date(createdAt),
-  };
-  const lineRows: Array<Row<"ledger_lines">> = entry.lines.map((line) => ({
-    id: crypto.randomUUID(),
-    entryId: id,
-    account: line.account,
-    subject: line.subject,
-    amountSantim: line.amountSantim,
-  }));
-  return { entryRow, lineRows };
 }
 
 /** A paid consultation's rows, table by table. */

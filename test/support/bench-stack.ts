@@ -1,14 +1,14 @@
 // What the benchmarks share: a fresh local stack of their own (built, migrated, seeded with their rows,
 // served by `wrangler dev` on their port), and accounts with a live session each (the cookie a client
-// sends), written as SQL (bench-seed's typed inserts) so hundreds are made in one `wrangler d1 execute`.
+// sends), written as SQL (seed-rows.ts typed inserts) so hundreds are made in one `wrangler d1 execute`.
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 import WebSocket from "ws";
 
-import { inserts } from "./bench-seed.ts";
 import { applyMigrations, build, run, startDevServer } from "./local-stack.ts";
+import { inserts } from "./seed-rows.ts";
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 /** The session cookie as Remix's createCookie writes it (JSON, base64, URI-encoded). */

@@ -21,6 +21,7 @@ import {
 import { CONSULTATION_FEE_SANTIM, splitRelease } from "../../app/domain/money.ts";
 import type { DifferenceDetail } from "../../app/domain/reconciliation-details.ts";
 import { hashPassword } from "../../app/server/auth/password.server.ts";
+import { inserts, ledgerRows, type Row, type TableName } from "./seed-rows.ts";
 
 export const DEMO_PASSWORD = "QodaDemo!2026";
 
@@ -84,44 +85,32 @@ export const DEMO_ACCOUNTS = [
 const [, abebe, , hana, dawit] = DEMO_ACCOUNTS;
 const MINUTE_MS = 60_000;
 
-type SqlValue = string | number | boolean | null;
-
-function literal(value: SqlValue): string {
-  if (value === null) return "NULL";
-  if (typeof value === "boolean") return value ? "1" : "0";
-  if (typeof value === "number") return String(value);
-  return `'${value.replace(/'/g, "''")}'`;
+/** The doctor of a demo consultation that has one (paid, under way or ended): the seed stops if it has none. */
+function doctorOf(consultation: DemoConsultation): string {
+  if (!consultation.doctorId) throw new Error(`Demo consultation ${consultation.id} has no doctor`);
+  return consultation.doctorId;
 }
 
-function insertOrIgnore(table: string, row: Record<string, SqlValue>): string {
-  const columns = Object.keys(row);
-  return `INSERT OR IGNORE INTO ${table} (${columns.join(", ")}) VALUES (${columns.map((column) => literal(row[column] ?? null)).join(", ")});`;
+/** A time `ms` milliseconds into the epoch, as the schema's timestamp columns take it. */
+const date = (ms: number) => new Date(ms);
+const dateOrNull = (ms: number | null) => (ms === null ? null : new Date(ms));
+
+/** One row of the demo: its table, its values as the schema types them, and the statement that writes it. */
+export interface SeedRow {
+  table: TableName;
+  row: Record<string, unknown>;
+  sql: string;
+}
+
+/** One row, typed by the schema; kept as it is if it is already there (the seed is idempotent). */
+function insertOrIgnore<Name extends TableName>(table: Name, row: Row<Name>): SeedRow {
+  return { table, row, sql: inserts(table, [row], { orIgnore: true })[0]! };
 }
 
 /** A ledger entry as the ledger module writes it, with ids fixed by its key so the seed stays idempotent. */
-function ledgerSql(entry: LedgerEntry, createdAtMs: number): string[] {
-  const entryId = `demo:${entry.idempotencyKey}`;
-  return [
-    insertOrIgnore("ledger_entries", {
-      id: entryId,
-      idempotency_key: entry.idempotencyKey,
-      kind: entry.kind,
-      consultation_id: entry.consultationId ?? null,
-      doctor_id: entry.doctorId ?? null,
-      payment_id: entry.paymentId ?? null,
-      line_count: entry.lines.length,
-      created_at: createdAtMs,
-    }),
-    ...entry.lines.map((line, index) =>
-      insertOrIgnore("ledger_lines", {
-        id: `${entryId}:${index}`,
-        entry_id: entryId,
-        account: line.account,
-        subject: line.subject,
-        amount_santim: line.amountSantim,
-      }),
-    ),
-  ];
+function ledgerSql(entry: LedgerEntry, createdAtMs: number): SeedRow[] {
+  const { entryRow, lineRows } = ledgerRows(entry, createdAtMs, `demo:${entry.idempotencyKey}`);
+  return [insertOrIgnore("ledger_entries", entryRow), ...lineRows.map((line) => insertOrIgnore("ledger_lines", line))];
 }
 
 /** The sandbox's charge on a demo payment, as its verify reports it (3.5 %). */
@@ -137,7 +126,7 @@ export interface DemoConsultation {
   doctorId: string | null;
   /** Its history: replayed through the state machine, which sets its status and times. */
   moves: DemoMove[];
-  priority: string;
+  priority: NonNullable<Row<"consultations">["priority"]>;
   mainConcern: string;
   medicalHistory?: string;
   /** The structured intake (app/domain/intake.ts); one consultation has none, as those from before it. */
@@ -594,14 +583,7 @@ function replayMoves(consultation: DemoConsultation, createdAtMs: number) {
     Object.assign(row, plan.changes);
     facts = { ...facts, status: plan.to, doctorId: plan.changes.doctorId === undefined ? facts.doctorId : plan.changes.doctorId };
   }
-  // Column names and values as D1 stores them: snake_case, times in ms.
-  const columns = Object.fromEntries(
-    Object.entries(row).map(([key, value]) => [
-      key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`),
-      value instanceof Date ? value.getTime() : value,
-    ]),
-  );
-  return { status: facts.status, columns };
+  return { status: facts.status, columns: row as Partial<Row<"consultations">> };
 }
 
 /** The statement that seeds `consultation` as its moves leave it (INSERT OR IGNORE: the seed is idempotent). */
@@ -609,36 +591,34 @@ export function consultationSql(consultation: DemoConsultation, createdAtMs: num
   const replayed = replayMoves(consultation, createdAtMs);
   const earlier = consultation.followUpOf ? DEMO_CONSULTATIONS.find((other) => other.id === consultation.followUpOf) : undefined;
   const followUp = earlier?.doctorId ? followUpColumns(earlier.id, earlier.doctorId, new Date(createdAtMs)) : null;
-  const completedAt = replayed.columns.completed_at;
+  const { completedAt } = replayed.columns;
   return insertOrIgnore("consultations", {
     id: consultation.id,
-    patient_id: consultation.patientId,
+    patientId: consultation.patientId,
     priority: consultation.priority,
     title: consultation.mainConcern.slice(0, 100),
-    main_concern: consultation.mainConcern,
-    medical_history: consultation.medicalHistory ?? "",
-    additional_comments: "",
-    requested_doctor_code: consultation.requestedDoctorCode ?? null,
-    patient_age_years: consultation.intake?.ageYears ?? null,
-    patient_sex: consultation.intake?.sex ?? null,
-    body_areas: consultation.intake?.bodyAreas ?? "",
-    duration_amount: consultation.intake?.durationAmount ?? null,
-    duration_unit: consultation.intake?.durationUnit ?? null,
+    mainConcern: consultation.mainConcern,
+    medicalHistory: consultation.medicalHistory ?? "",
+    additionalComments: "",
+    requestedDoctorCode: consultation.requestedDoctorCode ?? null,
+    patientAgeYears: consultation.intake?.ageYears ?? null,
+    patientSex: consultation.intake?.sex ?? null,
+    bodyAreas: consultation.intake?.bodyAreas ?? "",
+    durationAmount: consultation.intake?.durationAmount ?? null,
+    durationUnit: consultation.intake?.durationUnit ?? null,
     symptoms: consultation.intake?.symptoms ?? "",
-    treatments_tried: consultation.intake?.treatmentsTried ?? "",
+    treatmentsTried: consultation.intake?.treatmentsTried ?? "",
     allergies: consultation.intake?.allergies ?? "",
     pregnancy: consultation.intake?.sex === "female" ? "no" : null,
     observations: consultation.summary?.observations ?? null,
     diagnosis: consultation.summary?.diagnosis ?? null,
-    treatment_plan: consultation.summary?.treatmentPlan ?? null,
-    follow_up_of_id: followUp?.followUpOfId ?? null,
-    reserved_for_doctor_id: followUp?.reservedForDoctorId ?? null,
-    reserved_until: followUp?.reservedUntil.getTime() ?? null,
-    new_photos_due_at:
-      consultation.newPhotosInDays && typeof completedAt === "number"
-        ? newPhotosDueAt(consultation.newPhotosInDays, new Date(completedAt)).getTime()
-        : null,
+    treatmentPlan: consultation.summary?.treatmentPlan ?? null,
+    followUpOfId: followUp?.followUpOfId ?? null,
+    reservedForDoctorId: followUp?.reservedForDoctorId ?? null,
+    reservedUntil: followUp?.reservedUntil ?? null,
+    newPhotosDueAt: consultation.newPhotosInDays && completedAt ? newPhotosDueAt(consultation.newPhotosInDays, completedAt) : null,
     ...replayed.columns,
+    status: replayed.status,
   });
 }
 
@@ -657,29 +637,29 @@ const [admin] = DEMO_ACCOUNTS;
 function disputeSql(
   consultation: DemoConsultation,
   { paymentId, txRef, completedAt, decidedAt }: { paymentId: string; txRef: string; completedAt: number; decidedAt: number | null },
-): string[] {
+): SeedRow[] {
   const openedAt = completedAt + 24 * 60 * MINUTE_MS;
   const answeredAt = openedAt + 3 * 60 * MINUTE_MS;
   const statements = [
     insertOrIgnore("disputes", {
       id: consultation.id.replace("-9000-", "-e000-"),
-      consultation_id: consultation.id,
-      patient_id: consultation.patientId,
-      doctor_id: consultation.doctorId,
+      consultationId: consultation.id,
+      patientId: consultation.patientId,
+      doctorId: doctorOf(consultation),
       reason: decidedAt ? "wrong_advice" : "not_helpful",
-      patient_words: decidedAt
+      patientWords: decidedAt
         ? "The cream made the rash worse for three days before it got better."
         : "The answer was very short and did not say what to do if it comes back.",
-      doctor_answer: decidedAt ? "Hydrocortisone can sting at first on broken skin; the advice to avoid the buckle stands." : null,
-      doctor_answered_at: decidedAt ? answeredAt : null,
+      doctorAnswer: decidedAt ? "Hydrocortisone can sting at first on broken skin; the advice to avoid the buckle stands." : null,
+      doctorAnsweredAt: dateOrNull(decidedAt ? answeredAt : null),
       status: decidedAt ? "resolved" : "open",
       resolution: decidedAt ? "refund_part" : null,
-      refund_santim: decidedAt ? DEMO_PART_REFUND_SANTIM : null,
-      resolution_note: decidedAt ? "The advice was sound, but the patient was not warned about the stinging: 50 ETB back." : null,
-      resolved_by: decidedAt ? admin.id : null,
-      resolved_at: decidedAt,
-      created_at: openedAt,
-      updated_at: decidedAt ?? openedAt,
+      refundSantim: decidedAt ? DEMO_PART_REFUND_SANTIM : null,
+      resolutionNote: decidedAt ? "The advice was sound, but the patient was not warned about the stinging: 50 ETB back." : null,
+      resolvedBy: decidedAt ? admin.id : null,
+      resolvedAt: dateOrNull(decidedAt),
+      createdAt: date(openedAt),
+      updatedAt: date(decidedAt ?? openedAt),
     }),
   ];
   if (!decidedAt) return statements;
@@ -692,20 +672,20 @@ function disputeSql(
   statements.push(
     insertOrIgnore("refunds", {
       id: consultation.id.replace("-9000-", "-f000-"),
-      payment_id: paymentId,
-      consultation_id: consultation.id,
+      paymentId: paymentId,
+      consultationId: consultation.id,
       reference: refund.reference,
-      amount_santim: DEMO_PART_REFUND_SANTIM,
+      amountSantim: DEMO_PART_REFUND_SANTIM,
       reason: "dispute",
       channel: "provider",
       status: "succeeded",
       accepted: true,
       attempts: 1,
-      provider_reference: `SBXDEMO${txRef.slice(-4).toUpperCase()}`,
-      requested_by: admin.id,
-      settled_at: decidedAt + 2 * MINUTE_MS,
-      created_at: decidedAt,
-      updated_at: decidedAt + 2 * MINUTE_MS,
+      providerReference: `SBXDEMO${txRef.slice(-4).toUpperCase()}`,
+      requestedBy: admin.id,
+      settledAt: date(decidedAt + 2 * MINUTE_MS),
+      createdAt: date(decidedAt),
+      updatedAt: date(decidedAt + 2 * MINUTE_MS),
     }),
     ...ledgerSql(refundStarted(refund), decidedAt),
     ...ledgerSql(refundSettled(refund), decidedAt + 2 * MINUTE_MS),
@@ -723,7 +703,7 @@ const DEMO_RECONCILIATION_RUN_ID = "00000000-0000-4000-a300-000000000001";
 function chargebackSql(
   consultation: DemoConsultation,
   { paymentId, txRef, at }: { paymentId: string; txRef: string; at: number },
-): string[] {
+): SeedRow[] {
   return [
     ...reconciliationSql(at),
     ...ledgerSql(
@@ -732,40 +712,40 @@ function chargebackSql(
     ),
     insertOrIgnore("reconciliation_differences", {
       id: "00000000-0000-4000-a300-000000000011",
-      run_id: DEMO_RECONCILIATION_RUN_ID,
+      runId: DEMO_RECONCILIATION_RUN_ID,
       kind: "charged_back",
       subject: "payment",
       reference: txRef,
-      consultation_id: consultation.id,
+      consultationId: consultation.id,
       // As storedDifferenceDetail keeps them (not imported: its module's imports are not Node's to run).
       ours: JSON.stringify({ says: "escrow_status", status: "held" } satisfies DifferenceDetail),
       theirs: JSON.stringify({ says: "provider_status", status: "reversed" } satisfies DifferenceDetail),
-      ours_santim: CONSULTATION_FEE_SANTIM,
-      theirs_santim: 0,
+      oursSantim: CONSULTATION_FEE_SANTIM,
+      theirsSantim: 0,
       status: "open",
-      created_at: at,
-      updated_at: at,
+      createdAt: date(at),
+      updatedAt: date(at),
     }),
   ];
 }
 
 /** The daily reconciliation run that found the chargeback (the payment read reversed at the payment service). */
-function reconciliationSql(ranAt: number): string[] {
+function reconciliationSql(ranAt: number): SeedRow[] {
   return [
     insertOrIgnore("reconciliation_runs", {
       id: DEMO_RECONCILIATION_RUN_ID,
-      period_start: ranAt - 3 * 24 * 60 * MINUTE_MS,
-      period_end: ranAt,
-      requested_by: null,
-      transactions_compared: 4,
-      refunds_compared: 1,
-      transfers_compared: 2,
-      provider_balance_santim: null,
-      books_balance_santim: null,
-      differences_found: 1,
+      periodStart: date(ranAt - 3 * 24 * 60 * MINUTE_MS),
+      periodEnd: date(ranAt),
+      requestedBy: null,
+      transactionsCompared: 4,
+      refundsCompared: 1,
+      transfersCompared: 2,
+      providerBalanceSantim: null,
+      booksBalanceSantim: null,
+      differencesFound: 1,
       error: null,
-      created_at: ranAt,
-      finished_at: ranAt + 2_000,
+      createdAt: date(ranAt),
+      finishedAt: date(ranAt + 2_000),
     }),
   ];
 }
@@ -802,39 +782,39 @@ function demoPayouts(now: Date) {
   ];
 }
 
-function payoutsSql(now: Date): string[] {
+function payoutsSql(now: Date): SeedRow[] {
   const at = (minutesAgo: number) => now.getTime() - minutesAgo * MINUTE_MS;
   const statements = [
     insertOrIgnore("doctor_payout_accounts", {
-      doctor_id: abebe.id,
-      bank_code: DEMO_PAYOUT_ACCOUNT.bankCode,
-      bank_name: DEMO_PAYOUT_ACCOUNT.bankName,
-      account_name: `${abebe.firstName} ${abebe.lastName}`,
-      account_number: DEMO_PAYOUT_ACCOUNT.accountNumber,
-      created_at: at(20 * 24 * 60),
-      updated_at: at(20 * 24 * 60),
+      doctorId: abebe.id,
+      bankCode: DEMO_PAYOUT_ACCOUNT.bankCode,
+      bankName: DEMO_PAYOUT_ACCOUNT.bankName,
+      accountName: `${abebe.firstName} ${abebe.lastName}`,
+      accountNumber: DEMO_PAYOUT_ACCOUNT.accountNumber,
+      createdAt: date(at(20 * 24 * 60)),
+      updatedAt: date(at(20 * 24 * 60)),
     }),
   ];
   for (const { payout, status, sentAt, id } of demoPayouts(now)) {
     statements.push(
       insertOrIgnore("payouts", {
         id,
-        doctor_id: payout.doctorId,
+        doctorId: payout.doctorId,
         reference: payout.reference,
-        amount_santim: payout.amountSantim,
-        bank_code: DEMO_PAYOUT_ACCOUNT.bankCode,
-        bank_name: DEMO_PAYOUT_ACCOUNT.bankName,
-        account_name: `${abebe.firstName} ${abebe.lastName}`,
-        account_number: DEMO_PAYOUT_ACCOUNT.accountNumber,
+        amountSantim: payout.amountSantim,
+        bankCode: DEMO_PAYOUT_ACCOUNT.bankCode,
+        bankName: DEMO_PAYOUT_ACCOUNT.bankName,
+        accountName: `${abebe.firstName} ${abebe.lastName}`,
+        accountNumber: DEMO_PAYOUT_ACCOUNT.accountNumber,
         status,
         accepted: true,
         attempts: 1,
-        provider_reference: `SBXDEMOPO${id.slice(-1)}`,
-        failure_reason: status === "failed" ? DEMO_PAYOUT_FAILURE : null,
-        fee_santim: status === "succeeded" ? 500 : null,
-        settled_at: sentAt + 5 * MINUTE_MS,
-        created_at: sentAt,
-        updated_at: sentAt + 5 * MINUTE_MS,
+        providerReference: `SBXDEMOPO${id.slice(-1)}`,
+        failureReason: status === "failed" ? DEMO_PAYOUT_FAILURE : null,
+        feeSantim: status === "succeeded" ? 500 : null,
+        settledAt: date(sentAt + 5 * MINUTE_MS),
+        createdAt: date(sentAt),
+        updatedAt: date(sentAt + 5 * MINUTE_MS),
       }),
       ...ledgerSql(payoutStarted(payout), sentAt),
       ...(status === "succeeded"
@@ -917,10 +897,24 @@ export const DEMO_REGISTRATIONS = [
     email: "yohannes.tesfaye@example.com",
     city: "Addis Ababa, Ethiopia",
     years: 8,
-    status: "pending",
+    status: "pending" as const,
   },
-  { id: r(2), fullName: "Mahlet Girma", email: "mahlet.girma@example.com", city: "Bahir Dar, Ethiopia", years: 3, status: "pending" },
-  { id: r(3), fullName: "Samuel Bekele", email: "samuel.bekele@example.com", city: "Hawassa, Ethiopia", years: 1, status: "rejected" },
+  {
+    id: r(2),
+    fullName: "Mahlet Girma",
+    email: "mahlet.girma@example.com",
+    city: "Bahir Dar, Ethiopia",
+    years: 3,
+    status: "pending" as const,
+  },
+  {
+    id: r(3),
+    fullName: "Samuel Bekele",
+    email: "samuel.bekele@example.com",
+    city: "Hawassa, Ethiopia",
+    years: 1,
+    status: "rejected" as const,
+  },
 ].map((item) => ({ ...item, licenceKey: `licences/${item.id}`, licenceName: `${item.fullName.split(" ")[0]!.toLowerCase()}-licence.pdf` }));
 
 /** The tx_ref of a demo consultation's payment (the one its escrow holds). */
@@ -994,11 +988,10 @@ export function demoSandboxRecords(now: Date) {
   return [...transactions, ...transfers];
 }
 
-/** The SQL that seeds the demo data; safe to run any number of times. */
-/** The demo's rows as SQL statements, one per row, in the order they are written. */
-export async function seedStatements(now: Date): Promise<string[]> {
+/** The demo's rows, each with its SQL statement (safe to run any number of times), in the order they are written. */
+export async function demoRows(now: Date): Promise<SeedRow[]> {
   const at = (minutesAgo: number) => now.getTime() - minutesAgo * MINUTE_MS;
-  const statements: string[] = [];
+  const statements: SeedRow[] = [];
   const passwordHash = await hashPassword(DEMO_PASSWORD);
 
   for (const account of DEMO_ACCOUNTS) {
@@ -1006,37 +999,37 @@ export async function seedStatements(now: Date): Promise<string[]> {
       insertOrIgnore("users", {
         id: account.id,
         email: account.email,
-        email_confirmed_at: at(60 * 24 * 30),
-        created_at: at(60 * 24 * 30),
-        updated_at: at(60 * 24 * 30),
+        emailConfirmedAt: date(at(60 * 24 * 30)),
+        createdAt: date(at(60 * 24 * 30)),
+        updatedAt: date(at(60 * 24 * 30)),
       }),
-      insertOrIgnore("password_credentials", { user_id: account.id, password_hash: passwordHash, updated_at: at(60 * 24 * 30) }),
-      insertOrIgnore("user_roles", { user_id: account.id, role: account.role, created_at: at(60 * 24 * 30) }),
+      insertOrIgnore("password_credentials", { userId: account.id, passwordHash, updatedAt: date(at(60 * 24 * 30)) }),
+      insertOrIgnore("user_roles", { userId: account.id, role: account.role, createdAt: date(at(60 * 24 * 30)) }),
       insertOrIgnore("profiles", {
-        user_id: account.id,
-        first_name: account.firstName,
-        last_name: account.lastName,
+        userId: account.id,
+        firstName: account.firstName,
+        lastName: account.lastName,
         phone: "+251911000000",
-        preferred_language: "en",
-        consent_terms: true,
-        consent_privacy: true,
-        consent_timestamp: at(60 * 24 * 30),
-        created_at: at(60 * 24 * 30),
-        updated_at: at(60 * 24 * 30),
+        preferredLanguage: "en",
+        consentTerms: true,
+        consentPrivacy: true,
+        consentTimestamp: date(at(60 * 24 * 30)),
+        createdAt: date(at(60 * 24 * 30)),
+        updatedAt: date(at(60 * 24 * 30)),
       }),
     );
     if ("doctor" in account) {
       statements.push(
         insertOrIgnore("doctors", {
-          user_id: account.id,
+          userId: account.id,
           status: account.doctor.status,
           specialty: "Dermatologist",
-          doctor_code: account.doctor.code,
-          experience_years: account.doctor.experienceYears,
-          consultation_languages: account.doctor.languages,
-          profile_picture_key: demoPictureKey(account.id),
-          created_at: at(60 * 24 * 30),
-          updated_at: at(60 * 24 * 30),
+          doctorCode: account.doctor.code,
+          experienceYears: account.doctor.experienceYears,
+          consultationLanguages: account.doctor.languages,
+          profilePictureKey: demoPictureKey(account.id),
+          createdAt: date(at(60 * 24 * 30)),
+          updatedAt: date(at(60 * 24 * 30)),
         }),
       );
     }
@@ -1062,25 +1055,25 @@ export async function seedStatements(now: Date): Promise<string[]> {
             : createdAt + 60 * MINUTE_MS;
       statements.push(
         insertOrIgnore("chats", {
-          consultation_id: consultation.id,
-          doctor_id: consultation.doctorId,
-          patient_id: consultation.patientId,
+          consultationId: consultation.id,
+          doctorId: doctorOf(consultation),
+          patientId: consultation.patientId,
           status: status === "completed" ? "closed" : "active",
-          created_at: createdAt + 2 * MINUTE_MS,
+          createdAt: date(createdAt + 2 * MINUTE_MS),
         }),
         insertOrIgnore("payments", {
           id: paymentId,
-          consultation_id: consultation.id,
-          patient_id: consultation.patientId,
-          tx_ref: txRef,
+          consultationId: consultation.id,
+          patientId: consultation.patientId,
+          txRef: txRef,
           provider: "sandbox",
-          amount_santim: CONSULTATION_FEE_SANTIM,
+          amountSantim: CONSULTATION_FEE_SANTIM,
           currency: "ETB",
           status: "paid",
-          needs_admin_review: false,
-          created_at: createdAt + 3 * MINUTE_MS,
-          paid_at: paidAt,
-          updated_at: paidAt,
+          needsAdminReview: false,
+          createdAt: date(createdAt + 3 * MINUTE_MS),
+          paidAt: date(paidAt),
+          updatedAt: date(paidAt),
         }),
         // The money: captured into the consultation's escrow, held for its doctor.
         ...ledgerSql(
@@ -1094,15 +1087,15 @@ export async function seedStatements(now: Date): Promise<string[]> {
           paidAt,
         ),
         insertOrIgnore("escrows", {
-          consultation_id: consultation.id,
-          payment_id: paymentId,
-          doctor_id: consultation.doctorId,
-          amount_santim: CONSULTATION_FEE_SANTIM,
+          consultationId: consultation.id,
+          paymentId,
+          doctorId: doctorOf(consultation),
+          amountSantim: CONSULTATION_FEE_SANTIM,
           status: released ? "released" : money === "disputed" ? "disputed" : money === "charged_back" ? "charged_back" : "held",
-          confirmed_at: money === "confirmed" ? confirmedAt : null,
-          released_at: released ? confirmedAt : null,
-          created_at: paidAt,
-          updated_at: released ? confirmedAt : paidAt,
+          confirmedAt: dateOrNull(money === "confirmed" ? confirmedAt : null),
+          releasedAt: dateOrNull(released ? confirmedAt : null),
+          createdAt: date(paidAt),
+          updatedAt: date(released ? confirmedAt : paidAt),
         }),
       );
       if (money === "charged_back")
@@ -1128,13 +1121,13 @@ export async function seedStatements(now: Date): Promise<string[]> {
       statements.push(
         insertOrIgnore("patient_feedback", {
           id: consultation.id.replace("-9000-", "-b000-"),
-          consultation_id: consultation.id,
-          patient_id: consultation.patientId,
-          doctor_id: consultation.doctorId,
+          consultationId: consultation.id,
+          patientId: consultation.patientId,
+          doctorId: consultation.doctorId,
           rating: 5,
-          feedback_message: "Clear advice, and my scalp is already better.",
-          allow_contact: false,
-          created_at: createdAt + 60 * MINUTE_MS,
+          feedbackMessage: "Clear advice, and my scalp is already better.",
+          allowContact: false,
+          createdAt: date(createdAt + 60 * MINUTE_MS),
         }),
       );
     }
@@ -1144,16 +1137,16 @@ export async function seedStatements(now: Date): Promise<string[]> {
     statements.push(
       insertOrIgnore("consultation_files", {
         id: photo.id,
-        consultation_id: photo.consultationId,
-        uploader_id: consultation.patientId,
+        consultationId: photo.consultationId,
+        uploaderId: consultation.patientId,
         kind: "photo",
-        storage_key: photo.storageKey,
-        content_type: "image/png",
-        size_bytes: demoPhotoPng(photo.spotRadius).length,
-        photo_kind: photo.photoKind,
-        body_area: photo.bodyArea,
+        storageKey: photo.storageKey,
+        contentType: "image/png",
+        sizeBytes: demoPhotoPng(photo.spotRadius).length,
+        photoKind: photo.photoKind,
+        bodyArea: photo.bodyArea,
         // Uploaded before the request was sent, in this order.
-        created_at: at(consultation.minutesAgo) - (DEMO_PHOTOS.length - index) * 1000,
+        createdAt: date(at(consultation.minutesAgo) - (DEMO_PHOTOS.length - index) * 1000),
       }),
     );
   }
@@ -1169,17 +1162,17 @@ export async function seedStatements(now: Date): Promise<string[]> {
   statements.push(
     insertOrIgnore("payments", {
       id: late.id.replace("-9000-", "-a000-"),
-      consultation_id: late.id,
-      patient_id: late.patientId,
-      tx_ref: lateTxRef,
+      consultationId: late.id,
+      patientId: late.patientId,
+      txRef: lateTxRef,
       provider: "sandbox",
-      amount_santim: CONSULTATION_FEE_SANTIM,
+      amountSantim: CONSULTATION_FEE_SANTIM,
       currency: "ETB",
       status: "paid_after_expiry",
-      needs_admin_review: true,
-      created_at: at(late.minutesAgo - 3),
-      paid_at: at(late.minutesAgo - 20),
-      updated_at: at(late.minutesAgo - 20),
+      needsAdminReview: true,
+      createdAt: date(at(late.minutesAgo - 3)),
+      paidAt: date(at(late.minutesAgo - 20)),
+      updatedAt: date(at(late.minutesAgo - 20)),
     }),
     // Its money, captured into the consultation's escrow to be refunded from there.
     ...ledgerSql(
@@ -1195,36 +1188,36 @@ export async function seedStatements(now: Date): Promise<string[]> {
     // Refunded through the provider at once, which refused it: back in escrow, for an admin to ask again.
     insertOrIgnore("refunds", {
       id: late.id.replace("-9000-", "-f000-"),
-      payment_id: late.id.replace("-9000-", "-a000-"),
-      consultation_id: late.id,
+      paymentId: late.id.replace("-9000-", "-a000-"),
+      consultationId: late.id,
       reference: `demo-rf-${late.id.slice(-4)}`,
-      amount_santim: CONSULTATION_FEE_SANTIM,
+      amountSantim: CONSULTATION_FEE_SANTIM,
       reason: "late_payment",
       channel: "provider",
       status: "failed",
       accepted: false,
       attempts: 6,
-      last_error: "Insufficient balance in the merchant account",
-      created_at: at(late.minutesAgo - 20),
-      updated_at: at(late.minutesAgo - 200),
+      lastError: "Insufficient balance in the merchant account",
+      createdAt: date(at(late.minutesAgo - 20)),
+      updatedAt: date(at(late.minutesAgo - 200)),
     }),
     ...ledgerSql(refundStarted(lateRefund), at(late.minutesAgo - 20)),
     ...ledgerSql(refundReturned(lateRefund), at(late.minutesAgo - 200)),
     // An earlier attempt of the same request whose provider record disagreed with ours: flagged for an admin.
     insertOrIgnore("payments", {
       id: late.id.replace("-9000-", "-c000-"),
-      consultation_id: late.id,
-      patient_id: late.patientId,
-      tx_ref: `demo-check-${late.id.slice(-4)}`,
+      consultationId: late.id,
+      patientId: late.patientId,
+      txRef: `demo-check-${late.id.slice(-4)}`,
       provider: "sandbox",
-      amount_santim: CONSULTATION_FEE_SANTIM,
+      amountSantim: CONSULTATION_FEE_SANTIM,
       currency: "ETB",
       status: "initialized",
-      needs_admin_review: true,
-      review_reason: "provider_disagrees",
-      provider_answer: JSON.stringify({ status: "success", amount: 15, currency: "ETB", txRef: `demo-check-${late.id.slice(-4)}` }),
-      created_at: at(late.minutesAgo - 2),
-      updated_at: at(late.minutesAgo - 10),
+      needsAdminReview: true,
+      reviewReason: "provider_disagrees",
+      providerAnswer: JSON.stringify({ status: "success", amount: 15, currency: "ETB", txRef: `demo-check-${late.id.slice(-4)}` }),
+      createdAt: date(at(late.minutesAgo - 2)),
+      updatedAt: date(at(late.minutesAgo - 10)),
     }),
   );
   // The same patient paid on the same link again: its refund could never reach the payment service, and
@@ -1239,17 +1232,17 @@ export async function seedStatements(now: Date): Promise<string[]> {
   statements.push(
     insertOrIgnore("payments", {
       id: lateAgain.paymentId,
-      consultation_id: late.id,
-      patient_id: late.patientId,
-      tx_ref: lateAgainTxRef,
+      consultationId: late.id,
+      patientId: late.patientId,
+      txRef: lateAgainTxRef,
       provider: "sandbox",
-      amount_santim: CONSULTATION_FEE_SANTIM,
+      amountSantim: CONSULTATION_FEE_SANTIM,
       currency: "ETB",
       status: "paid_after_expiry",
-      needs_admin_review: true,
-      created_at: at(late.minutesAgo - 25),
-      paid_at: at(late.minutesAgo - 26),
-      updated_at: at(late.minutesAgo - 26),
+      needsAdminReview: true,
+      createdAt: date(at(late.minutesAgo - 25)),
+      paidAt: date(at(late.minutesAgo - 26)),
+      updatedAt: date(at(late.minutesAgo - 26)),
     }),
     ...ledgerSql(
       paymentCaptured({
@@ -1264,20 +1257,20 @@ export async function seedStatements(now: Date): Promise<string[]> {
     insertOrIgnore("refunds", {
       // A UUID an admin's form accepts (its variant nibble 8 to b), unlike the older seeded rows' f.
       id: late.id.replace("-9000-", "-a100-"),
-      payment_id: lateAgain.paymentId,
-      consultation_id: late.id,
+      paymentId: lateAgain.paymentId,
+      consultationId: late.id,
       reference: lateAgain.reference,
-      amount_santim: CONSULTATION_FEE_SANTIM,
+      amountSantim: CONSULTATION_FEE_SANTIM,
       reason: "duplicate_payment",
       channel: "provider",
       status: "pending",
       accepted: false,
       attempts: 6,
-      next_attempt_at: null,
-      review_reason: "attempts_exhausted",
-      last_error: "Chapa could not be reached (TimeoutError: The operation was aborted due to timeout)",
-      created_at: at(late.minutesAgo - 26),
-      updated_at: at(late.minutesAgo - 300),
+      nextAttemptAt: null,
+      reviewReason: "attempts_exhausted",
+      lastError: "Chapa could not be reached (TimeoutError: The operation was aborted due to timeout)",
+      createdAt: date(at(late.minutesAgo - 26)),
+      updatedAt: date(at(late.minutesAgo - 300)),
     }),
     ...ledgerSql(refundStarted(lateAgain), at(late.minutesAgo - 26)),
   );
@@ -1286,20 +1279,20 @@ export async function seedStatements(now: Date): Promise<string[]> {
     statements.push(
       insertOrIgnore("doctor_registrations", {
         id: item.id,
-        full_name: item.fullName,
+        fullName: item.fullName,
         phone: `+25191155000${index}`,
         email: item.email,
-        city_country: item.city,
-        experience_years: item.years,
-        licence_file_key: item.licenceKey,
-        licence_file_name: item.licenceName,
-        licence_content_type: "application/pdf",
-        licence_size_bytes: licencePdf(item.fullName).length,
+        cityCountry: item.city,
+        experienceYears: item.years,
+        licenceFileKey: item.licenceKey,
+        licenceFileName: item.licenceName,
+        licenceContentType: "application/pdf",
+        licenceSizeBytes: licencePdf(item.fullName).length,
         status: item.status,
-        created_at: at(60 * (index + 2)),
-        reviewed_by: item.status === "pending" ? null : DEMO_ACCOUNTS[0].id,
-        reviewed_at: item.status === "pending" ? null : at(60),
-        rejection_reason: item.status === "rejected" ? "The licence scan is unreadable. Please apply again with a clear copy." : null,
+        createdAt: date(at(60 * (index + 2))),
+        reviewedBy: item.status === "pending" ? null : DEMO_ACCOUNTS[0].id,
+        reviewedAt: dateOrNull(item.status === "pending" ? null : at(60)),
+        rejectionReason: item.status === "rejected" ? "The licence scan is unreadable. Please apply again with a clear copy." : null,
       }),
     );
   }
@@ -1310,7 +1303,7 @@ export async function seedStatements(now: Date): Promise<string[]> {
       email: "bereket@example.com",
       subject: "Do you see children?",
       message: "My daughter is 9 and has eczema. Can I ask for her?",
-      created_at: at(90),
+      createdAt: date(at(90)),
     }),
     insertOrIgnore("contact_messages", {
       id: "00000000-0000-4000-c000-000000000001",
@@ -1318,7 +1311,7 @@ export async function seedStatements(now: Date): Promise<string[]> {
       email: "tigist@example.com",
       subject: "Payment by telebirr?",
       message: "Can I pay with telebirr?",
-      created_at: at(60 * 24),
+      createdAt: date(at(60 * 24)),
     }),
   );
   return statements;

@@ -15,9 +15,9 @@ import {
   DEMO_REGISTRATIONS,
   demoDoctorPictures,
   demoPhotoPng,
+  demoRows,
   demoSandboxRecords,
   licencePdf,
-  seedStatements,
 } from "./demo-data.ts";
 
 export const PROJECT_ROOT = new URL("../..", import.meta.url).pathname;
@@ -152,7 +152,7 @@ async function migrate({ DB }: LocalPlatform) {
 async function seed({ DB, FILES }: LocalPlatform) {
   const now = new Date();
   // One batch: all the rows or none.
-  await DB.batch((await seedStatements(now)).map((statement) => DB.prepare(statement)));
+  await DB.batch((await demoRows(now)).map(({ sql }) => DB.prepare(sql)));
   const files = [
     // What the payment sandbox keeps of every paid demo payment, so refunding one (the open dispute, the
     // late payment asked again) finds its transaction.

@@ -2,35 +2,25 @@
 // seed records as paid, or refunding a seeded consultation (its dispute, its late payment) fails.
 import { describe, expect, it } from "vitest";
 
-import { demoSandboxRecords, seedStatements } from "../support/demo-data";
+import { demoRows, demoSandboxRecords, type SeedRow } from "../support/demo-data";
 
-/** The seed's payments rows, each as its columns and values (the seed writes plain SQL literals). */
-function seededPayments(seedSql: string) {
-  const rows = [...seedSql.matchAll(/INSERT OR IGNORE INTO payments \(([^)]*)\) VALUES \((.*)\);/g)];
-  return rows.map(([, columns, values]) => {
-    const literals = [...values!.matchAll(/'(?:[^']|'')*'|[^,\s][^,]*/g)].map(([literal]) =>
-      literal.startsWith("'") ? literal.slice(1, -1).replace(/''/g, "'") : literal === "NULL" ? null : Number(literal),
-    );
-    return Object.fromEntries(columns!.split(", ").map((column, index) => [column, literals[index]]));
-  });
-}
+/** The rows the demo seeds into `table`, as the schema types them. */
+const rowsOf = (rows: SeedRow[], table: SeedRow["table"]) => rows.filter((row) => row.table === table).map(({ row }) => row);
 
 describe("the demo's payment sandbox", () => {
   it("holds a transaction of the same amount for every payment the seed records as paid, reversed for the one charged back", async () => {
     const now = new Date("2026-11-01T09:00:00Z");
-    const seedSql = (await seedStatements(now)).join("\n");
-    const paid = seededPayments(seedSql).filter((payment) => ["paid", "paid_after_expiry"].includes(String(payment.status)));
+    const rows = await demoRows(now);
+    const paid = rowsOf(rows, "payments").filter((payment) => ["paid", "paid_after_expiry"].includes(String(payment.status)));
     expect(paid.length).toBeGreaterThan(3);
     const sandbox = new Map(demoSandboxRecords(now).map(({ key, record }) => [key, record]));
     for (const payment of paid) {
-      const record = sandbox.get(`payment-sandbox/${payment.tx_ref}`);
+      const record = sandbox.get(`payment-sandbox/${String(payment.txRef)}`);
       // Paid, or taken back by the patient's bank (the demo's chargeback, whose escrow the seed freezes).
-      const chargedBack = new RegExp(
-        `INSERT OR IGNORE INTO escrows \\([^)]*\\) VALUES \\('[^']*', '${payment.id}', [^)]*'charged_back'`,
-      ).test(seedSql);
-      expect(record, `no sandbox transaction for ${payment.tx_ref}`).toMatchObject({
-        txRef: payment.tx_ref,
-        amountSantim: payment.amount_santim,
+      const chargedBack = rowsOf(rows, "escrows").some((escrow) => escrow.paymentId === payment.id && escrow.status === "charged_back");
+      expect(record, `no sandbox transaction for ${String(payment.txRef)}`).toMatchObject({
+        txRef: payment.txRef,
+        amountSantim: payment.amountSantim,
         status: chargedBack ? "reversed" : "success",
         currency: "ETB",
         reference: expect.stringMatching(/^SBX/),
@@ -41,10 +31,22 @@ describe("the demo's payment sandbox", () => {
 
 describe("the demo's money for an admin", () => {
   it("has a frozen chargeback, a refund stuck before an admin and the chargeback's difference to resolve", async () => {
-    const seedSql = (await seedStatements(new Date("2026-11-01T09:00:00Z"))).join("\n");
-    expect(seedSql).toMatch(/INSERT OR IGNORE INTO escrows \([^)]*\) VALUES \([^)]*'charged_back'/);
-    expect(seedSql).toMatch(/INSERT OR IGNORE INTO refunds \([^)]*\) VALUES \([^)]*'pending'[^)]*'attempts_exhausted'/);
-    expect(seedSql.match(/INSERT OR IGNORE INTO reconciliation_differences/g)).toHaveLength(1);
-    expect(seedSql).toMatch(/INSERT OR IGNORE INTO reconciliation_runs/);
+    const rows = await demoRows(new Date("2026-11-01T09:00:00Z"));
+    expect(rowsOf(rows, "escrows").filter((escrow) => escrow.status === "charged_back")).toHaveLength(1);
+    expect(
+      rowsOf(rows, "refunds").filter((refund) => refund.status === "pending" && refund.reviewReason === "attempts_exhausted"),
+    ).toHaveLength(1);
+    expect(rowsOf(rows, "reconciliation_differences")).toHaveLength(1);
+    expect(rowsOf(rows, "reconciliation_runs")).toHaveLength(1);
+  });
+
+  it("writes every row through the schema's columns, once each: seeding twice adds nothing", async () => {
+    const rows = await demoRows(new Date("2026-11-01T09:00:00Z"));
+    expect(rows.every(({ sql }) => sql.startsWith("INSERT OR IGNORE INTO "))).toBe(true);
+    // Fixed ids (the ledger's by its keys): a second seed's rows are the same rows.
+    const again = await demoRows(new Date("2026-11-01T09:00:00Z"));
+    const ids = (seeded: SeedRow[]) =>
+      seeded.map(({ table, row }) => `${table}:${String(row.id ?? row.userId ?? row.consultationId ?? row.doctorId)}`);
+    expect(ids(again)).toEqual(ids(rows));
   });
 });

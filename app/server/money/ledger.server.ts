@@ -9,7 +9,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 
 import { ledgerEntries, ledgerLines } from "~/db/schema";
-import { type LedgerAccount, type LedgerEntry, ledgerEntryRefusal } from "~/domain/ledger";
+import { type LedgerAccount, type LedgerEntry, ledgerEntryRefusal, ledgerEntryRows } from "~/domain/ledger";
 import { santimFromSum } from "~/domain/money";
 import type { Database } from "~/server/db/client.server";
 import { insertWhere } from "~/server/db/insert-where.server";
@@ -20,27 +20,12 @@ export function ledgerEntryStatements(db: Database, entry: LedgerEntry, now: Dat
   const refusal = ledgerEntryRefusal(entry);
   if (refusal) throw new Error(`ledger entry ${entry.idempotencyKey} refused: ${refusal}`);
   const entryId = crypto.randomUUID();
+  const rows = ledgerEntryRows(entry, entryId, now);
   const written = sql`EXISTS (SELECT 1 FROM ${ledgerEntries} WHERE ${ledgerEntries.id} = ${entryId})`;
   return [
-    insertWhere(
-      db,
-      ledgerEntries,
-      {
-        id: entryId,
-        idempotencyKey: entry.idempotencyKey,
-        kind: entry.kind,
-        consultationId: entry.consultationId ?? null,
-        doctorId: entry.doctorId ?? null,
-        paymentId: entry.paymentId ?? null,
-        lineCount: entry.lines.length,
-        createdAt: now,
-      },
-      onlyIf,
-    ),
+    insertWhere(db, ledgerEntries, rows.entry, onlyIf),
     // The lines only with the entry this call wrote: a key already taken writes none.
-    ...entry.lines.map((line) =>
-      insertWhere(db, ledgerLines, { entryId, account: line.account, subject: line.subject, amountSantim: line.amountSantim }, written),
-    ),
+    ...rows.lines.map((line) => insertWhere(db, ledgerLines, line, written)),
   ];
 }
 
