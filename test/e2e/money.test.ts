@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { expectAccessible } from "../support/accessibility";
 import { DEMO_ACCOUNTS, DEMO_CONSULTATIONS, DEMO_PASSWORD } from "../support/demo-data";
+import { acceptDirectly, consultationIdIn, endDirectly, payDirectly } from "./arrange";
 import { baseUrl, endJourneys, path, sendRequestDirectly, signIn, signUpNewPatient, startJourney } from "./journey";
 
 afterEach(endJourneys);
@@ -41,37 +42,20 @@ async function signInAs(page: Page, email: string, home: RegExp) {
 }
 
 /**
- * A new patient's consultation with Dr. Abebe, as both live it: the request sent, accepted from the
- * doctor's dashboard, paid in the sandbox, and ended by the doctor with a summary. Returns its id.
+ * A new patient's consultation with Dr. Abebe, ended: the request sent, accepted, paid in the sandbox
+ * and ended with a summary through the app's forms (walked through the pages in payments.test.ts).
+ * Returns its id.
  */
 async function endedConsultation(doctor: Page, patient: Page, patientFirstName: string) {
   await signInAs(doctor, ABEBE.email, /\/doctor\/dashboard$/);
   await signUpNewPatient(patient, patientFirstName);
-  const complaint = `Rough, itchy patches on my shins ${Date.now()}`;
-  await sendRequestDirectly(patient, complaint);
-
-  await doctor.goto(`${baseUrl}/doctor/dashboard`);
-  await doctor.getByTestId("waiting-request").filter({ hasText: complaint }).getByRole("link", { name: /View/ }).click();
-  await doctor.waitForURL(/\/doctor\/consultation\//);
-  await doctor.getByRole("button", { name: "Accept" }).click();
-  await doctor.getByTestId("awaiting-payment").waitFor();
-
-  await patient.goto(`${baseUrl}/patient/dashboard`);
-  await patient.getByTestId("pending-payment").filter({ hasText: complaint }).getByRole("link", { name: "Pay" }).click();
-  await patient.waitForURL(/\/patient\/payment\//);
-  await patient.getByRole("button", { name: "Pay 150 ETB" }).click();
-  await patient.waitForURL(/\/dev\/payments\/checkout\//);
-  await patient.getByRole("button", { name: "Pay", exact: true }).click();
-  await patient.waitForURL(/\/patient\/consultation\//);
-  const id = path(patient).split("/").pop()!;
-
-  await doctor.getByTestId("payment-received").waitFor();
-  await doctor.reload();
-  await doctor.getByLabel("Diagnosis").fill("Asteatotic eczema");
-  await doctor.getByLabel("Treatment plan").fill("A thick emollient twice daily; lukewarm, short showers.");
-  await doctor.getByText("End consultation…").click();
-  await doctor.getByRole("button", { name: "Yes, end the consultation" }).click();
-  await doctor.waitForURL(/\/doctor\/thank-you$/);
+  const id = consultationIdIn(await sendRequestDirectly(patient, `Rough, itchy patches on my shins ${Date.now()}`));
+  await acceptDirectly(doctor, id);
+  await payDirectly(patient, id);
+  await endDirectly(doctor, id, {
+    diagnosis: "Asteatotic eczema",
+    treatmentPlan: "A thick emollient twice daily; lukewarm, short showers.",
+  });
   return id;
 }
 

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { expectAccessible } from "../support/accessibility";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../support/demo-data";
+import { acceptDirectly, consultationIdIn, payDirectly } from "./arrange";
 import { baseUrl, endJourneys, hydrated, sendRequestDirectly, signIn, signUpNewPatient, startJourney } from "./journey";
 
 afterEach(endJourneys);
@@ -16,31 +17,16 @@ const ADMIN = DEMO_ACCOUNTS.find((account) => account.role === "admin")!;
 const ABEBE = DEMO_ACCOUNTS.find((account) => account.email === "dr.abebe@qoda.test")!;
 
 /**
- * A new patient's consultation accepted by Dr. Abebe and paid in the sandbox, as both live it; its
- * payment's tx_ref (read from the sandbox checkout's address).
+ * A new patient's consultation accepted by Dr. Abebe and paid in the sandbox, through the app's forms
+ * (walked through the pages in payments.test.ts); its payment's tx_ref.
  */
 async function paidConsultation(doctor: Page, patient: Page, patientFirstName: string) {
   await signIn(doctor, ABEBE.email, DEMO_PASSWORD);
   await doctor.waitForURL(/\/doctor\/dashboard$/);
   await signUpNewPatient(patient, patientFirstName);
-  const complaint = `Dry, cracked skin on my hands ${Date.now()}`;
-  await sendRequestDirectly(patient, complaint);
-
-  await doctor.goto(`${baseUrl}/doctor/dashboard`);
-  await doctor.getByTestId("waiting-request").filter({ hasText: complaint }).getByRole("link", { name: /View/ }).click();
-  await doctor.waitForURL(/\/doctor\/consultation\//);
-  await doctor.getByRole("button", { name: "Accept" }).click();
-  await doctor.getByTestId("awaiting-payment").waitFor();
-
-  await patient.goto(`${baseUrl}/patient/dashboard`);
-  await patient.getByTestId("pending-payment").filter({ hasText: complaint }).getByRole("link", { name: "Pay" }).click();
-  await patient.waitForURL(/\/patient\/payment\//);
-  await patient.getByRole("button", { name: "Pay 150 ETB" }).click();
-  await patient.waitForURL(/\/dev\/payments\/checkout\//);
-  const txRef = decodeURIComponent(new URL(patient.url()).pathname.split("/").pop()!);
-  await patient.getByRole("button", { name: "Pay", exact: true }).click();
-  await patient.waitForURL(/\/patient\/consultation\//);
-  return txRef;
+  const id = consultationIdIn(await sendRequestDirectly(patient, `Dry, cracked skin on my hands ${Date.now()}`));
+  await acceptDirectly(doctor, id);
+  return payDirectly(patient, id);
 }
 
 /** The words of one language for this journey. */
