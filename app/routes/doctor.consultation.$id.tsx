@@ -14,6 +14,7 @@ import { IntakeSummary } from "~/components/intake-summary";
 import { PaymentCountdown } from "~/components/payment-countdown";
 import { PhotoViewer } from "~/components/photo-viewer";
 import { useConsultationRoom } from "~/components/realtime/use-consultation-room";
+import { useReadAgainOnTimeline } from "~/components/realtime/use-read-again-on-timeline";
 import { useStillWaiting } from "~/components/realtime/use-still-waiting";
 import { WordedPanel } from "~/components/worded-panel";
 import { CHAT_INTENTS, hasChat } from "~/domain/chat";
@@ -191,6 +192,8 @@ function DoctorConsultation({
   // The room admits only the patient and the assigned doctor, so this page joins it once the request is this doctor's.
   const listening = consultation.status !== "pending";
   const { status, reason, room } = useConsultationRoom(consultation.id, consultation.status, { enabled: listening });
+  // A dispute opened or decided while the page is open: its panel shows it.
+  useReadAgainOnTimeline(room);
   // Paid while this page was open: heard live, or found on (re)connecting by a page loaded before it
   // (a socket that joined or came back after the payment hears the status, not the news).
   const paidJustNow = status === "in_progress" && (reason === "paid" || consultation.status === "accepted_awaiting_payment");

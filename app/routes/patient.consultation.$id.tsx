@@ -11,6 +11,7 @@ import { ConsultationTimeline } from "~/components/patient/consultation-timeline
 import { DoctorCard } from "~/components/patient/doctor-card";
 import { PhotoViewer } from "~/components/photo-viewer";
 import { useConsultationRoom } from "~/components/realtime/use-consultation-room";
+import { useReadAgainOnTimeline } from "~/components/realtime/use-read-again-on-timeline";
 import { WordedPanel } from "~/components/worded-panel";
 import { CHAT_INTENTS, hasChat } from "~/domain/chat";
 import { formatConsultationId } from "~/domain/constants";
@@ -155,6 +156,8 @@ export default function PatientConsultation() {
   // The room says live when a doctor accepts or declines it and when it is paid; then it carries the chat, and says when it
   // ends; and, while its timeline goes on, when its money moves or it is rated.
   const live = useConsultationRoom(consultation.id, consultation.status, { enabled: listening || timeline.goesOn });
+  // The money released or refunded, a dispute answered or decided, while the page is open: its panels show it.
+  useReadAgainOnTimeline(live.room);
   const withChat = hasChat(live.status) && chat !== null;
   const online = live.status === "in_progress" ? (live.online ?? chat?.online ?? null) : null;
   const decline = live.decline ?? consultation.decline;

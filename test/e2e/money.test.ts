@@ -106,6 +106,17 @@ describe("the money of a consultation", () => {
     const id = await endedConsultation(doctor.page, patient.page, "Bethlehem");
     const words = "ሽፍታው ከሁለት ሳምንት በኋላም አልተሻለም፤ ምክሩም ግልጽ አልነበረም።";
 
+    // The doctor keeps the ended consultation open, its room heard (it says the status on joining).
+    const roomHeard = new Promise<void>((resolve) =>
+      doctor.page.on("websocket", (socket) => {
+        if (socket.url().includes(id)) socket.on("framereceived", () => resolve());
+      }),
+    );
+    await doctor.page.goto(`${baseUrl}/doctor/consultation/${id}?lng=am`);
+    await roomHeard;
+    const doctorsDispute = doctor.page.getByRole("region", { name: "ቅሬታ" });
+    expect(await doctorsDispute.count()).toBe(0);
+
     // The patient, within the 72 hours, opens a dispute from the page the ended consultation leads to.
     await patient.page.goto(`${baseUrl}/patient/feedback/${id}?lng=am`);
     expect(await patient.page.getAttribute("html", "lang")).toBe("am");
@@ -127,6 +138,11 @@ describe("the money of a consultation", () => {
     expect(await fitsWidth(patient.page)).toBe(true);
     await expectAccessible(patient.page);
 
+    // The doctor's open page shows the dispute without a reload.
+    await expect.poll(() => doctorsDispute.count()).toBe(1);
+    expect(await doctorsDispute.textContent()).toContain(`የታካሚው ቃል፦ «${words}»`);
+    expect(doctor.problems).toEqual([]);
+
     // The doctor is told, opens the consultation from the notification and answers, once.
     await doctor.page.goto(`${baseUrl}/notifications?lng=am`);
     await doctor.page
@@ -136,7 +152,6 @@ describe("the money of a consultation", () => {
       .getByRole("button", { name: "ይመልከቱ" })
       .click();
     await doctor.page.waitForURL(new RegExp(`/doctor/consultation/${id}$`));
-    const doctorsDispute = doctor.page.getByRole("region", { name: "ቅሬታ" });
     expect(await doctorsDispute.textContent()).toContain(`የታካሚው ቃል፦ «${words}»`);
     const answer = "ክሬሙን በቀን ሁለት ጊዜ እንዲቀቡ ነግሬአቸዋለሁ፤ ለክትትል እንደገና ቢጠይቁ እረዳቸዋለሁ።";
     await doctorsDispute.getByLabel("መልስዎ (አንድ ጊዜ ብቻ መመለስ ይችላሉ)").fill(answer);
@@ -189,9 +204,9 @@ describe("the money of a consultation", () => {
     await patient.page.goto(`${baseUrl}/notifications`);
     await patient.page.getByTestId("notification").filter({ hasText: "በቅሬታ ላይ ውሳኔ ተሰጥቷል።" }).waitFor();
 
-    // The doctor reads the decision on the consultation, and the 80 ETB share of the rest on their earnings.
-    await doctor.page.reload();
-    expect(await doctorsDispute.textContent()).toContain(`የአስተዳዳሪው ማስታወሻ፦ «${note}»`);
+    // The doctor reads the decision on the consultation left open, without a reload, and the 80 ETB share
+    // of the rest on their earnings.
+    await expect.poll(() => doctorsDispute.textContent()).toContain(`የአስተዳዳሪው ማስታወሻ፦ «${note}»`);
     await doctor.page.goto(`${baseUrl}/doctor/earnings`);
     expect(await earningsLine(doctor.page, "በምክክር", "Bethlehem").textContent()).toContain("የተለቀቀ80 ብር");
 
