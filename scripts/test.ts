@@ -1,7 +1,8 @@
 // `npm test`: every test layer, in two lanes that run at once on the machine's two cores.
-//   Workers lane:  (a) domain unit tests, then (b) Workers-runtime tests (real D1, R2, Durable Objects),
-//                  then the crash test (a `wrangler dev` killed mid-operation), then (d) the size budgets
-//                  and the accessibility audit of every page in both languages (`bench:size`, one check each).
+//   Workers lane:  (a) domain unit tests, then (b) Workers-runtime tests (real D1, R2, Durable Objects)
+//                  with the crash test beside them (a `wrangler dev` killed mid-operation, mostly waiting for
+//                  it to restart), then (d) the size budgets and the accessibility audit of every page in both
+//                  languages (`bench:size`, one check each).
 //   Browser lane:  (c) browser journeys.
 // The journeys, the crash test and the size run start from one seeded local state, made as the lanes start;
 // otherwise the lanes share nothing: each layer has its own D1 and its own servers. Every layer runs even if an
@@ -229,8 +230,11 @@ const seededEnv = async () => {
 // The lanes are about as long as each other: the journeys alone, against the rest.
 async function workersLane(): Promise<Outcome[]> {
   const unit = await vitestLayer("unit", "domain unit tests", "vitest.unit.config.ts", baseEnv);
-  const workers = await vitestLayer("workers", "Workers-runtime tests", "vitest.config.ts", baseEnv);
-  const crash = await vitestLayer("crash", "crash test (a server killed mid-operation)", "vitest.crash.config.ts", await seededEnv());
+  // The crash test waits on its server's restarts more than it computes: beside the Workers tests, not after them.
+  const [workers, crash] = await Promise.all([
+    vitestLayer("workers", "Workers-runtime tests", "vitest.config.ts", baseEnv),
+    seededEnv().then((env) => vitestLayer("crash", "crash test (a server killed mid-operation)", "vitest.crash.config.ts", env)),
+  ]);
   const sizes = await sizeAndAccessibility(await seededEnv());
   return [unit, workers, crash, sizes];
 }
