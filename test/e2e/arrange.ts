@@ -4,6 +4,9 @@
 // pages once, in payments.test.ts; journeys about what comes after start from here.
 import type { Page } from "playwright-core";
 
+import { CLOSING_INTENTS } from "~/domain/consultation-closing";
+import { DECISION_INTENTS } from "~/domain/consultation-decisions";
+
 import { baseUrl, STEP_TIMEOUT_MS } from "./journey";
 
 /** Posts `form` to `path` as the signed-in person on `page`, from the app's own origin; fails unless it answered `expected`. */
@@ -27,7 +30,7 @@ export function consultationIdIn(address: string): string {
 
 /** The signed-in doctor on `page` accepts the waiting request, as its page's Accept button posts. */
 export async function acceptDirectly(doctor: Page, consultationId: string) {
-  await post(doctor, `/doctor/consultation/${consultationId}`, { intent: "accept" }, 200);
+  await post(doctor, `/doctor/consultation/${consultationId}`, { intent: DECISION_INTENTS.accept }, 200);
 }
 
 /**
@@ -49,5 +52,5 @@ export async function payDirectly(patient: Page, consultationId: string) {
 
 /** The signed-in doctor on `page` ends the consultation with a diagnosis and a plan, as the summary form posts. */
 export async function endDirectly(doctor: Page, consultationId: string, summary: { diagnosis: string; treatmentPlan: string }) {
-  await post(doctor, `/doctor/consultation/${consultationId}`, { intent: "end-consultation", observations: "", ...summary }, 302);
+  await post(doctor, `/doctor/consultation/${consultationId}`, { intent: CLOSING_INTENTS.end, observations: "", ...summary }, 302);
 }

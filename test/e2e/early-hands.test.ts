@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 
 import { DEMO_PASSWORD, demoConsultationIn } from "../support/demo-data";
+import { consultationIdIn } from "./arrange";
 import {
   baseUrl,
   endJourneys,
@@ -69,8 +70,7 @@ describe("news that arrives while a part of the page still hydrates", () => {
     await signUpNewPatient(patient.page, "Saba");
     const complaint = `A patch that itches at night ${Date.now()}`;
     const led = await sendRequestDirectly(patient.page, complaint);
-    const id = /[0-9a-f-]{36}/.exec(led)?.[0];
-    expect(id).toBeDefined();
+    const id = consultationIdIn(led);
     // The request's waiting panel is a chunk of its own, loaded lazily: held back, as a slow line would.
     const letGo = await holdScripts(patient.page, /^\/assets\/request-status-panel-[^/]*\.js$/);
     const heard: string[] = [];

@@ -12,5 +12,5 @@ export function publishLobbyQueue(requests: RequestSummary[] | null) {
 }
 
 export function useLobbyQueue(): RequestSummary[] | null {
-  return useNews(queue, null);
+  return useNews(queue);
 }

@@ -7,6 +7,8 @@ import { startTransition, useEffect, useState } from "react";
  * hydrating (a lazy panel on a slow phone) makes React throw that part away (React #421, ADR 0048).
  */
 export interface NewsStore<T> {
+  /** What the page starts with, as the server drew it. */
+  initial: T;
   publish(next: T): void;
   read(): T;
   subscribe(listener: () => void): () => void;
@@ -16,6 +18,7 @@ export function createNewsStore<T>(initial: T): NewsStore<T> {
   let value = initial;
   const listeners = new Set<() => void>();
   return {
+    initial,
     publish(next) {
       if (Object.is(next, value)) return;
       value = next;
@@ -29,9 +32,9 @@ export function createNewsStore<T>(initial: T): NewsStore<T> {
   };
 }
 
-/** The store's value: `beforeHydration` (what the server drew with) until the page has hydrated, then the news. */
-export function useNews<T>(store: NewsStore<T>, beforeHydration: T): T {
-  const [seen, setSeen] = useState(beforeHydration);
+/** The store's value: its initial one (what the server drew with) until the page has hydrated, then the news. */
+export function useNews<T>(store: NewsStore<T>): T {
+  const [seen, setSeen] = useState(store.initial);
   useEffect(() => {
     const catchUp = () => startTransition(() => setSeen(store.read()));
     // What was published before this part mounted (the bell's socket may have heard first).

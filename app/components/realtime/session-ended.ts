@@ -9,5 +9,5 @@ export function markSessionEnded() {
 }
 
 export function useSessionEnded() {
-  return useNews(sessionEnded, false);
+  return useNews(sessionEnded);
 }
