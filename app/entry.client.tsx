@@ -12,6 +12,7 @@ async function hydrate() {
   // The server chose the language and wrote it into <html lang>; load that one before hydrating,
   // so the first paint and the hydrated page agree.
   const pageLanguage = document.documentElement.lang;
+  const decoded = pageDataDecoded();
   await i18next
     .use(initReactI18next)
     .use(bundledLocales)
@@ -23,6 +24,7 @@ async function hydrate() {
       missingKeyHandler: (_languages, _namespace, key) => console.error(`Missing translation in the browser: ${key}`),
     });
 
+  await decoded;
   startTransition(() => {
     hydrateRoot(
       document,
@@ -33,6 +35,20 @@ async function hydrate() {
       </I18nextProvider>,
     );
   });
+}
+
+/**
+ * Resolves once Remix has decoded the page's data (single fetch streams it into the HTML). Until then
+ * RemixBrowser suspends outside any boundary, and a tap before React's first slice of work makes React
+ * hydrate at once, meet that suspension and give the page up with #345 (react#28800; docs/decisions/0048).
+ * Called once outside React, it starts the decoding and throws the promise it would throw into React.
+ */
+async function pageDataDecoded() {
+  try {
+    RemixBrowser({});
+  } catch (thrown) {
+    if (thrown instanceof Promise) await thrown;
+  }
 }
 
 void hydrate();

@@ -64,6 +64,51 @@ describe("touched before the page hydrates", () => {
   });
 });
 
+/**
+ * Taps `testId` just as React begins to hydrate, before it has drawn anything: a thumb on a slow phone
+ * does that when the page looks ready. React starts listening for clicks on the document then (nothing of
+ * ours listens there), and the tap comes once that step of its work is done.
+ * Run in the page before its own scripts; it sets `window.tapped` once it has tapped.
+ */
+function tapAsHydrationBegins(testId: string) {
+  const listen = EventTarget.prototype.addEventListener;
+  EventTarget.prototype.addEventListener = function (this: EventTarget, ...args: Parameters<EventTarget["addEventListener"]>) {
+    const page = window as unknown as { tapped?: boolean; tapping?: boolean };
+    if (this === document && args[0] === "click" && !page.tapping) {
+      page.tapping = true;
+      queueMicrotask(() => {
+        document.querySelector<HTMLElement>(`[data-testid="${testId}"]`)?.click();
+        page.tapped = true;
+      });
+    }
+    return listen.apply(this, args);
+  };
+}
+
+describe("a tap while the page hydrates", () => {
+  it("leaves the page working (no React #345): the dashboard tapped as it hydrates still hydrates, and its links are the app's", async () => {
+    const { page, problems } = await startJourney({ slowPhone: true });
+    await signUpNewPatient(page, "Selam");
+    await page.addInitScript(tapAsHydrationBegins, "dashboard-greeting");
+    await page.goto(`${baseUrl}/patient/dashboard`);
+    await expect.poll(() => page.evaluate(() => (window as unknown as { tapped?: boolean }).tapped)).toBe(true);
+    const profile = page.getByRole("link", { name: "Profile" });
+    // A page React gave up on is never hydrated, and says why in the console: wait for either.
+    const isHydrated = () => profile.evaluate((node) => Object.keys(node).some((key) => key.startsWith("__reactProps")));
+    await expect.poll(async () => problems.length > 0 || (await isHydrated())).toBe(true);
+    expect(problems.join("\n")).toBe("");
+    // The app's own navigation: no new document is loaded.
+    let documentsLoaded = 0;
+    page.on("request", (request) => {
+      if (request.resourceType() === "document") documentsLoaded += 1;
+    });
+    await profile.click();
+    await page.waitForURL(/\/patient\/profile$/);
+    expect(documentsLoaded).toBe(0);
+    expect(problems.join("\n")).toBe("");
+  });
+});
+
 describe("news that arrives while a part of the page still hydrates", () => {
   it("waits for that part instead of throwing it away (no React #421): a doctor's answer reaches a request page whose panel is slow to load", async () => {
     const patient = await startJourney({ slowPhone: true });
