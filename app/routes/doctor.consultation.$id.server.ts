@@ -8,6 +8,7 @@ import { detectLanguage, getTranslator } from "~/i18n.server";
 import type { SessionUser } from "~/server/auth/session.server";
 import { answerDispute, answerDisputeRefusal } from "~/server/money/disputes.server";
 import { doctorMoneyPanel } from "~/server/money/escrow-view.server";
+import { tellTimelineMoved } from "~/server/rooms.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 /**
@@ -29,6 +30,10 @@ export async function answerDisputeAction(args: ActionFunctionArgs, doctor: Sess
     return doctorMoneyPanel(context.db, t, language, consultationId, doctor.userId, { values, errors });
   }
   const outcome = await answerDispute(context, doctor.userId, consultationId, submission.value.answer, new Date(), context);
-  if (outcome.ok) throw await redirectWithToast(page, { kind: "success", title: "disputes.toasts.answered" }, context.config);
+  if (outcome.ok) {
+    // No step moves, but the patient's open page shows the answer: it reads itself again on this news.
+    await tellTimelineMoved(context.cloudflare.env, consultationId);
+    throw await redirectWithToast(page, { kind: "success", title: "disputes.toasts.answered" }, context.config);
+  }
   throw await redirectWithToast(page, { kind: "error", title: `disputes.refusals.${outcome.reason}` }, context.config);
 }

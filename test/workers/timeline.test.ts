@@ -182,11 +182,11 @@ describe("a consultation's timeline", () => {
     room.socket.close();
   });
 
-  it("follows a dispute to an admin's part refund, settled by the provider's webhook, each heard live", async () => {
+  it("follows a dispute, the doctor's answer and an admin's part refund, settled by the provider's webhook, each heard live", async () => {
     // The provider makes the refund, but its answer is lost and its webhook comes later: on its way till then.
     await setSandboxSwitch(env, "refunds", "timeout_after_taking");
     await setSandboxSwitch(env, "webhooks", "late");
-    const { consultationId, patientId } = await paidAndEnded(2 * 60 * 60_000, 60 * 60_000);
+    const { consultationId, patientId, doctorId } = await paidAndEnded(2 * 60 * 60_000, 60 * 60_000);
     const patientCookie = await sessionCookieFor(patientId);
     const patient = new Visitor(patientCookie);
     const room = await listening(consultationId, patientCookie);
@@ -205,11 +205,21 @@ describe("a consultation's timeline", () => {
       "Your rating | next",
     ]);
 
+    // The doctor's answer moves no step, but the patient's open page shows it: the room says so.
+    const doctor = new Visitor(await sessionCookieFor(doctorId));
+    const answered = await doctor.post(`/doctor/consultation/${consultationId}`, {
+      intent: "answer-dispute",
+      answer: "The cream needs two weeks; please keep using it.",
+    });
+    expect(answered.status).toBe(302);
+    await room.heardNews(2);
+
     const dispute = (await db.query.disputes.findFirst({ where: eq(disputes.consultationId, consultationId) }))!;
+    expect(dispute.doctorAnswer).toBe("The cream needs two weeks; please keep using it.");
     const decision = { resolution: "refund_part" as const, refundPartSantim: 5_000, note: "Half-right." };
     const resolved = await resolveDispute(env, { db, config: config() }, await createUser("admin"), dispute.id, decision, new Date());
     expect(resolved).toEqual({ ok: true });
-    await room.heardNews(2);
+    await room.heardNews(3);
     expect(stepsOf(await timelineOf(patient, consultationId)).slice(5)).toEqual([
       "You opened a dispute | done",
       "Payment released to Dr. Test | done",
@@ -229,7 +239,7 @@ describe("a consultation's timeline", () => {
       meta: { reference: refund.reference },
     });
     expect(settled.status).toBe(200);
-    await room.heardNews(3);
+    await room.heardNews(4);
     expect(stepsOf(await timelineOf(patient, consultationId)).slice(6)).toEqual([
       "Payment released to Dr. Test | done",
       "50 ETB refunded to you | current",
