@@ -1,27 +1,14 @@
 // The realtime protocol, shared by the browser and the rooms: which rooms there are, how their
-// sockets close, and every message that crosses them, in both directions, as zod (mini) schemas.
-// Hooks (app/components/realtime) and rooms (party/) import only from here; a message that does not
-// parse is dropped. Written with `zod/mini`: this ships to the browser.
+// sockets close (realtime/rooms), and every message that crosses them, in both directions, as zod (mini)
+// schemas. Hooks (app/components/realtime) and rooms (party/) import only from here, except the rating
+// page's bare ear (timeline-news), which needs the rooms' names alone; a message that does not parse is
+// dropped. Written with `zod/mini`: this ships to the browser.
 import { z } from "zod/mini";
 
 import { CHAT_REFUSALS, CHAT_SENDER_ROLES } from "~/domain/chat-message";
 import { CONSULTATION_STATUSES, DECLINE_REASONS, PRIORITIES, PRIORITY_RANK } from "~/domain/consultation-status";
 
-/** The rooms: their party name in URLs (/parties/<party>/<name>) and their Durable Object class. */
-export const ROOMS = {
-  /** The one room active doctors join for waiting requests. */
-  lobby: { party: "doctors-lobby", className: "DoctorsLobby", name: "main" },
-  /** One per consultation, named by its id: its patient and its doctor. */
-  consultation: { party: "consultation-room", className: "ConsultationRoom" },
-} as const;
-
-/** Close codes rooms use; the browser reads them to know why its socket ended. */
-export const ROOM_CLOSE_CODES = {
-  /** The session that opened the socket has ended (signed out, expired, deactivated…): do not reconnect. */
-  sessionEnded: 4001,
-  /** The person no longer takes part (a doctor whose accepted request went back to the queue). */
-  noLongerParticipant: 4003,
-} as const;
+export { ROOM_CLOSE_CODES, ROOMS } from "./rooms";
 
 // Consultation room → its patient and doctor.
 

@@ -1,10 +1,12 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
+import { lazy, Suspense } from "react";
 import { useTranslation } from "react-i18next";
 
 import { ConsultationSummary } from "~/components/consultation-summary";
 import { DeletePhotosForm } from "~/components/patient/delete-photos-form";
 import { FeedbackForm } from "~/components/patient/feedback-form";
+import { useHydrated } from "~/components/use-hydrated";
 import { WordedPanel } from "~/components/worded-panel";
 import { DISPUTE_INTENTS } from "~/domain/disputes";
 import { FeedbackSchema } from "~/domain/feedback";
@@ -21,6 +23,9 @@ import { tellTimelineMoved } from "~/server/rooms.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 import { CONFIRM_COMPLETE_INTENT, confirmCompleteAction, openDisputeAction, patientMoneyPanelsFor } from "./patient-money-actions.server";
+
+// The room's news comes once the page is up: a chunk of its own, which the server never draws.
+const TimelineNews = lazy(() => import("~/components/realtime/timeline-news").then((module) => ({ default: module.TimelineNews })));
 
 /** Only a completed consultation of the patient's own, not yet rated, is rated here; anything else goes to its page. */
 async function consultationToRate(args: LoaderFunctionArgs) {
@@ -74,8 +79,14 @@ export default function PatientFeedback() {
   const { t } = useTranslation();
   const { consultation, doctorFirstName, photoCount, moneyPanels } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const hydrated = useHydrated();
   return (
     <article className="mx-auto flex max-w-2xl flex-col gap-5 px-4 py-6">
+      {hydrated ? (
+        <Suspense fallback={null}>
+          <TimelineNews consultationId={consultation.id} />
+        </Suspense>
+      ) : null}
       <h1 className="text-2xl font-bold">{t("feedback.title")}</h1>
       <p>{t("feedback.intro", { name: doctorFirstName })}</p>
       <ConsultationSummary summary={consultation.summary} printHref={`/patient/consultation/${consultation.id}/summary`} />

@@ -161,8 +161,8 @@ describe("the money of a consultation", () => {
     expect(await doctorsDispute.getByRole("textbox").count()).toBe(0);
     expect(await fitsWidth(doctor.page)).toBe(true);
     await expectAccessible(doctor.page);
-    await patient.page.reload();
-    expect(await dispute.textContent()).toContain(`የዶ/ር Abebe መልስ፦ «${answer}»`);
+    // The patient's page, left open, shows the answer without a reload.
+    await expect.poll(() => dispute.textContent()).toContain(`የዶ/ር Abebe መልስ፦ «${answer}»`);
 
     // An admin finds it waiting, and refunds 50 ETB of it with a note both sides read.
     await signInAs(admin.page, ADMIN.email, /\/admin\/dashboard$/);
@@ -181,9 +181,9 @@ describe("the money of a consultation", () => {
     await admin.page.getByText("በቅሬታው ላይ ተወስኗል፤ ሁለቱም ወገኖች ተነግሯቸዋል።").waitFor();
     await expect.poll(() => card.getByTestId("decision").textContent()).toBe(`ውሳኔ፦ 50 ብር ለታካሚው ተመላሽ ተደርጓል፤ 100 ብር ለሐኪሙ ተለቋል። — ${note}`);
 
-    // The patient reads the decision, and (once the payment service has settled it) the refund.
-    await patient.page.reload();
-    expect(await dispute.textContent()).toContain("ውሳኔ፦ 50 ብር ለታካሚው ተመላሽ ተደርጓል፤ 100 ብር ለሐኪሙ ተለቋል።");
+    // The patient reads the decision on the page still open, and (once the payment service has settled
+    // it) the refund.
+    await expect.poll(() => dispute.textContent()).toContain("ውሳኔ፦ 50 ብር ለታካሚው ተመላሽ ተደርጓል፤ 100 ብር ለሐኪሙ ተለቋል።");
     expect(await dispute.textContent()).toContain(`የአስተዳዳሪው ማስታወሻ፦ «${note}»`);
     const refunded = /ከከፈሉት 150 ብር ውስጥ 50 ብር በ.+ ተመላሽ ተደርጎልዎታል፤ ቀሪው 100 ብር ለዶ\/ር Abebe ተለቋል።/;
     await expect
