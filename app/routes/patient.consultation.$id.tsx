@@ -257,7 +257,7 @@ export default function PatientConsultation() {
           {feedback.message ? <p className="whitespace-pre-wrap">{feedback.message}</p> : null}
         </section>
       ) : null}
-      <ConsultationTimeline heading={timeline.heading} timeline={timeline} room={live.room} />
+      <ConsultationTimeline heading={timeline.heading} timeline={timeline} room={live.room} pageReadsAgain />
       {askAgain ? <WordedPanel {...askAgain} /> : null}
       {(actionData && "moneyPanels" in actionData ? actionData.moneyPanels : moneyPanels).map((panel) => (
         <WordedPanel key={panel.id} {...panel} />

@@ -54,3 +54,8 @@ export async function payDirectly(patient: Page, consultationId: string) {
 export async function endDirectly(doctor: Page, consultationId: string, summary: { diagnosis: string; treatmentPlan: string }) {
   await post(doctor, `/doctor/consultation/${consultationId}`, { intent: CLOSING_INTENTS.end, observations: "", ...summary }, 302);
 }
+
+/** The signed-in patient on `page` rates the ended consultation 5 stars, as its feedback form posts. */
+export async function rateDirectly(patient: Page, consultationId: string) {
+  await post(patient, `/patient/feedback/${consultationId}`, { rating: "5" }, 302);
+}

@@ -1,12 +1,14 @@
 // A consultation's timeline as its patient watches it move, at 360 px: on the dashboard when Dr. Abebe
 // accepts the request and when it is paid (in another tab), on the consultation's page when he ends it
-// with his summary; each step with its time, the current one marked; and the dashboard in Amharic.
+// with his summary and when she confirms it complete there; each step with its time, the current one
+// marked; and the dashboard in Amharic.
 import type { Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { expectAccessible } from "../support/accessibility";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../support/demo-data";
-import { baseUrl, endJourneys, sendRequestDirectly, signIn, signUpNewPatient, startJourney } from "./journey";
+import { rateDirectly } from "./arrange";
+import { baseUrl, endJourneys, path, sendRequestDirectly, signIn, signUpNewPatient, startJourney } from "./journey";
 
 afterEach(endJourneys);
 
@@ -62,6 +64,8 @@ describe("a consultation's timeline", () => {
 
     // The consultation's page in a second tab, its timeline in full.
     const page = await patient.browser.newPage();
+    const heard: string[] = [];
+    page.on("websocket", (socket) => socket.on("framereceived", ({ payload }) => heard.push(String(payload))));
     await openListening(page, `${baseUrl}/patient/consultation/${id}`);
     expect(await timeline(page, "Timeline").getByRole("listitem").count()).toBe(8);
     expect(await currentStep(page, "Timeline").textContent()).toContain("Request sent");
@@ -111,6 +115,23 @@ describe("a consultation's timeline", () => {
     ]);
     expect(await fitsWidth(page)).toBe(true);
     await expectAccessible(page);
+
+    // Rated, the consultation's page stays hers: she confirms it complete there. The room's news of the
+    // release reads the page again, its timeline with it; the timeline does not ask the server again alone.
+    await rateDirectly(page, id);
+    await openListening(page, `${baseUrl}/patient/consultation/${id}`);
+    const timelineReads: string[] = [];
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname.endsWith("/timeline")) timelineReads.push(request.url());
+    });
+    const newsBefore = heard.filter((frame) => frame.includes('"timeline"')).length;
+    await page.getByRole("region", { name: "Your payment" }).getByRole("button", { name: "My consultation is complete" }).click();
+    await page.getByText("Thank you. Your payment has been released to the doctor.").waitFor();
+    expect(path(page)).toBe(`/patient/consultation/${id}`);
+    await currentStep(page, "Timeline").filter({ hasText: "Payment released to Dr. Abebe" }).waitFor();
+    await expect.poll(() => heard.filter((frame) => frame.includes('"timeline"')).length).toBeGreaterThan(newsBefore);
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+    expect(timelineReads).toEqual([]);
 
     // Reloaded in Amharic, the dashboard reads the same steps in Amharic, with Ethiopian dates.
     await dashboard.goto(`${baseUrl}/patient/dashboard?lng=am`);

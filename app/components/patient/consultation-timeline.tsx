@@ -14,16 +14,19 @@ export function ConsultationTimeline({
   timeline,
   room,
   listClassName = "",
+  pageReadsAgain = false,
   children,
 }: {
   heading: string;
   timeline: WordedTimeline;
   room: RoomLink;
+  /** The page reads itself again on the room's timeline news (use-read-again-on-timeline): its new data brings this one too. */
+  pageReadsAgain?: boolean;
   /** The list's own look besides the steps' (the dashboard's is smaller, and shows only the one step next). */
   listClassName?: string;
   children?: ReactNode;
 }) {
-  const shown = useLiveTimeline(timeline, room);
+  const shown = useLiveTimeline(timeline, room, pageReadsAgain);
   const headingId = useId();
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-2">
@@ -61,7 +64,7 @@ export function ConsultationTimeline({
  * one it was read at, or a step of the timeline's own) or its socket comes back after a loss (it may have
  * missed news); then read again from the server, the latest answer kept. New page data starts it over.
  */
-function useLiveTimeline(initial: WordedTimeline, room: RoomLink): WordedTimeline {
+function useLiveTimeline(initial: WordedTimeline, room: RoomLink, pageReadsAgain: boolean): WordedTimeline {
   const [fetched, setFetched] = useState<[over: WordedTimeline, timeline: WordedTimeline]>();
   const shown = fetched?.[0] === initial ? fetched[1] : initial;
   useEffect(() => {
@@ -80,7 +83,7 @@ function useLiveTimeline(initial: WordedTimeline, room: RoomLink): WordedTimelin
     };
     const stop = room.listen({
       onEvent(event) {
-        if (event.type === "timeline" || (event.type === "status" && event.status !== shown.status)) readAgain();
+        if ((event.type === "timeline" && !pageReadsAgain) || (event.type === "status" && event.status !== shown.status)) readAgain();
       },
       onOpen() {
         if (openedBefore) readAgain();
@@ -92,6 +95,6 @@ function useLiveTimeline(initial: WordedTimeline, room: RoomLink): WordedTimelin
       listening = false;
       stop();
     };
-  }, [room, initial, shown.status]);
+  }, [room, initial, shown.status, pageReadsAgain]);
   return shown;
 }
