@@ -5,6 +5,8 @@ import { ROOM_CLOSE_CODES, ROOMS } from "~/realtime/rooms";
 
 /** How long a dropped socket waits before it opens again. */
 const REOPEN_AFTER_MS = 5_000;
+/** Opens in a row that never got through (the room refuses this session, say) before the page stops trying. */
+const MAX_FAILED_OPENS = 3;
 const FINAL_CLOSE_CODES: number[] = [ROOM_CLOSE_CODES.sessionEnded, ROOM_CLOSE_CODES.noLongerParticipant];
 
 /** The protocol's `timeline` event (realtime/protocol), read without its schemas: only its type matters here. */
@@ -28,16 +30,23 @@ export function TimelineNews({ consultationId }: { consultationId: string }) {
     let socket: WebSocket | null = null;
     let reopen: number | undefined;
     let over = false;
+    let failedOpens = 0;
     const open = (again: boolean) => {
       const scheme = window.location.protocol === "https:" ? "wss" : "ws";
       socket = new WebSocket(
         `${scheme}://${window.location.host}/parties/${ROOMS.consultation.party}/${encodeURIComponent(consultationId)}`,
       );
       const readAgain = () => startTransition(() => void revalidate());
-      socket.addEventListener("open", () => again && readAgain());
+      let opened = false;
+      socket.addEventListener("open", () => {
+        opened = true;
+        failedOpens = 0;
+        if (again) readAgain();
+      });
       socket.addEventListener("message", (message: MessageEvent) => isTimelineNews(message.data) && readAgain());
       socket.addEventListener("close", (event: CloseEvent) => {
-        if (over || FINAL_CLOSE_CODES.includes(event.code)) return;
+        if (!opened) failedOpens += 1;
+        if (over || FINAL_CLOSE_CODES.includes(event.code) || failedOpens >= MAX_FAILED_OPENS) return;
         reopen = window.setTimeout(() => open(true), REOPEN_AFTER_MS);
       });
     };
