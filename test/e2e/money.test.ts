@@ -36,6 +36,38 @@ const earningsLine = (page: Page, section: string, patientFirstName: string) =>
     .getByRole("listitem")
     .filter({ has: page.getByRole("link", { name: new RegExp(`^${patientFirstName}[,፣] `) }) });
 
+/**
+ * A patient's rating page, watched: the news its consultation's room tells it, and, once `hold()` is
+ * called, every read of its data (its `.data` requests) held until `release()`, and the reads the page
+ * itself cuts short.
+ */
+function watchReads(page: Page, consultationId: string) {
+  const reads = new RegExp(`/patient/feedback/${consultationId}\\.data`);
+  let newsHeard = 0;
+  page.on("websocket", (socket) => {
+    if (socket.url().includes(consultationId))
+      socket.on("framereceived", ({ payload }) => String(payload).includes('"timeline"') && newsHeard++);
+  });
+  const cutShort: string[] = [];
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let heldOne!: () => void;
+  const firstHeld = new Promise<void>((resolve) => (heldOne = resolve));
+  const hold = async () => {
+    page.on("requestfailed", (request) => {
+      if (reads.test(request.url())) cutShort.push(`${request.url()}: ${request.failure()?.errorText}`);
+    });
+    await page.route(reads, async (route) => {
+      heldOne();
+      await released;
+      // A read the page cut short while held is already answered (as failed): nothing left to continue.
+      await route.continue().catch(() => {});
+    });
+    return newsHeard;
+  };
+  return { hold, firstHeld, release, cutShort, newsHeard: () => newsHeard };
+}
+
 async function signInAs(page: Page, email: string, home: RegExp) {
   await signIn(page, email, DEMO_PASSWORD);
   await page.waitForURL(home);
@@ -118,6 +150,7 @@ describe("the money of a consultation", () => {
     expect(await doctorsDispute.count()).toBe(0);
 
     // The patient, within the 72 hours, opens a dispute from the page the ended consultation leads to.
+    const patientsReads = watchReads(patient.page, id);
     await patient.page.goto(`${baseUrl}/patient/feedback/${id}?lng=am`);
     expect(await patient.page.getAttribute("html", "lang")).toBe("am");
     const dispute = patient.page.getByRole("region", { name: "ቅሬታ" });
@@ -155,14 +188,16 @@ describe("the money of a consultation", () => {
     expect(await doctorsDispute.textContent()).toContain(`የታካሚው ቃል፦ «${words}»`);
     const answer = "ክሬሙን በቀን ሁለት ጊዜ እንዲቀቡ ነግሬአቸዋለሁ፤ ለክትትል እንደገና ቢጠይቁ እረዳቸዋለሁ።";
     await doctorsDispute.getByLabel("መልስዎ (አንድ ጊዜ ብቻ መመለስ ይችላሉ)").fill(answer);
+    // The patient's page is slow to read the answer: its read is held until the admin has decided too,
+    // so the decision's news comes while the page is still reading the answer.
+    const newsBeforeAnswer = await patientsReads.hold();
     await doctorsDispute.getByRole("button", { name: "መልሱን ይላኩ" }).click();
     await doctor.page.getByText("መልስዎ ለታካሚውና ለ«ቆዳ» አስተዳዳሪዎች ተልኳል።").waitFor();
     await expect.poll(() => doctorsDispute.textContent()).toContain(`የእርስዎ መልስ፦ «${answer}»`);
     expect(await doctorsDispute.getByRole("textbox").count()).toBe(0);
     expect(await fitsWidth(doctor.page)).toBe(true);
     await expectAccessible(doctor.page);
-    // The patient's page, left open, shows the answer without a reload.
-    await expect.poll(() => dispute.textContent()).toContain(`የዶ/ር Abebe መልስ፦ «${answer}»`);
+    await patientsReads.firstHeld;
 
     // An admin finds it waiting, and refunds 50 ETB of it with a note both sides read.
     await signInAs(admin.page, ADMIN.email, /\/admin\/dashboard$/);
@@ -181,9 +216,14 @@ describe("the money of a consultation", () => {
     await admin.page.getByText("በቅሬታው ላይ ተወስኗል፤ ሁለቱም ወገኖች ተነግሯቸዋል።").waitFor();
     await expect.poll(() => card.getByTestId("decision").textContent()).toBe(`ውሳኔ፦ 50 ብር ለታካሚው ተመላሽ ተደርጓል፤ 100 ብር ለሐኪሙ ተለቋል። — ${note}`);
 
-    // The patient reads the decision on the page still open, and (once the payment service has settled
-    // it) the refund.
+    // The patient's page, left open, reads the answer and the decision without a reload, one read after
+    // the other: the decision's news waited for the read of the answer instead of cutting it short.
+    await expect.poll(patientsReads.newsHeard).toBeGreaterThanOrEqual(newsBeforeAnswer + 2);
+    patientsReads.release();
+    await expect.poll(() => dispute.textContent()).toContain(`የዶ/ር Abebe መልስ፦ «${answer}»`);
     await expect.poll(() => dispute.textContent()).toContain("ውሳኔ፦ 50 ብር ለታካሚው ተመላሽ ተደርጓል፤ 100 ብር ለሐኪሙ ተለቋል።");
+    expect(patientsReads.cutShort).toEqual([]);
+    // And (once the payment service has settled it) the refund.
     expect(await dispute.textContent()).toContain(`የአስተዳዳሪው ማስታወሻ፦ «${note}»`);
     const refunded = /ከከፈሉት 150 ብር ውስጥ 50 ብር በ.+ ተመላሽ ተደርጎልዎታል፤ ቀሪው 100 ብር ለዶ\/ር Abebe ተለቋል።/;
     await expect

@@ -1,7 +1,8 @@
-import { useRevalidator } from "@remix-run/react";
-import { startTransition, useEffect } from "react";
+import { useEffect } from "react";
 
 import { ROOM_CLOSE_CODES, ROOMS } from "~/realtime/rooms";
+
+import { readPageAgain } from "./read-page-again";
 
 /** How long a dropped socket waits before it opens again. */
 const REOPEN_AFTER_MS = 5_000;
@@ -25,7 +26,6 @@ const isTimelineNews = (data: unknown) => {
  * room's full link (partysocket, useRoomSocket) would take it over its script budget (docs/decisions/0048).
  */
 export function TimelineNews({ consultationId }: { consultationId: string }) {
-  const { revalidate } = useRevalidator();
   useEffect(() => {
     let socket: WebSocket | null = null;
     let reopen: number | undefined;
@@ -36,14 +36,13 @@ export function TimelineNews({ consultationId }: { consultationId: string }) {
       socket = new WebSocket(
         `${scheme}://${window.location.host}/parties/${ROOMS.consultation.party}/${encodeURIComponent(consultationId)}`,
       );
-      const readAgain = () => startTransition(() => void revalidate());
       let opened = false;
       socket.addEventListener("open", () => {
         opened = true;
         failedOpens = 0;
-        if (again) readAgain();
+        if (again) readPageAgain();
       });
-      socket.addEventListener("message", (message: MessageEvent) => isTimelineNews(message.data) && readAgain());
+      socket.addEventListener("message", (message: MessageEvent) => isTimelineNews(message.data) && readPageAgain());
       socket.addEventListener("close", (event: CloseEvent) => {
         if (!opened) failedOpens += 1;
         if (over || FINAL_CLOSE_CODES.includes(event.code) || failedOpens >= MAX_FAILED_OPENS) return;
@@ -56,6 +55,6 @@ export function TimelineNews({ consultationId }: { consultationId: string }) {
       window.clearTimeout(reopen);
       socket?.close();
     };
-  }, [consultationId, revalidate]);
+  }, [consultationId]);
   return null;
 }

@@ -1,6 +1,6 @@
-import { useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 
+import { readPageAgain } from "./read-page-again";
 import type { RoomLink } from "./use-consultation-room";
 
 /**
@@ -9,17 +9,15 @@ import type { RoomLink } from "./use-consultation-room";
  * page's money and dispute panels then show it without a reload, as its timeline does.
  */
 export function useReadAgainOnTimeline(room: RoomLink) {
-  // The same function for the page's whole life (react-router keeps it per router).
-  const { revalidate } = useRevalidator();
   useEffect(
     () =>
       room.listen({
         onEvent(event) {
-          if (event.type === "timeline") void revalidate();
+          if (event.type === "timeline") readPageAgain();
         },
         onOpen() {},
         onClose() {},
       }),
-    [room, revalidate],
+    [room],
   );
 }
