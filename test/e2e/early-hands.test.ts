@@ -20,7 +20,7 @@ afterEach(endJourneys);
 
 describe("touched before the page hydrates", () => {
   it("a photo chosen on step 1 before the scripts ran is uploaded once they run, with what she said it shows", async () => {
-    const { page, problems } = await startJourney({ slowPhone: true });
+    const { page, problems } = await startJourney({ slowPhone: true, holdsScripts: true });
     await signUpNewPatient(page, "Hanna");
     const letGo = await holdScripts(page);
     await page.goto(`${baseUrl}/patient/new-consultation`, { waitUntil: "domcontentloaded" });
@@ -40,7 +40,7 @@ describe("touched before the page hydrates", () => {
   });
 
   it("the sex, body areas and every answer given on step 2 before the scripts ran are sent as given", async () => {
-    const { page, problems } = await startJourney({ slowPhone: true });
+    const { page, problems } = await startJourney({ slowPhone: true, holdsScripts: true });
     await signUpNewPatient(page, "Meron");
     const letGo = await holdScripts(page);
     await page.goto(`${baseUrl}/patient/new-consultation?step=2`, { waitUntil: "domcontentloaded" });
@@ -111,7 +111,7 @@ describe("a tap while the page hydrates", () => {
 
 describe("news that arrives while a part of the page still hydrates", () => {
   it("waits for that part instead of throwing it away (no React #421): a doctor's answer reaches a request page whose panel is slow to load", async () => {
-    const patient = await startJourney({ slowPhone: true });
+    const patient = await startJourney({ slowPhone: true, holdsScripts: true });
     await signUpNewPatient(patient.page, "Saba");
     const complaint = `A patch that itches at night ${Date.now()}`;
     const led = await sendRequestDirectly(patient.page, complaint);
@@ -137,7 +137,7 @@ describe("news that arrives while a part of the page still hydrates", () => {
   });
 
   it("waits for that part instead of throwing it away (no React #421): the doctors' queue reaches a completed consultation whose summary is slow to load", async () => {
-    const doctor = await startJourney({ slowPhone: true });
+    const doctor = await startJourney({ slowPhone: true, holdsScripts: true });
     await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
     await doctor.page.waitForURL(/\/doctor\/dashboard$/);
     // The summary is a chunk of its own; the header's bell opens the lobby, whose queue every doctor page reads.

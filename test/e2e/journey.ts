@@ -43,8 +43,14 @@ const SLOW_PHONE = {
   network: { offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 },
 };
 
-export async function startJourney(options?: { javaScriptEnabled?: boolean; slowPhone?: boolean }): Promise<Journey> {
-  const browser = await openBrowser(options);
+export async function startJourney(options?: {
+  javaScriptEnabled?: boolean;
+  slowPhone?: boolean;
+  holdsScripts?: boolean;
+}): Promise<Journey> {
+  // A script the app's service worker answers from its cache never reaches Playwright's routes: a journey
+  // that holds scripts back (holdScripts) goes without the worker, or its hold may let them through.
+  const browser = await openBrowser({ ...options, serviceWorkers: options?.holdsScripts ? "block" : "allow" });
   browser.setDefaultTimeout(STEP_TIMEOUT_MS);
   const page = await browser.newPage();
   if (options?.slowPhone) {
@@ -159,17 +165,22 @@ export async function hydrated(element: Locator) {
 /**
  * Holds the page's scripts (or those whose path matches `chunk`) until the returned function lets them
  * go: what a person does meanwhile is done to the server's HTML before hydration, as on a slow phone
- * whose scripts take seconds.
+ * whose scripts take seconds. For a journey started with `holdsScripts`: with the service worker on, it
+ * answers scripts from its cache past the hold.
  */
 export async function holdScripts(page: Page, chunk = /^\/assets\/.*\.js$/) {
   let letGo = () => undefined as void;
   const released = new Promise<void>((resolve) => (letGo = resolve));
   const scripts = (url: URL) => chunk.test(url.pathname);
+  let held = 0;
   await page.route(scripts, async (route) => {
+    held += 1;
     await released;
     await route.continue().catch(() => undefined);
   });
   return async () => {
+    // A hold that held nothing would let the journey pass without the race it is about.
+    if (held === 0) throw new Error(`No script matching ${chunk} was held: did the page load it another way?`);
     letGo();
     await page.unroute(scripts);
   };

@@ -124,10 +124,13 @@ export async function closeSharedBrowser() {
  */
 let contextsOpened = 0;
 
-export async function openBrowser(options: { javaScriptEnabled?: boolean; width?: number } = {}): Promise<BrowserContext> {
+export async function openBrowser(
+  options: { javaScriptEnabled?: boolean; width?: number; serviceWorkers?: "allow" | "block" } = {},
+): Promise<BrowserContext> {
   contextsOpened += 1;
   return (await sharedBrowser()).newContext({
     javaScriptEnabled: options.javaScriptEnabled ?? true,
+    serviceWorkers: options.serviceWorkers ?? "allow",
     viewport: { width: options.width ?? 360, height: 780 },
     locale: "en-US",
     extraHTTPHeaders: { "CF-Connecting-IP": `203.0.113.${contextsOpened % 250}-${process.pid}` },

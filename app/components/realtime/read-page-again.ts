@@ -1,5 +1,3 @@
-import { startTransition } from "react";
-
 type RouterState = typeof window.__remixRouter.state;
 
 /** No read of the page and no navigation under way: a new read would cut nothing short. */
@@ -15,10 +13,8 @@ let owed = false;
  */
 export function readPageAgain() {
   const router = window.__remixRouter;
-  if (isQuiet(router.state)) {
-    startTransition(() => void router.revalidate());
-    return;
-  }
+  // Remix draws what the router reads in a transition (v7_startTransition), never urgently.
+  if (isQuiet(router.state)) return void router.revalidate();
   if (owed) return;
   owed = true;
   const stop = router.subscribe((state) => {
