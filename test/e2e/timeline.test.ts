@@ -6,7 +6,7 @@ import type { Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { expectAccessible } from "../support/accessibility";
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../support/demo-data";
+import { DEMO_ACCOUNTS, DEMO_CONSULTATIONS, DEMO_PASSWORD } from "../support/demo-data";
 import { rateDirectly } from "./arrange";
 import { baseUrl, endJourneys, path, sendRequestDirectly, signIn, signUpNewPatient, startJourney } from "./journey";
 
@@ -142,5 +142,43 @@ describe("a consultation's timeline", () => {
     await expectAccessible(dashboard);
     expect(doctor.problems.join("\n")).toBe("");
     expect(patient.problems.join("\n")).toBe("");
+  });
+
+  it("on the rating page, stops trying its room after three opens that never got through, instead of every 5 s while the page is open", async () => {
+    const awaiting = DEMO_CONSULTATIONS.find((consultation) => consultation.awaitsFeedback)!;
+    const patient = DEMO_ACCOUNTS.find((account) => account.id === awaiting.patientId)!;
+    const { page, problems } = await startJourney();
+    await signIn(page, patient.email, DEMO_PASSWORD);
+    await page.waitForURL(/\/patient\/dashboard$/);
+    // Every socket to the room is refused before it opens (a proxy that will not carry them, say), and the page's
+    // clock is the test's: its 5-second waits pass when the test moves it.
+    await page.addInitScript(() => {
+      const counts = { opens: 0, closes: 0 };
+      Object.assign(window, { roomSockets: counts });
+      window.WebSocket = class extends window.WebSocket {
+        constructor(url: string | URL, protocols?: string | string[]) {
+          const toRoom = String(url).includes("/parties/consultation-room/");
+          super(toRoom ? String(url).replace("/parties/", "/no-such-room/") : url, protocols);
+          if (!toRoom) return;
+          counts.opens += 1;
+          // Before the page's own listener: once a close is counted, the page has handled it too.
+          this.addEventListener("close", () => (counts.closes += 1));
+        }
+      };
+    });
+    await page.clock.install();
+    await page.goto(`${baseUrl}/patient/feedback/${awaiting.id}`);
+    const sockets = () => page.evaluate(() => (window as unknown as { roomSockets: { opens: number; closes: number } }).roomSockets);
+    await expect
+      .poll(async () => {
+        await page.clock.runFor(1_000);
+        return sockets();
+      })
+      .toEqual({ opens: 3, closes: 3 });
+    // A minute on, lived in steps as a page lives it, it has not tried again.
+    for (let step = 0; step < 6; step += 1) await page.clock.runFor(10_000);
+    expect(await sockets()).toEqual({ opens: 3, closes: 3 });
+    // A socket that failed is a console message of Chromium's own, not the page's error.
+    expect(problems).toEqual([]);
   });
 });
