@@ -10,7 +10,16 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { expectAccessible } from "../support/accessibility";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../support/demo-data";
-import { baseUrl, documentRequestsLast, endJourneys, followEmailedLink, revalidated, signIn, startJourney, uniqueEmail } from "./journey";
+import {
+  baseUrl,
+  documentRequestsLast,
+  endJourneys,
+  followEmailedLink,
+  revalidated,
+  signInDirectly,
+  startJourney,
+  uniqueEmail,
+} from "./journey";
 
 afterEach(endJourneys);
 
@@ -26,7 +35,7 @@ function licenceOnDisk() {
 const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 async function signInAsAdmin(page: Page) {
-  await signIn(page, ADMIN.email, DEMO_PASSWORD);
+  await signInDirectly(page, ADMIN.email, DEMO_PASSWORD);
   await page.waitForURL(/\/admin\/dashboard$/);
 }
 
@@ -76,7 +85,7 @@ describe("the admin console", () => {
     await doctor.page.getByRole("button", { name: "Set password" }).click();
     await doctor.page.waitForURL(/\/login$/);
     expect(await doctor.page.getByRole("status").textContent()).toContain("Password set");
-    await signIn(doctor.page, email, DOCTOR_PASSWORD);
+    await signInDirectly(doctor.page, email, DOCTOR_PASSWORD);
     await doctor.page.waitForURL(/\/doctor\/dashboard$/);
     await doctor.page.waitForLoadState("networkidle");
 

@@ -10,7 +10,17 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { expectAccessible } from "../support/accessibility";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, licencePdf } from "../support/demo-data";
-import { baseUrl, endJourneys, followEmailedLink, hydrated, path, signIn, startJourney, STEP_TIMEOUT_MS, uniqueEmail } from "./journey";
+import {
+  baseUrl,
+  endJourneys,
+  followEmailedLink,
+  hydrated,
+  path,
+  signInDirectly,
+  startJourney,
+  STEP_TIMEOUT_MS,
+  uniqueEmail,
+} from "./journey";
 
 afterEach(endJourneys);
 
@@ -50,7 +60,7 @@ async function applyDirectly(page: Page, fullName: string, email: string) {
 }
 
 async function signInAsAdmin(page: Page) {
-  await signIn(page, ADMIN_EMAIL, DEMO_PASSWORD);
+  await signInDirectly(page, ADMIN_EMAIL, DEMO_PASSWORD);
   await page.waitForURL(/\/admin\/dashboard$/);
 }
 
@@ -119,7 +129,7 @@ describe("a dermatologist joins", () => {
     await doctor.page.getByLabel("Confirm password").fill(DOCTOR_PASSWORD);
     await doctor.page.getByRole("button", { name: "Set password" }).click();
     await doctor.page.waitForURL(/\/login$/);
-    await signIn(doctor.page, email, DOCTOR_PASSWORD);
+    await signInDirectly(doctor.page, email, DOCTOR_PASSWORD);
     await doctor.page.waitForURL(/\/doctor\/dashboard$/);
     await expect.poll(() => doctor.page.getByTestId("dashboard-greeting").textContent()).toContain("Liya");
     expect([...applicant.problems, ...admin.problems, ...doctor.problems]).toEqual([]);

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { expectAccessible } from "../support/accessibility";
 import { DEMO_ACCOUNTS, DEMO_CONSULTATIONS, DEMO_PASSWORD, demoConsultationIn } from "../support/demo-data";
-import { baseUrl, endJourneys, path, signIn, startJourney } from "./journey";
+import { baseUrl, endJourneys, path, signInDirectly, startJourney } from "./journey";
 
 afterEach(endJourneys);
 
@@ -18,7 +18,7 @@ const LATE_TX_REF = `demo-late-${cancelled.id.slice(-4)}`;
 const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 async function signInAsAdmin(page: Page) {
-  await signIn(page, ADMIN.email, DEMO_PASSWORD);
+  await signInDirectly(page, ADMIN.email, DEMO_PASSWORD);
   await page.waitForURL(/\/admin\/dashboard$/);
 }
 

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { expectAccessible } from "../support/accessibility";
 import { DEMO_PASSWORD, demoConsultationIn } from "../support/demo-data";
-import { baseUrl, endJourneys, path, photoOnDisk, signIn, startJourney } from "./journey";
+import { baseUrl, endJourneys, path, photoOnDisk, signInDirectly, startJourney } from "./journey";
 
 afterEach(endJourneys);
 
@@ -18,7 +18,7 @@ const completed = demoConsultationIn("completed").id;
  * the page navigates away, so only this consultation's room is counted.
  */
 async function openChat(page: Page, email: string, consultationPath: string) {
-  await signIn(page, email, DEMO_PASSWORD);
+  await signInDirectly(page, email, DEMO_PASSWORD);
   await page.waitForURL(/\/(patient|doctor)\/dashboard$/);
   const roomSockets: WebSocket[] = [];
   const consultationId = consultationPath.split("/").at(-1)!;
@@ -158,7 +158,7 @@ describe("the consultation chat", () => {
 
   it("works without JavaScript: the history is on the page and the form sends and comes back", async () => {
     const patient = await startJourney({ javaScriptEnabled: false });
-    await signIn(patient.page, "hana@qoda.test", DEMO_PASSWORD);
+    await signInDirectly(patient.page, "hana@qoda.test", DEMO_PASSWORD);
     await patient.page.waitForURL(/\/patient\/dashboard$/);
     const consultationPath = `/patient/consultation/${inProgress}`;
     await patient.page.goto(`${baseUrl}${consultationPath}`);
@@ -215,9 +215,9 @@ describe("the consultation chat", () => {
   it("shows a completed consultation's chat with the ended message instead of the form, on both sides", async () => {
     const patient = await startJourney();
     const doctor = await startJourney();
-    await signIn(patient.page, "hana@qoda.test", DEMO_PASSWORD);
+    await signInDirectly(patient.page, "hana@qoda.test", DEMO_PASSWORD);
     await patient.page.waitForURL(/\/patient\/dashboard$/);
-    await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
+    await signInDirectly(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
     await doctor.page.waitForURL(/\/doctor\/dashboard$/);
     for (const [page, pagePath] of [
       [patient.page, `/patient/consultation/${completed}`],

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { expectAccessible } from "../support/accessibility";
 import { DEMO_PASSWORD } from "../support/demo-data";
-import { baseUrl, endJourneys, fillIntake, path, signIn, signUpNewPatient, startJourney, waitingCount } from "./journey";
+import { baseUrl, endJourneys, fillIntake, path, signInDirectly, signUpNewPatient, startJourney, waitingCount } from "./journey";
 
 afterEach(endJourneys);
 
@@ -21,7 +21,7 @@ describe("a doctor declines, and the patient hears why", () => {
   it("the waiting screen changes live; starting again keeps the words; the dashboard and the email say so too", async () => {
     const doctor = await startJourney();
     const patient = await startJourney();
-    await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
+    await signInDirectly(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
     await doctor.page.waitForURL(/\/doctor\/dashboard$/);
     const email = await signUpNewPatient(patient.page, "Meron");
     const complaint = `Blurry photo of a rash ${Date.now()}`;
@@ -66,7 +66,7 @@ describe("a patient withdraws a waiting request", () => {
   it("after confirming, it leaves the doctor's list and bell live", async () => {
     const doctor = await startJourney();
     const patient = await startJourney();
-    await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
+    await signInDirectly(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
     await doctor.page.waitForURL(/\/doctor\/dashboard$/);
     await signUpNewPatient(patient.page, "Yonas");
     const complaint = `Changed my mind ${Date.now()}`;

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { expectAccessible } from "../support/accessibility";
 import { DEMO_PASSWORD } from "../support/demo-data";
-import { endJourneys, signIn, startJourney } from "./journey";
+import { endJourneys, signInDirectly, startJourney } from "./journey";
 
 afterEach(endJourneys);
 
@@ -30,7 +30,7 @@ async function drawnPng(page: Page, width: number, height: number) {
 }
 
 async function openCardPage(page: Page) {
-  await signIn(page, "dr.abebe@qoda.test", DEMO_PASSWORD);
+  await signInDirectly(page, "dr.abebe@qoda.test", DEMO_PASSWORD);
   await page.waitForURL(/\/doctor\/dashboard$/);
   await page.goto(new URL("/doctor/profile", page.url()).toString(), { waitUntil: "networkidle" });
   await page.getByRole("link", { name: "Change your picture and languages" }).click();

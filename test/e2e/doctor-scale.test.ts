@@ -2,7 +2,7 @@ import type { Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { DEMO_CONSULTATIONS, DEMO_PASSWORD } from "../support/demo-data";
-import { baseUrl, endJourneys, sendRequestDirectly, shortWindowBaseUrl, signIn, signUpNewPatient, startJourney } from "./journey";
+import { baseUrl, endJourneys, sendRequestDirectly, shortWindowBaseUrl, signInDirectly, signUpNewPatient, startJourney } from "./journey";
 
 afterEach(endJourneys);
 
@@ -32,7 +32,7 @@ async function waitUntilOnlyDemoPaymentsAwait(page: Page) {
 describe("a doctor's screen when many requests arrive", () => {
   it("stacks at most three toasts with 'and N more', each with View; Dismiss all clears them", async () => {
     const doctor = await startJourney();
-    await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD, origin);
+    await signInDirectly(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD, origin);
     await doctor.page.waitForURL(/\/doctor\/dashboard$/);
     await waitUntilOnlyDemoPaymentsAwait(doctor.page);
     await doctor.page.goto(`${origin}/doctor/dashboard`, { waitUntil: "networkidle" });
@@ -66,7 +66,7 @@ describe("a doctor's screen when many requests arrive", () => {
 
   it("fits a 360 px phone in Amharic, figures included, and shows High in orange", async () => {
     const { page, problems } = await startJourney();
-    await signIn(page, "dr.abebe@qoda.test", DEMO_PASSWORD);
+    await signInDirectly(page, "dr.abebe@qoda.test", DEMO_PASSWORD);
     await page.waitForURL(/\/doctor\/dashboard$/);
     for (const path of ["/doctor/dashboard?lng=am", "/doctor/consultations?lng=am", "/doctor/patients?lng=am"]) {
       await page.goto(`${baseUrl}${path}`, { waitUntil: "networkidle" });

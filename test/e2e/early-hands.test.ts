@@ -11,7 +11,7 @@ import {
   hydrated,
   photoOnDisk,
   sendRequestDirectly,
-  signIn,
+  signInDirectly,
   signUpNewPatient,
   startJourney,
 } from "./journey";
@@ -124,7 +124,7 @@ describe("news that arrives while a part of the page still hydrates", () => {
     await expect.poll(() => heard.length).toBeGreaterThan(0);
 
     const doctor = await startJourney();
-    await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
+    await signInDirectly(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
     await doctor.page.goto(`${baseUrl}/doctor/consultation/${id}`);
     await doctor.page.getByRole("button", { name: "Accept" }).click();
     await doctor.page.getByTestId("awaiting-payment").waitFor();
@@ -138,7 +138,7 @@ describe("news that arrives while a part of the page still hydrates", () => {
 
   it("waits for that part instead of throwing it away (no React #421): the doctors' queue reaches a completed consultation whose summary is slow to load", async () => {
     const doctor = await startJourney({ slowPhone: true, holdsScripts: true });
-    await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
+    await signInDirectly(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
     await doctor.page.waitForURL(/\/doctor\/dashboard$/);
     // The summary is a chunk of its own; the header's bell opens the lobby, whose queue every doctor page reads.
     const letGo = await holdScripts(doctor.page, /^\/assets\/consultation-summary-[^/]*\.js$/);

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { expectAccessible } from "../support/accessibility";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../support/demo-data";
-import { baseUrl, endJourneys, fillIntake, path, sendRequestDirectly, signIn, signUpNewPatient, startJourney } from "./journey";
+import { baseUrl, endJourneys, fillIntake, path, sendRequestDirectly, signInDirectly, signUpNewPatient, startJourney } from "./journey";
 
 afterEach(endJourneys);
 
@@ -20,7 +20,7 @@ const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.s
  * in the sandbox, and ended with a summary that asks for new photos in 7 days. Returns its id.
  */
 async function endedConsultation(doctor: Page, patient: Page, complaint: string) {
-  await signIn(doctor, ABEBE.email, DEMO_PASSWORD);
+  await signInDirectly(doctor, ABEBE.email, DEMO_PASSWORD);
   await doctor.waitForURL(/\/doctor\/dashboard$/);
   await signUpNewPatient(patient, "Tigist");
   await sendRequestDirectly(patient, complaint);

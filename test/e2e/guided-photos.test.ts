@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { expectAccessible } from "../support/accessibility";
 import { DEMO_PASSWORD } from "../support/demo-data";
-import { baseUrl, endJourneys, fillIntake, signIn, signUpNewPatient, startJourney } from "./journey";
+import { baseUrl, endJourneys, fillIntake, signInDirectly, signUpNewPatient, startJourney } from "./journey";
 
 afterEach(endJourneys);
 
@@ -80,7 +80,7 @@ describe("guided photos", () => {
 
     // The doctor deciding on the request reads what the photo shows.
     const doctor = await startJourney();
-    await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
+    await signInDirectly(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
     await doctor.page.waitForURL(/\/doctor\/dashboard$/);
     await doctor.page.goto(`${baseUrl}/doctor/consultation/${consultationId}`, { waitUntil: "networkidle" });
     expect(await doctor.page.getByTestId("photo-caption").allTextContents()).toEqual(["Close-up · Left forearm"]);

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { expectAccessible } from "../support/accessibility";
 import { DEMO_PASSWORD } from "../support/demo-data";
-import { baseUrl, endJourneys, signIn, signUpNewPatient, startJourney } from "./journey";
+import { baseUrl, endJourneys, signInDirectly, signUpNewPatient, startJourney } from "./journey";
 
 afterEach(endJourneys);
 
@@ -38,7 +38,7 @@ describe("the structured intake", () => {
     await patient.page.waitForURL(/step=3/);
 
     const doctor = await startJourney();
-    await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
+    await signInDirectly(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
     await doctor.page.waitForURL(/\/doctor\/dashboard$/);
     const item = doctor.page.getByTestId("waiting-request").filter({ hasText: complaint });
     await expect.poll(() => item.getByTestId("triage-line").textContent()).toBe("M, 41 · upper back · 2 months · bleeding");

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { expectAccessible } from "../support/accessibility";
 import { DEMO_PASSWORD } from "../support/demo-data";
-import { baseUrl, endJourneys, fillIntake, hydrated, photoOnDisk, signIn, signUpNewPatient, startJourney } from "./journey";
+import { baseUrl, endJourneys, fillIntake, hydrated, photoOnDisk, signInDirectly, signUpNewPatient, startJourney } from "./journey";
 
 afterEach(endJourneys);
 
@@ -118,7 +118,7 @@ describe("a doctor using only the keyboard", () => {
     const id = new URL(patient.page.url()).searchParams.get("id");
 
     const { page, problems } = await startJourney();
-    await signIn(page, "dr.abebe@qoda.test", DEMO_PASSWORD);
+    await signInDirectly(page, "dr.abebe@qoda.test", DEMO_PASSWORD);
     await page.waitForURL(/\/doctor\/dashboard$/);
     await page.waitForLoadState("networkidle");
     const bell = page.getByTestId("requests-bell");

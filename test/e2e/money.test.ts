@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { expectAccessible } from "../support/accessibility";
 import { DEMO_ACCOUNTS, DEMO_CONSULTATIONS, DEMO_PASSWORD } from "../support/demo-data";
 import { acceptDirectly, consultationIdIn, endDirectly, payDirectly } from "./arrange";
-import { baseUrl, endJourneys, path, sendRequestDirectly, signIn, signUpNewPatient, startJourney } from "./journey";
+import { baseUrl, endJourneys, path, sendRequestDirectly, signInDirectly, signUpNewPatient, startJourney } from "./journey";
 
 afterEach(endJourneys);
 
@@ -69,7 +69,7 @@ function watchReads(page: Page, consultationId: string) {
 }
 
 async function signInAs(page: Page, email: string, home: RegExp) {
-  await signIn(page, email, DEMO_PASSWORD);
+  await signInDirectly(page, email, DEMO_PASSWORD);
   await page.waitForURL(home);
 }
 

@@ -11,7 +11,7 @@ import {
   path,
   photoOnDisk,
   sendRequestDirectly,
-  signIn,
+  signInDirectly,
   signUpNewPatient,
   startJourney,
 } from "./journey";
@@ -23,7 +23,7 @@ const hanasConsultation = demoConsultationIn("in_progress", (consultation) => co
 
 /** A new patient's request, accepted by Dr. Abebe and paid in the sandbox: its id, the patient on its page. */
 async function consultationUnderWay(patient: Journey, doctor: Journey) {
-  await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
+  await signInDirectly(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
   await doctor.page.waitForURL(/\/doctor\/dashboard$/);
   await signUpNewPatient(patient.page, "Almaz");
   const complaint = `Chat written on the bus ${Date.now()}`;
@@ -45,7 +45,7 @@ async function consultationUnderWay(patient: Journey, doctor: Journey) {
 describe("a flaky network loses nothing", () => {
   it("a signed-in patient's consultation reads again offline, and signing out leaves none of it behind", async () => {
     const { browser, page, problems } = await startJourney();
-    await signIn(page, hana.email, DEMO_PASSWORD);
+    await signInDirectly(page, hana.email, DEMO_PASSWORD);
     await page.waitForURL(/\/patient\/dashboard$/);
     const consultationUrl = `${baseUrl}/patient/consultation/${hanasConsultation.id}`;
     await page.goto(consultationUrl, { waitUntil: "networkidle" });

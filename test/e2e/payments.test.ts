@@ -10,7 +10,16 @@ import { afterEach, describe, expect, inject, it } from "vitest";
 
 import { expectAccessible } from "../support/accessibility";
 import { DEMO_PASSWORD } from "../support/demo-data";
-import { baseUrl, droppableSockets, endJourneys, fillIntake, shortWindowBaseUrl, signIn, signUpNewPatient, startJourney } from "./journey";
+import {
+  baseUrl,
+  droppableSockets,
+  endJourneys,
+  fillIntake,
+  shortWindowBaseUrl,
+  signInDirectly,
+  signUpNewPatient,
+  startJourney,
+} from "./journey";
 
 afterEach(endJourneys);
 
@@ -56,7 +65,7 @@ async function acceptFromDashboard(page: Page, complaint: string, origin = baseU
 async function abebeAndNewPatient(firstName: string, origin = baseUrl, patientPhone: { slowPhone?: boolean } = {}) {
   const doctor = await startJourney();
   const patient = await startJourney(patientPhone);
-  await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD, origin);
+  await signInDirectly(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD, origin);
   await doctor.page.waitForURL(/\/doctor\/dashboard$/);
   await signUpNewPatient(patient.page, firstName, origin);
   return { doctor, patient };
@@ -213,7 +222,7 @@ describe("paying, closing and rating", () => {
   it("works without JavaScript: paying in the sandbox and giving feedback", async () => {
     const doctor = await startJourney();
     const patient = await startJourney({ javaScriptEnabled: false });
-    await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
+    await signInDirectly(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
     await doctor.page.waitForURL(/\/doctor\/dashboard$/);
     await signUpNewPatient(patient.page, "Kidist");
     const complaint = `Itchy wrists ${Date.now()}`;

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { expectAccessible } from "../support/accessibility";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../support/demo-data";
 import { acceptDirectly, consultationIdIn, payDirectly } from "./arrange";
-import { baseUrl, endJourneys, hydrated, sendRequestDirectly, signIn, signUpNewPatient, startJourney } from "./journey";
+import { baseUrl, endJourneys, hydrated, sendRequestDirectly, signInDirectly, signUpNewPatient, startJourney } from "./journey";
 
 afterEach(endJourneys);
 
@@ -21,7 +21,7 @@ const ABEBE = DEMO_ACCOUNTS.find((account) => account.email === "dr.abebe@qoda.t
  * (walked through the pages in payments.test.ts); its payment's tx_ref.
  */
 async function paidConsultation(doctor: Page, patient: Page, patientFirstName: string) {
-  await signIn(doctor, ABEBE.email, DEMO_PASSWORD);
+  await signInDirectly(doctor, ABEBE.email, DEMO_PASSWORD);
   await doctor.waitForURL(/\/doctor\/dashboard$/);
   await signUpNewPatient(patient, patientFirstName);
   const id = consultationIdIn(await sendRequestDirectly(patient, `Dry, cracked skin on my hands ${Date.now()}`));
@@ -168,7 +168,7 @@ describe("reconciliation with Chapa, as a new admin", () => {
       const admin = await startJourney({ javaScriptEnabled: false });
       const auditor = await startJourney();
       for (const { page } of [admin, auditor]) {
-        await signIn(page, ADMIN.email, DEMO_PASSWORD);
+        await signInDirectly(page, ADMIN.email, DEMO_PASSWORD);
         await page.waitForURL(/\/admin\/dashboard$/);
       }
       await chargedBackAndResolved(admin.page, auditor.page, txRef, words);

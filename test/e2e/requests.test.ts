@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, inject, it } from "vitest";
 
 import { DEMO_PASSWORD } from "../support/demo-data";
-import { baseUrl, endJourneys, fillIntake, path, photoOnDisk, signIn, startJourney, waitingCount } from "./journey";
+import { baseUrl, endJourneys, fillIntake, path, photoOnDisk, signInDirectly, startJourney, waitingCount } from "./journey";
 
 afterEach(endJourneys);
 
@@ -10,12 +10,12 @@ describe("a request reaches the doctors live", () => {
     const doctor = await startJourney();
     const patient = await startJourney();
 
-    await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
+    await signInDirectly(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
     await doctor.page.waitForURL(/\/doctor\/dashboard$/);
     await doctor.page.waitForLoadState("networkidle");
     const countBefore = await waitingCount(doctor.page);
 
-    await signIn(patient.page, "hana@qoda.test", DEMO_PASSWORD);
+    await signInDirectly(patient.page, "hana@qoda.test", DEMO_PASSWORD);
     await patient.page.waitForURL(/\/patient\/dashboard$/);
     await patient.page.goto(`${baseUrl}/patient/new-consultation`, { waitUntil: "networkidle" });
     expect(await patient.page.getByTestId("step-indicator").textContent()).toBe("Step 1 of 3");

@@ -2,7 +2,7 @@ import type { Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { DEMO_PASSWORD } from "../support/demo-data";
-import { baseUrl, droppableSockets, endJourneys, fillIntake, signIn, startJourney } from "./journey";
+import { baseUrl, droppableSockets, endJourneys, fillIntake, signInDirectly, startJourney } from "./journey";
 
 afterEach(endJourneys);
 
@@ -19,7 +19,7 @@ describe("a live page after its session ends", () => {
   it("a doctor who signs out in another tab sees the open dashboard say so, and it receives no more requests", async () => {
     const doctor = await startJourney();
     const patient = await startJourney();
-    await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
+    await signInDirectly(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
     await doctor.page.waitForURL(/\/doctor\/dashboard$/);
     await doctor.page.waitForLoadState("networkidle");
 
@@ -37,10 +37,10 @@ describe("a live page after its session ends", () => {
     // browser, sees it arrive, and by then it would have reached the old page too.
     const witness = await startJourney();
     const witnessJoined = joinsTheLobby(witness.page);
-    await signIn(witness.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
+    await signInDirectly(witness.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
     await witness.page.waitForURL(/\/doctor\/dashboard$/);
     await witnessJoined;
-    await signIn(patient.page, "dawit@qoda.test", DEMO_PASSWORD);
+    await signInDirectly(patient.page, "dawit@qoda.test", DEMO_PASSWORD);
     await patient.page.waitForURL(/\/patient\/dashboard$/);
     await patient.page.goto(`${baseUrl}/patient/new-consultation?step=2`, { waitUntil: "networkidle" });
     const complaint = `After sign-out ${Date.now()}`;
@@ -61,7 +61,7 @@ describe("a live page after its session ends", () => {
     const doctor = await startJourney();
     // The dashboard's lobby sockets pass through links the journey can drop.
     const links = await droppableSockets(doctor.page, "doctors-lobby");
-    await signIn(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
+    await signInDirectly(doctor.page, "dr.abebe@qoda.test", DEMO_PASSWORD);
     await doctor.page.waitForURL(/\/doctor\/dashboard$/);
     await expect.poll(() => links.length).toBeGreaterThan(0);
     for (const link of links) link.lost = true;

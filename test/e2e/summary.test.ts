@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { expectAccessible } from "../support/accessibility";
 import { DEMO_ACCOUNTS, DEMO_CONSULTATIONS, DEMO_PASSWORD } from "../support/demo-data";
-import { baseUrl, endJourneys, signIn, startJourney } from "./journey";
+import { baseUrl, endJourneys, signInDirectly, startJourney } from "./journey";
 
 afterEach(endJourneys);
 
@@ -21,7 +21,7 @@ describe("the printable summary", () => {
     const awaiting = DEMO_CONSULTATIONS.find((consultation) => consultation.awaitsFeedback)!;
     const patient = DEMO_ACCOUNTS.find((account) => account.id === awaiting.patientId)!;
     const { page } = await startJourney();
-    await signIn(page, patient.email, DEMO_PASSWORD);
+    await signInDirectly(page, patient.email, DEMO_PASSWORD);
     await page.waitForURL(/\/patient\/dashboard$/);
     await page.goto(`${baseUrl}/patient/consultation/${awaiting.id}`);
     await page.waitForURL(new RegExp(`/patient/feedback/${awaiting.id}$`));

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { expectAccessible } from "../support/accessibility";
 import { DEMO_ACCOUNTS, DEMO_CONSULTATIONS, DEMO_PASSWORD } from "../support/demo-data";
 import { rateDirectly } from "./arrange";
-import { baseUrl, endJourneys, path, sendRequestDirectly, signIn, signUpNewPatient, startJourney } from "./journey";
+import { baseUrl, endJourneys, path, sendRequestDirectly, signInDirectly, signUpNewPatient, startJourney } from "./journey";
 
 afterEach(endJourneys);
 
@@ -43,7 +43,7 @@ describe("a consultation's timeline", () => {
   it("moves live as the doctor accepts, the patient pays and the doctor ends it with a summary", async () => {
     const doctor = await startJourney();
     const patient = await startJourney();
-    await signIn(doctor.page, ABEBE.email, DEMO_PASSWORD);
+    await signInDirectly(doctor.page, ABEBE.email, DEMO_PASSWORD);
     await doctor.page.waitForURL(/\/doctor\/dashboard$/);
     await signUpNewPatient(patient.page, "Meron");
     const complaint = `Itchy ring-shaped patches on my neck ${Date.now()}`;
@@ -148,7 +148,7 @@ describe("a consultation's timeline", () => {
     const awaiting = DEMO_CONSULTATIONS.find((consultation) => consultation.awaitsFeedback)!;
     const patient = DEMO_ACCOUNTS.find((account) => account.id === awaiting.patientId)!;
     const { page, problems } = await startJourney();
-    await signIn(page, patient.email, DEMO_PASSWORD);
+    await signInDirectly(page, patient.email, DEMO_PASSWORD);
     await page.waitForURL(/\/patient\/dashboard$/);
     // Every socket to the room is refused before it opens (a proxy that will not carry them, say), and the page's
     // clock is the test's: its 5-second waits pass when the test moves it.
