@@ -225,6 +225,29 @@ async function giveConsent(browser: Browser, state: StorageState | undefined, ba
   return consented;
 }
 
+const BUILT_CLIENT = join(PROJECT_ROOT, "build", "client");
+const builtFiles = new Map<string, Buffer | undefined>();
+
+/** The file of the build that `url` serves as it is (a script, a style, a font, an icon), or undefined. */
+function builtFile(url: string): Buffer | undefined {
+  const { pathname } = new URL(url);
+  if (!/\.\w+$/.test(pathname) || pathname.includes("..")) return undefined;
+  if (!builtFiles.has(pathname)) {
+    const path = join(BUILT_CLIENT, decodeURIComponent(pathname));
+    builtFiles.set(pathname, existsSync(path) ? readFileSync(path) : undefined);
+  }
+  return builtFiles.get(pathname);
+}
+
+const gzippedSizes = new WeakMap<Buffer, number>();
+
+/** Bytes over the wire with gzip at its best; once per file of the build, which every page shares. */
+function gzippedBytes(bytes: Buffer): number {
+  let size = gzippedSizes.get(bytes);
+  if (size === undefined) gzippedSizes.set(bytes, (size = gzipSync(bytes, { level: 9 }).length));
+  return size;
+}
+
 /** `--detail <route>` lists that route's scripts, each with its gzipped size. */
 const DETAIL_ROUTE = process.argv.includes("--detail") ? process.argv[process.argv.indexOf("--detail") + 1] : undefined;
 
@@ -232,9 +255,14 @@ async function measure(page: Page, baseUrl: string, route: string, path: string)
   const bodies: Array<Promise<{ type: string; url: string; bytes: Buffer } | null>> = [];
   const collect = (response: PageResponse) => {
     const type = response.request().resourceType();
+    const url = response.url();
+    // The build's own files are read from disk, as served, rather than copied out of the browser for
+    // every page that loads them; the rest (documents, photos) as the browser received them.
+    const file = response.status() === 200 ? builtFile(url) : undefined;
+    const body = file ? Promise.resolve(file) : response.body();
     bodies.push(
-      response.body().then(
-        (bytes) => ({ type, url: response.url(), bytes }),
+      body.then(
+        (bytes) => ({ type, url, bytes }),
         () => null,
       ),
     );
@@ -243,14 +271,13 @@ async function measure(page: Page, baseUrl: string, route: string, path: string)
   const document = await page.goto(`${baseUrl}${path}`, { waitUntil: "networkidle" });
   page.off("response", collect);
   const responses = (await Promise.all(bodies)).filter((item) => item !== null);
-  const gzipped = (type: string) =>
-    responses.filter((item) => item.type === type).reduce((sum, item) => sum + gzipSync(item.bytes, { level: 9 }).length, 0);
+  const gzipped = (type: string) => responses.filter((item) => item.type === type).reduce((sum, item) => sum + gzippedBytes(item.bytes), 0);
   const fonts = responses.filter((item) => item.type === "font");
   const fontsBytes = fonts.reduce((sum, item) => sum + item.bytes.length, 0);
   const images = responses.filter((item) => item.type === "image").reduce((sum, item) => sum + item.bytes.length, 0);
   if (DETAIL_ROUTE === route) {
     for (const item of responses.filter((response) => response.type === "script"))
-      console.log(`  ${(gzipSync(item.bytes, { level: 9 }).length / KB).toFixed(1).padStart(6)} KB  ${new URL(item.url).pathname}`);
+      console.log(`  ${(gzippedBytes(item.bytes) / KB).toFixed(1).padStart(6)} KB  ${new URL(item.url).pathname}`);
   }
   const js = gzipped("script");
   const css = gzipped("stylesheet");
