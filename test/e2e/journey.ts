@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { BrowserContext, Download, Locator, Page, Request, WebSocketRoute } from "playwright-core";
 import { afterAll, expect, inject, onTestFailed } from "vitest";
 
-import { closeSharedBrowser, openBrowser, recentPlaywrightCalls } from "../support/chromium";
+import { closeSharedBrowser, openBrowser, recentPlaywrightCalls, SLOW_PHONE_CPU_SLOWDOWN } from "../support/chromium";
 
 // This file's lane: the servers of the worker it runs in, which no file running at the same time uses.
 const lanes = inject("journeyLanes");
@@ -36,12 +36,10 @@ afterAll(closeSharedBrowser);
 
 /**
  * A low-end Android phone on a slow line, as Chrome's DevTools and Lighthouse model it: the CPU four
- * times slower, and "slow 4G" (150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up).
+ * times slower (SLOW_PHONE_CPU_SLOWDOWN: a Chromium of its own on a quarter of a core), and "slow 4G"
+ * (150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up).
  */
-const SLOW_PHONE = {
-  cpuSlowdown: 4,
-  network: { offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 },
-};
+const SLOW_4G = { offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 };
 
 export async function startJourney(options?: {
   javaScriptEnabled?: boolean;
@@ -50,14 +48,17 @@ export async function startJourney(options?: {
 }): Promise<Journey> {
   // A script the app's service worker answers from its cache never reaches Playwright's routes: a journey
   // that holds scripts back (holdScripts) goes without the worker, or its hold may let them through.
-  const browser = await openBrowser({ ...options, serviceWorkers: options?.holdsScripts ? "block" : "allow" });
+  const { context: browser, throttledByChrome } = await openBrowser({
+    ...options,
+    serviceWorkers: options?.holdsScripts ? "block" : "allow",
+  });
   browser.setDefaultTimeout(STEP_TIMEOUT_MS);
   const page = await browser.newPage();
   if (options?.slowPhone) {
     const devtools = await browser.newCDPSession(page);
-    await devtools.send("Emulation.setCPUThrottlingRate", { rate: SLOW_PHONE.cpuSlowdown });
+    if (throttledByChrome) await devtools.send("Emulation.setCPUThrottlingRate", { rate: SLOW_PHONE_CPU_SLOWDOWN });
     await devtools.send("Network.enable");
-    await devtools.send("Network.emulateNetworkConditions", SLOW_PHONE.network);
+    await devtools.send("Network.emulateNetworkConditions", SLOW_4G);
   }
   const problems: string[] = [];
   page.on("console", (message) => {

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -74,8 +74,10 @@ export function launchWithoutEthiopicFonts(executablePath = TEST_CHROMIUM_PATH):
 /**
  * One Chromium per test file (each file gets its own module state), started on first use: launching
  * one per journey cost seconds each on a loaded machine. Journeys stay apart by their own contexts.
+ * The slow phone's pages get a Chromium of their own, on a quarter of a core (slowPhoneBrowser).
  */
 let shared: Promise<Browser> | undefined;
+let slowPhone: Promise<SlowPhoneBrowser> | undefined;
 
 /** How many of Playwright's last calls are kept for a failed journey to print. */
 const CALLS_KEPT = 40;
@@ -92,28 +94,123 @@ function keepCall(line: string) {
  */
 export const recentPlaywrightCalls = (count: number) => playwrightCalls.slice(-count);
 
+const apiCallLogger = {
+  // Deprecated for being incomplete, but it names every API call as it starts and ends, which is
+  // all a stalled journey's report needs (a trace per journey would cost every journey its writing).
+  isEnabled: (name: string) => name === "api",
+  log: (_name: string, _severity: string, message: string | Error) => keepCall(String(message)),
+};
+
+function launched(browser: Promise<Browser>, name: string) {
+  keepCall(`=> ${name} started`);
+  void browser.then(
+    () => keepCall(`<= ${name} succeeded`),
+    () => keepCall(`<= ${name} failed`),
+  );
+  return browser;
+}
+
 function sharedBrowser() {
-  if (shared) return shared;
-  keepCall("=> chromium.launch started");
-  shared = chromium.launch({
-    executablePath: TEST_CHROMIUM_PATH,
-    headless: true,
-    args: LAUNCH_ARGS,
-    // Deprecated for being incomplete, but it names every API call as it starts and ends, which is
-    // all a stalled journey's report needs (a trace per journey would cost every journey its writing).
-    logger: { isEnabled: (name) => name === "api", log: (_name, _severity, message) => keepCall(String(message)) },
-  });
-  void shared.then(
-    () => keepCall("<= chromium.launch succeeded"),
-    () => keepCall("<= chromium.launch failed"),
+  shared ??= launched(
+    chromium.launch({ executablePath: TEST_CHROMIUM_PATH, headless: true, args: LAUNCH_ARGS, logger: apiCallLogger }),
+    "chromium.launch",
   );
   return shared;
 }
 
-/** Closes this file's Chromium, if one was started (run it in afterAll). */
+/**
+ * How much slower the slow phone is than this machine: its Chromium gets a quarter of one core, as
+ * Lighthouse's phone is modelled with Chrome's CPU throttling at 4×.
+ */
+export const SLOW_PHONE_CPU_SLOWDOWN = 4;
+/** The slice of time the slow phone's share is counted over: short, so it runs often and briefly. */
+const SLOW_PHONE_PERIOD_US = 20_000;
+
+interface SlowPhoneBrowser {
+  browser: Browser;
+  /** Whether the operating system holds the whole browser to its share; if not, its pages are throttled by Chrome (`throttle`). */
+  heldByTheSystem: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * A CPU cgroup of its own capped at `1 / slowdown` of a core, or undefined when this machine does not let
+ * us make one (cgroup v1's cpu controller, or v2's with cpu enabled for our group's children).
+ */
+function cpuCappedGroup(slowdown: number): string | undefined {
+  const name = `qoda-slow-phone-${process.pid}-${Date.now().toString(36)}`;
+  const quotaUs = Math.round(SLOW_PHONE_PERIOD_US / slowdown);
+  try {
+    if (existsSync("/sys/fs/cgroup/cpu/cpu.cfs_quota_us")) {
+      const group = `/sys/fs/cgroup/cpu/${name}`;
+      mkdirSync(group);
+      writeFileSync(`${group}/cpu.cfs_period_us`, String(SLOW_PHONE_PERIOD_US));
+      writeFileSync(`${group}/cpu.cfs_quota_us`, String(quotaUs));
+      return group;
+    }
+    // v2: under our own group, so what the phone uses is still counted where we are (npm test's layer figures).
+    const own = /^0::(.*)$/m.exec(readFileSync("/proc/self/cgroup", "utf8"))?.[1];
+    if (own === undefined) return undefined;
+    const parent = `/sys/fs/cgroup${own === "/" ? "" : own}`;
+    if (!readFileSync(`${parent}/cgroup.subtree_control`, "utf8").includes("cpu")) return undefined;
+    const group = `${parent}/${name}`;
+    mkdirSync(group);
+    writeFileSync(`${group}/cpu.max`, `${quotaUs} ${SLOW_PHONE_PERIOD_US}`);
+    return group;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The slow phone's Chromium, whose pages run on a quarter of one core: each renderer is started through a
+ * wrapper (Chromium's --renderer-cmd-prefix) that joins the capped group and becomes the renderer. Chrome's
+ * own CPU throttling (DevTools' `Emulation.setCPUThrottlingRate`) slows a page by spinning its main thread
+ * in a signal handler: on Linux a throttled page used 0.9 of a core while it did nothing at all, so each
+ * slow phone took a core of this two-core machine from everything else (docs/decisions/0051). Where no
+ * group can be made, the pages are throttled by Chrome, as before.
+ */
+function slowPhoneBrowser(): Promise<SlowPhoneBrowser> {
+  slowPhone ??= (async () => {
+    const group = cpuCappedGroup(SLOW_PHONE_CPU_SLOWDOWN);
+    if (!group) {
+      const browser = await sharedBrowser();
+      return { browser, heldByTheSystem: false, close: async () => undefined };
+    }
+    const wrapper = join(mkdtempSync(join(tmpdir(), "qoda-slow-phone-")), "renderer");
+    writeFileSync(wrapper, `#!/bin/sh\necho $$ > '${group}/cgroup.procs' || exit 1\nexec "$@"\n`);
+    chmodSync(wrapper, 0o755);
+    const browser = await launched(
+      chromium.launch({
+        executablePath: TEST_CHROMIUM_PATH,
+        headless: true,
+        args: [...LAUNCH_ARGS, `--renderer-cmd-prefix=${wrapper}`],
+        logger: apiCallLogger,
+      }),
+      "slow phone's chromium.launch",
+    );
+    return {
+      browser,
+      heldByTheSystem: true,
+      close: async () => {
+        await browser.close();
+        // Empty once its processes are gone; a group left behind by a crash is empty too, and harmless.
+        try {
+          rmdirSync(group);
+        } catch {
+          // A process not yet reaped: the directory goes with the next boot.
+        }
+      },
+    };
+  })();
+  return slowPhone;
+}
+
+/** Closes this file's Chromiums, if any were started (run it in afterAll). */
 export async function closeSharedBrowser() {
-  const browser = await shared;
-  shared = undefined;
+  const [browser, phone] = await Promise.all([shared, slowPhone]);
+  shared = slowPhone = undefined;
+  await phone?.close();
   await browser?.close();
 }
 
@@ -125,14 +222,16 @@ export async function closeSharedBrowser() {
 let contextsOpened = 0;
 
 export async function openBrowser(
-  options: { javaScriptEnabled?: boolean; width?: number; serviceWorkers?: "allow" | "block" } = {},
-): Promise<BrowserContext> {
+  options: { javaScriptEnabled?: boolean; width?: number; serviceWorkers?: "allow" | "block"; slowPhone?: boolean } = {},
+): Promise<{ context: BrowserContext; throttledByChrome: boolean }> {
   contextsOpened += 1;
-  return (await sharedBrowser()).newContext({
+  const phone = options.slowPhone ? await slowPhoneBrowser() : undefined;
+  const context = await (phone?.browser ?? (await sharedBrowser())).newContext({
     javaScriptEnabled: options.javaScriptEnabled ?? true,
     serviceWorkers: options.serviceWorkers ?? "allow",
     viewport: { width: options.width ?? 360, height: 780 },
     locale: "en-US",
     extraHTTPHeaders: { "CF-Connecting-IP": `203.0.113.${contextsOpened % 250}-${process.pid}` },
   });
+  return { context, throttledByChrome: phone !== undefined && !phone.heldByTheSystem };
 }
