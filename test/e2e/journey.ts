@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import type { BrowserContext, Download, Locator, Page, Request, WebSocketRoute } from "playwright-core";
-import { afterAll, expect, inject, onTestFailed } from "vitest";
+import { afterAll, expect, inject, onTestFailed, type TestContext } from "vitest";
 
 import { closeSharedBrowser, openBrowser, recentPlaywrightCalls, SLOW_PHONE_CPU_SLOWDOWN } from "../support/chromium";
 
@@ -127,9 +127,28 @@ function reportIfFailed(browser: BrowserContext) {
  * is audited with axe in English and Amharic once per run, by the size-budget run (scripts/bench-size.ts),
  * and journeys check the states they reach with `expectAccessible`.
  */
-export async function endJourneys() {
+export async function endJourneys(test?: TestContext) {
   const ending = openJourneys.splice(0);
+  if (test?.task.result?.state === "fail") await reportWhatPagesShow(ending);
   await Promise.all(ending.map((journey) => journey.browser.close()));
+}
+
+/** What a failed journey's pages show a person as it ends: where each is, its heading, and its toasts and alerts. */
+async function reportWhatPagesShow(journeys: Journey[]) {
+  const lines = ["What the journey's pages showed as it ended:"];
+  for (const page of journeys.flatMap((journey) => journey.browser.pages())) {
+    const shown = await page
+      .evaluate(() =>
+        [...document.querySelectorAll("h1, dialog[open], [role=alert], [role=status]")]
+          .map((element) => `${element.tagName.toLowerCase()}: ${(element.textContent ?? "").replace(/\s+/g, " ").trim().slice(0, 160)}`)
+          .filter((line) => !line.endsWith(": ")),
+      )
+      .catch((error: unknown) => [`(not readable: ${String(error).split("\n")[0]})`]);
+    lines.push(`  ${page.url()}`, ...shown.map((line) => `    ${line}`));
+  }
+  const report = lines.join("\n");
+  console.error(report);
+  if (process.env.JOURNEY_FAILURES_FILE) appendFileSync(process.env.JOURNEY_FAILURES_FILE, `${report}\n`);
 }
 
 export const path = (page: Page) => new URL(page.url()).pathname;
