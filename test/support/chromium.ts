@@ -119,8 +119,8 @@ function sharedBrowser() {
 }
 
 /**
- * How much slower the slow phone is than this machine: its Chromium gets a quarter of one core, as
- * Lighthouse's phone is modelled with Chrome's CPU throttling at 4×.
+ * How much slower the slow phone is than this machine: its pages' renderers get a quarter of one core,
+ * as Lighthouse's phone is modelled with Chrome's CPU throttling at 4×.
  */
 export const SLOW_PHONE_CPU_SLOWDOWN = 4;
 /** The slice of time the slow phone's share is counted over: short, so it runs often and briefly. */
@@ -128,7 +128,7 @@ const SLOW_PHONE_PERIOD_US = 20_000;
 
 interface SlowPhoneBrowser {
   browser: Browser;
-  /** Whether the operating system holds the whole browser to its share; if not, its pages are throttled by Chrome (`throttle`). */
+  /** Whether the system holds its renderers to their share; if not, its pages are to be throttled by Chrome. */
   heldByTheSystem: boolean;
   close(): Promise<void>;
 }
