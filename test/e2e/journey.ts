@@ -36,8 +36,8 @@ afterAll(closeSharedBrowser);
 
 /**
  * A low-end Android phone on a slow line, as Chrome's DevTools and Lighthouse model it: the CPU four
- * times slower (SLOW_PHONE_CPU_SLOWDOWN: a Chromium of its own on a quarter of a core), and "slow 4G"
- * (150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up).
+ * times slower (SLOW_PHONE_CPU_SLOWDOWN: a Chromium of its own whose renderers run on a quarter of a core),
+ * and "slow 4G" (150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up).
  */
 const SLOW_4G = { offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 };
 
@@ -206,10 +206,7 @@ export async function holdScripts(page: Page, chunk = /^\/assets\/.*\.js$/) {
   };
 }
 
-/**
- * Opens the dev outbox and follows the newest link sent to `email`. Account mail goes out just after
- * the answer, so the outbox is reloaded until it shows, as a person would refresh their inbox.
- */
+/** Opens, on `page`, the newest link the dev outbox holds for `email` (emailedLink). */
 export async function followEmailedLink(page: Page, email: string, origin = baseUrl) {
   await page.goto(await emailedLink(page, email, origin));
 }
