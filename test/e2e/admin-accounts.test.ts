@@ -16,6 +16,7 @@ import {
   endJourneys,
   followEmailedLink,
   revalidated,
+  signIn,
   signInDirectly,
   startJourney,
   uniqueEmail,
@@ -85,7 +86,7 @@ describe("the admin console", () => {
     await doctor.page.getByRole("button", { name: "Set password" }).click();
     await doctor.page.waitForURL(/\/login$/);
     expect(await doctor.page.getByRole("status").textContent()).toContain("Password set");
-    await signInDirectly(doctor.page, email, DOCTOR_PASSWORD);
+    await signIn(doctor.page, email, DOCTOR_PASSWORD);
     await doctor.page.waitForURL(/\/doctor\/dashboard$/);
     await doctor.page.waitForLoadState("networkidle");
 

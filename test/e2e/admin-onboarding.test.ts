@@ -16,6 +16,7 @@ import {
   followEmailedLink,
   hydrated,
   path,
+  signIn,
   signInDirectly,
   startJourney,
   STEP_TIMEOUT_MS,
@@ -129,7 +130,7 @@ describe("a dermatologist joins", () => {
     await doctor.page.getByLabel("Confirm password").fill(DOCTOR_PASSWORD);
     await doctor.page.getByRole("button", { name: "Set password" }).click();
     await doctor.page.waitForURL(/\/login$/);
-    await signInDirectly(doctor.page, email, DOCTOR_PASSWORD);
+    await signIn(doctor.page, email, DOCTOR_PASSWORD);
     await doctor.page.waitForURL(/\/doctor\/dashboard$/);
     await expect.poll(() => doctor.page.getByTestId("dashboard-greeting").textContent()).toContain("Liya");
     expect([...applicant.problems, ...admin.problems, ...doctor.problems]).toEqual([]);

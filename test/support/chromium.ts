@@ -140,9 +140,10 @@ interface SlowPhoneBrowser {
 function cpuCappedGroup(slowdown: number): string | undefined {
   const name = `qoda-slow-phone-${process.pid}-${Date.now().toString(36)}`;
   const quotaUs = Math.round(SLOW_PHONE_PERIOD_US / slowdown);
+  let made: string | undefined;
   try {
     if (existsSync("/sys/fs/cgroup/cpu/cpu.cfs_quota_us")) {
-      const group = `/sys/fs/cgroup/cpu/${name}`;
+      const group = (made = `/sys/fs/cgroup/cpu/${name}`);
       mkdirSync(group);
       writeFileSync(`${group}/cpu.cfs_period_us`, String(SLOW_PHONE_PERIOD_US));
       writeFileSync(`${group}/cpu.cfs_quota_us`, String(quotaUs));
@@ -153,11 +154,13 @@ function cpuCappedGroup(slowdown: number): string | undefined {
     if (own === undefined) return undefined;
     const parent = `/sys/fs/cgroup${own === "/" ? "" : own}`;
     if (!readFileSync(`${parent}/cgroup.subtree_control`, "utf8").includes("cpu")) return undefined;
-    const group = `${parent}/${name}`;
+    const group = (made = `${parent}/${name}`);
     mkdirSync(group);
     writeFileSync(`${group}/cpu.max`, `${quotaUs} ${SLOW_PHONE_PERIOD_US}`);
     return group;
   } catch {
+    // A group made but not capped is not left behind.
+    if (made && existsSync(made)) rmdirSync(made);
     return undefined;
   }
 }
