@@ -10,16 +10,9 @@ import { availableParallelism } from "node:os";
 import type { TestProject } from "vitest/node";
 
 import { PAYMENT_WINDOW_MS } from "../../app/domain/constants";
+import { staleBuildReason } from "../support/build-freshness";
 import { ensureChromium } from "../support/chromium";
-import {
-  copyState,
-  type DevServer,
-  freePorts,
-  SEEDED_STATE_VARIABLE,
-  seededState,
-  staleBuildReason,
-  startDevServer,
-} from "../support/local-stack";
+import { copyState, type DevServer, freePorts, SEEDED_STATE_VARIABLE, seededState, startDevServer } from "../support/local-stack";
 
 // One fixed port per run; E2E_PORT lets a second checkout run its journeys beside this one.
 const E2E_PORT = Number(process.env.E2E_PORT ?? 8799);

@@ -1,7 +1,7 @@
 // The local stack that `npm start` and the browser tests share: build, migrate and seed the local D1,
 // then serve the Worker with `wrangler dev`. Everything is local (miniflare); nothing reaches a cloud.
 import { type ChildProcess, spawn } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,6 +10,7 @@ import { stripVTControlCharacters } from "node:util";
 import { readD1Migrations } from "@cloudflare/vitest-plugin";
 import { getPlatformProxy } from "wrangler";
 
+import { PROJECT_ROOT } from "./build-freshness.ts";
 import {
   DEMO_PHOTOS,
   DEMO_REGISTRATIONS,
@@ -20,7 +21,7 @@ import {
   licencePdf,
 } from "./demo-data.ts";
 
-export const PROJECT_ROOT = new URL("../..", import.meta.url).pathname;
+export { PROJECT_ROOT } from "./build-freshness.ts";
 
 /** Offline: no metrics, no lookups of Cloudflare's edge data. */
 const OFFLINE_ENV = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" };
@@ -60,35 +61,6 @@ export async function queryLocalD1<Row>(persistTo: string, sql: string): Promise
 const persistArgs = (persistTo?: string) => (persistTo ? ["--persist-to", persistTo] : []);
 
 export const build = (options?: { quiet?: boolean }) => run("remix", ["vite:build"], options);
-
-/** What `remix vite:build` reads: a change to any of these after the last build leaves build/ stale. */
-const BUILD_INPUTS = ["app", "public", "vite.config.ts"];
-const BUILT_SERVER = join(PROJECT_ROOT, "build", "server", "index.js");
-
-function newestChange(path: string): { path: string; ms: number } {
-  const stats = statSync(path);
-  if (!stats.isDirectory()) return { path, ms: stats.mtimeMs };
-  return readdirSync(path)
-    .map((entry) => newestChange(join(path, entry)))
-    .reduce((newest, entry) => (entry.ms > newest.ms ? entry : newest), { path, ms: 0 });
-}
-
-/**
- * Why build/ cannot be tested as it is (missing, or older than a source it is built from), or null.
- * The Workers tests and the journeys refuse to run against a stale build rather than pass or fail on
- * code that is no longer there; `npm test` builds once before them.
- */
-export function staleBuildReason(): string | null {
-  const rebuild = "Run `npm run build` first (`npm test` builds on its own).";
-  if (!existsSync(BUILT_SERVER)) return `build/ is missing. ${rebuild}`;
-  const builtMs = statSync(BUILT_SERVER).mtimeMs;
-  const newest = BUILD_INPUTS.map((input) => join(PROJECT_ROOT, input))
-    .filter((input) => existsSync(input))
-    .map(newestChange)
-    .reduce((a, b) => (b.ms > a.ms ? b : a));
-  if (newest.ms <= builtMs) return null;
-  return `build/ is older than ${newest.path.slice(PROJECT_ROOT.length)}, so it is not the code under test. ${rebuild}`;
-}
 
 export const applyMigrations = (persistTo?: string, options?: { quiet?: boolean }) =>
   run("wrangler", ["d1", "migrations", "apply", "DB", "--local", ...persistArgs(persistTo)], options);
