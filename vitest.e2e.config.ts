@@ -10,7 +10,7 @@ export default defineConfig({
     include: ["test/e2e/**/*.test.ts"],
     environment: "node",
     globalSetup: ["./test/e2e/global-setup.ts"],
-    // A file per lane at once, each lane against its own servers (one lane on two cores).
+    // A file per lane at once, each lane against its own servers (two lanes on two cores).
     fileParallelism: JOURNEY_LANES > 1,
     maxWorkers: JOURNEY_LANES,
     // A hang detector, not a stopwatch, and the same for every journey: each step fails by its own name

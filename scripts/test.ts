@@ -1,9 +1,10 @@
 // `npm test`: every test layer, in two lanes that run at once on the machine's two cores.
 //   Workers lane:  (a) domain unit tests, then (b) Workers-runtime tests (real D1, R2, Durable Objects)
 //                  with the crash test beside them (a `wrangler dev` killed mid-operation, mostly waiting for
-//                  it to restart), then (d) the size budgets and the accessibility audit of every page in both
-//                  languages (`bench:size`, one check each).
+//                  it to restart).
 //   Browser lane:  (c) browser journeys.
+//   Then, after whichever lane ends first: (d) the size budgets and the accessibility audit of every page
+//                  in both languages (`bench:size`, one check each).
 // The journeys, the crash test and the size run start from one seeded local state, made as the lanes start;
 // otherwise the lanes share nothing: each layer has its own D1 and its own servers. Every layer runs even if an
 // earlier one failed; the command fails if any did. Each layer's output goes to test-results/<layer>.log
@@ -227,7 +228,7 @@ const seededEnv = async () => {
   return { ...baseEnv, ...(seeded ? { [SEEDED_STATE_VARIABLE]: seeded } : {}) };
 };
 
-// The lanes are about as long as each other: the journeys alone, against the rest.
+// The lanes are about as long as each other: the journeys alone, against the Workers tests.
 async function workersLane(): Promise<Outcome[]> {
   const unit = await vitestLayer("unit", "domain unit tests", "vitest.unit.config.ts", baseEnv);
   // The crash test waits on its server's restarts more than it computes: beside the Workers tests, not after them.
@@ -235,8 +236,7 @@ async function workersLane(): Promise<Outcome[]> {
     vitestLayer("workers", "Workers-runtime tests", "vitest.config.ts", baseEnv),
     seededEnv().then((env) => vitestLayer("crash", "crash test (a server killed mid-operation)", "vitest.crash.config.ts", env)),
   ]);
-  const sizes = await sizeAndAccessibility(await seededEnv());
-  return [unit, workers, crash, sizes];
+  return [unit, workers, crash];
 }
 
 async function browserLane(): Promise<Outcome[]> {
@@ -245,7 +245,10 @@ async function browserLane(): Promise<Outcome[]> {
   return [{ passed: 0, failed: 0, lines: [(await seeding).line] }, journeys];
 }
 
-const outcomes = (await Promise.all([workersLane(), browserLane()])).flat();
+// The size run follows whichever lane ends first: which one that is depends on the machine.
+const lanes = [workersLane(), browserLane()];
+const sizes = Promise.race(lanes).then(async () => sizeAndAccessibility(await seededEnv()));
+const outcomes = [...(await Promise.all(lanes)).flat(), await sizes];
 const { seeded } = await seeding;
 if (seeded) rmSync(seeded, { recursive: true, force: true });
 const passed = outcomes.reduce((sum, outcome) => sum + outcome.passed, 0);

@@ -20,11 +20,12 @@ const E2E_PORT = Number(process.env.E2E_PORT ?? 8799);
 const SHORT_PAYMENT_WINDOW_SECONDS = 5;
 
 /**
- * How many journey files run at once. One journey keeps about two cores busy (measured: chat.test.ts used
- * 94 s of CPU in 52 s, 60 % of it Chromium's), so a lane per two cores; on this 2-core machine one lane,
- * as a second only cost more CPU on cores already full.
+ * How many journey files run at once: two, or one per two cores on a bigger machine. A journey file
+ * keeps under one core busy (measured alone: 290 s of CPU in 300 s, much of it waiting for the other
+ * side's page or the slow phone), so on this 2-core machine two lanes took the journeys from 425 s to
+ * 285 s for 7 % more CPU.
  */
-export const JOURNEY_LANES = Number(process.env.JOURNEY_LANES ?? Math.max(1, Math.floor(availableParallelism() / 2)));
+export const JOURNEY_LANES = Number(process.env.JOURNEY_LANES ?? Math.max(2, Math.floor(availableParallelism() / 2)));
 
 /** One lane's servers. */
 export interface JourneyLane {
