@@ -20,10 +20,10 @@ const E2E_PORT = Number(process.env.E2E_PORT ?? 8799);
 const SHORT_PAYMENT_WINDOW_SECONDS = 5;
 
 /**
- * How many journey files run at once: two, or one per two cores on a bigger machine. A journey file
- * keeps under one core busy (measured alone: 290 s of CPU in 300 s, much of it waiting for the other
- * side's page or the slow phone), so on this 2-core machine two lanes took the journeys from 425 s to
- * 285 s for 7 % more CPU.
+ * How many journey files run at once: two, or one per two cores on a bigger machine. One lane keeps
+ * under one core busy (340 s of CPU in 425 s in `npm test`, much of it waiting for the other side's page,
+ * the slow phone or a payment window), so on this 2-core machine two lanes took the journeys from 425 s
+ * to 285 s for 7 % more CPU (ADR 0050).
  */
 export const JOURNEY_LANES = Number(process.env.JOURNEY_LANES ?? Math.max(2, Math.floor(availableParallelism() / 2)));
 

@@ -21,7 +21,7 @@ import {
   licencePdf,
 } from "./demo-data.ts";
 
-export { PROJECT_ROOT } from "./build-freshness.ts";
+export { PROJECT_ROOT };
 
 /** Offline: no metrics, no lookups of Cloudflare's edge data. */
 const OFFLINE_ENV = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" };

@@ -688,12 +688,12 @@ interface Snapshot {
 }
 
 /**
- * Each table's rows, each as one string of its quoted values made by SQLite, sorted and joined: the
- * shared world holds every earlier file's rows, and copying them out as objects to stringify twice per
- * route was a third of the sweep's time. (Joined by SQLite instead, a table can pass D1's 2 MB string
- * limit.) The audit log is read up to `auditLogUpTo`, the rows it had before the probes.
+ * Each table's rows, each as one string of its quoted values made and sorted by SQLite, then joined here
+ * (a whole table joined by SQLite can pass D1's 2 MB string limit): the shared world holds every earlier
+ * file's rows, and copying them out as objects to stringify twice per route was a third of the sweep's
+ * time. The audit log is read up to `auditLogUpTo`, the rows it had before the probes.
  */
-async function tableDigests(auditLogUpTo?: number): Promise<Record<string, string>> {
+async function tableRows(auditLogUpTo?: number): Promise<Record<string, string>> {
   const { results: columns } = await env.DB.prepare(
     `SELECT m.name AS tableName, c.name AS columnName FROM sqlite_master m, pragma_table_info(m.name) c
      WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.name NOT LIKE '_cf_%' AND m.name != 'd1_migrations'
@@ -702,7 +702,7 @@ async function tableDigests(auditLogUpTo?: number): Promise<Record<string, strin
   const columnsOf = new Map<string, string[]>();
   for (const { tableName, columnName } of columns) columnsOf.set(tableName, [...(columnsOf.get(tableName) ?? []), columnName]);
   const names = [...columnsOf.keys()];
-  const digests = await env.DB.batch<{ r: string }>(
+  const read = await env.DB.batch<{ r: string }>(
     names.map((name) => {
       // A session's last-seen time moves with each request it makes: its id, user and expiry must not.
       const kept = name === "sessions" ? ["id", "user_id", "expires_at"] : columnsOf.get(name)!;
@@ -711,7 +711,7 @@ async function tableDigests(auditLogUpTo?: number): Promise<Record<string, strin
       return env.DB.prepare(`SELECT ${row} AS r FROM "${name}" ${upTo} ORDER BY r`);
     }),
   );
-  return Object.fromEntries(names.map((name, index) => [name, digests[index]!.results.map((row) => row.r).join("\u001e")]));
+  return Object.fromEntries(names.map((name, index) => [name, read[index]!.results.map((row) => row.r).join("\u001e")]));
 }
 
 async function bucketKeys(): Promise<string> {
@@ -727,7 +727,7 @@ async function bucketKeys(): Promise<string> {
 
 async function snapshot(): Promise<Snapshot> {
   const upTo = await env.DB.prepare("SELECT coalesce(max(rowid), 0) AS upTo FROM audit_log").first<{ upTo: number }>();
-  return { tables: { ...(await tableDigests(upTo!.upTo)), "R2 bucket": await bucketKeys() }, auditLogUpTo: upTo!.upTo };
+  return { tables: { ...(await tableRows(upTo!.upTo)), "R2 bucket": await bucketKeys() }, auditLogUpTo: upTo!.upTo };
 }
 
 /**
@@ -735,7 +735,7 @@ async function snapshot(): Promise<Snapshot> {
  * and gain only looks and refused sign-ins.
  */
 async function changedSince(before: Snapshot): Promise<string[]> {
-  const after: Record<string, string> = { ...(await tableDigests(before.auditLogUpTo)), "R2 bucket": await bucketKeys() };
+  const after: Record<string, string> = { ...(await tableRows(before.auditLogUpTo)), "R2 bucket": await bucketKeys() };
   const { results: added } = await env.DB.prepare("SELECT DISTINCT action FROM audit_log WHERE rowid > ?")
     .bind(before.auditLogUpTo)
     .all<{ action: string }>();
